@@ -1,0 +1,149 @@
+"""The application factory: builds storage, families and wire surfaces for one instance."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask, Response, g, request
+from werkzeug.exceptions import HTTPException
+
+from .blobs import BlobStore
+from .config import Config
+from .context import Forge
+from .db import Database
+from .errors import ApiError, ConnectError, TwirpError
+from .events import EventBus
+from .rest import json_response
+from .signing import Signer, load_or_create_secret
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("reference_server")
+
+TWIRP_PREFIX = "/twirp/"
+RUNNER_PREFIX = "/api/actions/"
+
+
+def _families() -> list[ModuleType]:
+    """Every resource family package, in dependency order; each has ``store.SCHEMA`` and ``routes.register``."""
+    from . import actions, artifacts, misc, orgs, repos, users
+
+    return [users, orgs, repos, actions, artifacts, misc]
+
+
+class SubPathMiddleware:
+    """Serve the app under the base URL's sub-path; the artifact protocol stays at the origin root
+    because the official client drops any path from ``ACTIONS_RESULTS_URL``."""
+
+    def __init__(self, app: WSGIApplication, sub_path: str) -> None:
+        self.app = app
+        self.prefix = "/" + sub_path if sub_path else ""
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        path: str = environ.get("PATH_INFO", "")
+        if self.prefix and (path == self.prefix or path.startswith(self.prefix + "/")):
+            environ["SCRIPT_NAME"] = environ.get("SCRIPT_NAME", "") + self.prefix
+            environ["PATH_INFO"] = path[len(self.prefix) :] or "/"
+        return self.app(environ, start_response)
+
+
+def _twirp_error(error: TwirpError) -> Response:
+    return json_response({"code": error.code, "msg": error.msg}, status=error.status)
+
+
+def _connect_error(error: ConnectError) -> Response:
+    response = json_response({"code": error.code, "message": error.message}, status=error.status)
+    response.content_type = "application/json"
+    return response
+
+
+def _install_error_handlers(app: Flask, forge: Forge) -> None:
+    """One renderer per wire format, chosen by path; no traceback ever reaches a client."""
+
+    def rest_error(status: int, message: str) -> Response:
+        return json_response({"message": message, "url": forge.url("api/swagger")}, status=status)
+
+    @app.errorhandler(ApiError)
+    def on_api_error(error: ApiError) -> Response:
+        return rest_error(error.status, error.message)
+
+    app.register_error_handler(TwirpError, _twirp_error)
+    app.register_error_handler(ConnectError, _connect_error)
+
+    @app.errorhandler(HTTPException)
+    def on_http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        path = request.path
+        if path.startswith(TWIRP_PREFIX):
+            code = {404: "bad_route", 405: "bad_route", 413: "resource_exhausted"}.get(status, "malformed")
+            return _twirp_error(TwirpError(code, error.description or error.name))
+        if path.startswith(RUNNER_PREFIX):
+            code = {404: "unimplemented", 405: "unimplemented", 413: "resource_exhausted"}.get(
+                status, "invalid_argument"
+            )
+            return _connect_error(ConnectError(code, error.description or error.name))
+        message = "not found" if status == 404 else (error.description or error.name)
+        return rest_error(status, message)
+
+    @app.errorhandler(Exception)
+    def on_unexpected(error: Exception) -> Response:
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        if request.path.startswith(TWIRP_PREFIX):
+            return _twirp_error(TwirpError("internal", "internal error"))
+        if request.path.startswith(RUNNER_PREFIX):
+            return _connect_error(ConnectError("internal", "internal error"))
+        return rest_error(500, "internal error")
+
+
+def _install_request_hooks(app: Flask) -> None:
+    from .auth import resolve_credentials
+    from .users.models import principal_for_password, principal_for_token
+
+    @app.before_request
+    def authenticate() -> None:
+        if request.path.startswith("/api/v1/") or request.path.endswith(".git") or ".git/" in request.path:
+            resolve_credentials(principal_for_token, principal_for_password)
+
+    @app.after_request
+    def common_headers(response: Response) -> Response:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        warning = g.get("auth_warning")
+        if warning:
+            response.headers["X-Gitea-Warning"] = warning
+        return response
+
+
+def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = None) -> Flask:
+    """Build one reference server instance over ``config.data_dir`` (created if missing)."""
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    app = Flask("reference_server")
+    app.config["MAX_CONTENT_LENGTH"] = config.limits.max_request_body_bytes
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    forge = Forge(
+        config=config,
+        db=Database(config.data_dir / "forge.db"),
+        blobs=BlobStore(config.data_dir / "blobs"),
+        signer=Signer(load_or_create_secret(config.data_dir)),
+        events=EventBus(),
+    )
+    app.extensions["forge"] = forge
+    families = _families()
+    forge.db.apply_schema(family.store.SCHEMA for family in families)
+    _install_error_handlers(app, forge)
+    _install_request_hooks(app)
+    with app.app_context():
+        from .users.models import bootstrap_admin
+
+        app.config["GENERATED_ADMIN_TOKEN"] = bootstrap_admin()
+        for family in families:
+            family.routes.register(app)
+    if configure is not None:
+        configure(app)
+    app.wsgi_app = SubPathMiddleware(app.wsgi_app, config.sub_path)  # type: ignore[method-assign]
+    return app

@@ -1,0 +1,81 @@
+"""``reference-server``: run the reference implementation standalone with waitress."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from .config import Config, SystemClock
+
+__all__ = ["main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="reference-server", description="Run the forge reference server.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=3000, help="port to listen on (default 3000; 0 picks a free one)")
+    parser.add_argument("--data-dir", type=Path, default=Path("forge-data"), help="where state is kept")
+    parser.add_argument("--admin-token", help="token of the bootstrap admin (generated and printed if omitted)")
+    parser.add_argument("--admin-username", default="forge_admin", help="name of the bootstrap admin account")
+    parser.add_argument("--base-url", help="public base URL, may include a sub-path (default http://HOST:PORT/)")
+    parser.add_argument("--threads", type=int, default=16, help="waitress worker threads")
+    parser.add_argument("--max-pinned-issues", type=int, default=3, help="pinned issues allowed per repository")
+    parser.add_argument(
+        "--test-hooks",
+        action="store_true",
+        help="expose /api/v1/-/reference/clock so @reference_only scenarios can move the clock (never in production)",
+    )
+    parser.add_argument("--log-level", default="WARNING", help="Python log level")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = build_parser().parse_args(argv)
+    logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    from dataclasses import replace
+
+    import waitress
+    from waitress.server import create_server
+
+    from .app import create_app
+    from .config import Limits
+
+    config = Config(
+        data_dir=options.data_dir,
+        base_url=options.base_url or f"http://{options.host}:{options.port}/",
+        admin_username=options.admin_username,
+        admin_token=options.admin_token,
+        limits=replace(Limits(), max_pinned_issues=options.max_pinned_issues),
+        clock=SystemClock(),
+        test_hooks=options.test_hooks,
+    )
+    app = create_app(config)
+    server = create_server(
+        app,
+        host=options.host,
+        port=options.port,
+        threads=options.threads,
+        max_request_body_size=config.limits.max_block_bytes,
+        channel_timeout=300,
+        connection_limit=512,
+        clear_untrusted_proxy_headers=True,
+    )
+    port = server.effective_port  # type: ignore[union-attr]
+    if options.base_url is None and options.port == 0:
+        config.base_url = f"http://{options.host}:{port}/"
+    generated = app.config.get("GENERATED_ADMIN_TOKEN")
+    if generated:
+        print(f"admin user {config.admin_username}, token: {generated}", flush=True)
+    print(f"reference-server listening on http://{options.host}:{port}/ (base URL {config.base_url})", flush=True)
+    del waitress
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

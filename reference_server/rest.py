@@ -1,0 +1,119 @@
+"""REST helpers shared by every family: JSON in and out, paging with ``X-Total-Count`` and ``Link``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Response, request
+
+from .context import forge
+from .errors import BadRequest, Unprocessable
+
+__all__ = ["Page", "empty", "json_body", "json_response", "page_params", "paged_response", "query_bool"]
+
+JSON_TYPE = "application/json;charset=utf-8"
+
+
+def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
+    """A JSON response with Gitea's content type."""
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    response = Response(body, status=status, content_type=JSON_TYPE)
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+def empty(status: int = 204) -> Response:
+    """An answer without a body (204 No Content, or 201 where Gitea sends nothing)."""
+    return Response(b"", status=status)
+
+
+def json_body(*, required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The request's JSON object; 422 when it is not one or lacks a required field (``[Field]: Required``)."""
+    raw = request.get_data(cache=True)
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise Unprocessable(f"invalid JSON body: {exc}") from exc
+    if not isinstance(data, dict):
+        raise Unprocessable("the request body must be a JSON object")
+    for name in required:
+        if data.get(name) in (None, ""):
+            raise Unprocessable(f"[{name[:1].upper()}{name[1:]}]: Required")
+    return data
+
+
+def query_bool(name: str) -> bool | None:
+    """A boolean query parameter (``true``/``false``), None when absent; 400 on anything else."""
+    value = request.args.get(name)
+    if value is None or value == "":
+        return None
+    if value.lower() in ("true", "1"):
+        return True
+    if value.lower() in ("false", "0"):
+        return False
+    raise BadRequest(f"invalid value of {name}: {value!r}")
+
+
+class Page:
+    """The 1-based ``page`` and the ``limit`` of a list request, clamped as Gitea clamps them."""
+
+    def __init__(self, page: int, limit: int) -> None:
+        self.page = page
+        self.limit = limit
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.limit
+
+
+def _int_arg(name: str, default: int) -> int:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise BadRequest(f"invalid value of {name}: {raw!r}") from exc
+
+
+def page_params() -> Page:
+    """``page`` (≤0 means 1) and ``limit`` (≤0 means the default, capped at the maximum)."""
+    limits = forge().config.limits
+    page = max(_int_arg("page", 1), 1)
+    limit = _int_arg("limit", limits.default_paging_num)
+    if limit <= 0:
+        limit = limits.default_paging_num
+    return Page(page, min(limit, limits.max_response_items))
+
+
+def _link_header(page: Page, total: int) -> str:
+    last = max((total + page.limit - 1) // page.limit, 1)
+    base = forge().url(request.path)
+    args = {k: v for k, v in request.args.items(multi=True) if k != "page"}
+
+    def link(number: int, rel: str) -> str:
+        query = urlencode([*args.items(), ("page", str(number))])
+        return f'<{base}?{query}>; rel="{rel}"'
+
+    links = []
+    if page.page < last:
+        links += [link(page.page + 1, "next"), link(last, "last")]
+    if page.page > 1:
+        links += [link(1, "first"), link(page.page - 1, "prev")]
+    return ",".join(links)
+
+
+def paged_response(payload: Any, page: Page, total: int, *, headers: bool = True) -> Response:
+    """A list answer with ``X-Total-Count`` and ``Link`` (exposed to browsers) when ``headers``."""
+    response = json_response(payload)
+    if headers:
+        response.headers["X-Total-Count"] = str(total)
+        link = _link_header(page, total)
+        if link:
+            response.headers["Link"] = link
+        response.headers["Access-Control-Expose-Headers"] = "X-Total-Count, Link"
+    return response
