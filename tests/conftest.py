@@ -1,0 +1,34 @@
+"""Fixtures for the kit's own unit tests: a fresh reference app per test (Flask's ``flaskr`` pattern)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from reference_server import Config, create_app
+
+ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    """A reference server over a temporary data directory, with a known admin token."""
+    config = Config(data_dir=tmp_path / "data", base_url="http://forge.test/", admin_token=ADMIN_TOKEN, test_hooks=True)
+    application = create_app(config)
+    application.testing = True
+    yield application
+    application.extensions["forge"].db.close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def admin_headers() -> dict[str, str]:
+    return {"Authorization": f"token {ADMIN_TOKEN}"}
