@@ -1,0 +1,1 @@
+"""Benchmarks of the kit: scripts that measure speed and memory and print figures (not timed tests)."""

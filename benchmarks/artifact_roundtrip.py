@@ -1,0 +1,228 @@
+"""Speed and memory of the artifact path against a raw loopback baseline (``./kit bench``).
+
+For each size: one data file is generated, then
+1. baseline: the file is PUT to and GOT from a bare blob store served by waitress with
+   ``reference-server``'s settings (benchmarks/raw_server.py);
+2. artifact: a fresh ``reference-server`` gets a repository, a workflow and a registered mock runner, and
+   ``mock-runner exec`` runs the client as a real job that uploads the file with the mock runner's
+   artifact client and downloads it back.
+The bytes that come back are checked against the file's sha256. Throughput both ways, the ratio to the
+baseline and the peak memory of client and server per phase are printed; the exit status is 1 when a
+target is missed, 2 when the benchmark could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script (``./kit bench``): make ``benchmarks`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.forge import ForgeClient, mock_runner_command
+from benchmarks.measure import MIB, DataFile, format_size, make_data_file, parse_sizes
+from benchmarks.processes import BenchmarkError, python_command, run_client, start_server
+from benchmarks.report import PathFigures, SizeFigures, Targets, evaluate, render_table, to_json
+from benchmarks.transfer_client import Phase
+
+__all__ = ["main", "run_size"]
+
+HERE = Path(__file__).resolve().parent
+RAW_SERVER = HERE / "raw_server.py"
+CLIENT = HERE / "transfer_client.py"
+REFERENCE_MAX_BLOCK = 256 * MIB
+"""reference_server.config.Limits.max_block_bytes: the baseline accepts at least what the reference does."""
+
+
+def _client_timeout(size: int) -> float:
+    """Generous: a transfer slower than 2 MiB/s each way is broken, not slow."""
+    return 300.0 + 2 * size / (2 * MIB)
+
+
+def _phases(raw: list[dict[str, Any]], data: DataFile, path: str) -> PathFigures:
+    """Typed phases, after checking that what came back is what went."""
+    try:
+        phases = {item["direction"]: Phase(**item) for item in raw}
+        upload, download = phases["upload"], phases["download"]
+    except (KeyError, TypeError) as exc:
+        raise BenchmarkError(f"{path} client returned unreadable figures: {raw!r}") from exc
+    for phase in (upload, download):
+        if phase.size != data.size:
+            raise BenchmarkError(f"{path} {phase.direction} moved {phase.size} bytes, expected {data.size}")
+        if phase.sha256 and phase.sha256 != data.sha256:
+            raise BenchmarkError(
+                f"{path} {phase.direction}: sha256 {phase.sha256} differs from the file's {data.sha256}"
+            )
+    if not download.sha256:
+        raise BenchmarkError(f"{path} download reported no sha256, so the round trip cannot be checked")
+    return PathFigures(upload, download)
+
+
+def run_baseline(data: DataFile, work: Path, threads: int) -> PathFigures:
+    """PUT and GET the file through the raw blob server."""
+    store = work / "raw-data"
+    server = start_server(
+        "baseline server",
+        python_command(
+            RAW_SERVER,
+            *("--data-dir", str(store), "--threads", str(threads)),
+            *("--max-body", str(max(data.size, REFERENCE_MAX_BLOCK))),
+        ),
+        work / "raw-server.log",
+    )
+    try:
+        raw = run_client(
+            python_command(
+                CLIENT,
+                "raw",
+                *("--url", server.url, "--file", str(data.path), "--download-dir", str(work / "download")),
+                *("--server-pid", str(server.pid), "--out", str(work / "raw-result.json")),
+            ),
+            work / "raw-result.json",
+            work / "raw-client.log",
+            timeout=_client_timeout(data.size),
+        )
+        server.ensure_alive()
+    finally:
+        server.stop()
+        shutil.rmtree(store, ignore_errors=True)
+    return _phases(raw, data, "baseline")
+
+
+def run_artifact(data: DataFile, work: Path, threads: int) -> PathFigures:
+    """Push the file through the mock runner into a fresh reference server, as a job, and back."""
+    store = work / "forge-data"
+    admin_token = secrets.token_hex(20)
+    server = start_server(
+        "reference server",
+        [
+            sys.executable,
+            *("-m", "reference_server.cli", "--host", "127.0.0.1", "--port", "0"),
+            *("--data-dir", str(store), "--admin-token", admin_token, "--threads", str(threads)),
+        ],
+        work / "reference-server.log",
+    )
+    try:
+        forge = ForgeClient(server.url, admin_token)
+        repo = forge.create_repo(f"bench-{data.size}")
+        forge.push_workflow(repo)
+        runner_file = work / "bench.runner"
+        runner_file.unlink(missing_ok=True)
+        forge.register_runner(repo, runner_file, work / "mock-runner.log")
+        job = python_command(
+            CLIENT,
+            "artifact",
+            *("--name", f"bench-{data.size}", "--file", str(data.path), "--download-dir", str(work / "download")),
+            *("--server-pid", str(server.pid), "--out", str(work / "artifact-result.json")),
+        )
+        raw = run_client(
+            mock_runner_command("exec", "--runner-file", str(runner_file), "--", *job),
+            work / "artifact-result.json",
+            work / "artifact-client.log",
+            timeout=_client_timeout(data.size),
+        )
+        server.ensure_alive()
+        run = forge.latest_run(repo)
+        if run.get("conclusion") != "success":
+            raise BenchmarkError(f"the benchmark job's run ended {run.get('status')}/{run.get('conclusion')}")
+    finally:
+        server.stop()
+        shutil.rmtree(store, ignore_errors=True)
+    return _phases(raw, data, "artifact")
+
+
+def run_size(size: int, work: Path, threads: int) -> SizeFigures:
+    """Both paths, one after the other, on one freshly generated file."""
+    data = make_data_file(work / f"data-{size}.bin", size)
+    try:
+        baseline = run_baseline(data, work, threads)
+        artifact = run_artifact(data, work, threads)
+    finally:
+        data.path.unlink(missing_ok=True)
+    return SizeFigures(size, data.sha256, baseline, artifact)
+
+
+def _environment(threads: int) -> dict[str, Any]:
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "waitress_threads": threads,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="artifact_roundtrip.py",
+        description="Throughput and peak memory of the artifact path versus a raw loopback baseline.",
+    )
+    parser.add_argument("--sizes", default="64M,1G", help="comma-separated sizes, binary units (default 64M,1G)")
+    parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument("--work-dir", type=Path, help="where data files, server data and logs go (default: a temp dir)")
+    parser.add_argument("--keep", action="store_true", help="keep the work directory (logs) after the run")
+    parser.add_argument("--threads", type=int, default=16, help="waitress threads of both servers (default 16)")
+    parser.add_argument("--min-ratio", type=float, default=Targets.min_ratio, help="throughput target vs baseline")
+    parser.add_argument("--max-peak-mib", type=float, default=Targets.max_peak_mib, help="peak memory target")
+    parser.add_argument(
+        "--max-growth-mib", type=float, default=Targets.max_growth_mib, help="allowed peak rise, smallest to largest"
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    try:
+        sizes = parse_sizes(options.sizes)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if options.threads < 1:
+        parser.error("--threads must be at least 1")
+    targets = Targets(options.min_ratio, options.max_peak_mib, options.max_growth_mib)
+    work = options.work_dir or Path(tempfile.mkdtemp(prefix="kit-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    figures: list[SizeFigures] = []
+    finished = False
+    try:
+        for size in sizes:
+            print(f"benchmarking {format_size(size)} ...", flush=True)
+            figures.append(run_size(size, work, options.threads))
+        finished = True
+    except BenchmarkError as exc:
+        print(f"benchmark failed: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if finished and not options.keep and options.work_dir is None:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"logs are in {work}", file=sys.stderr)
+    misses = evaluate(figures, targets)
+    print()
+    print(render_table(figures))
+    print()
+    if options.json:
+        report = to_json(figures, targets, misses, _environment(options.threads))
+        options.json.write_text(json.dumps(report, indent=2) + "\n")
+    for miss in misses:
+        print(f"TARGET MISSED: {miss}")
+    if misses:
+        return 1
+    print(
+        f"all targets met: artifact throughput at least {targets.min_ratio:.2f} x baseline both ways, peak memory "
+        f"under {targets.max_peak_mib:.0f} MiB per process, growth at most {targets.max_growth_mib:.0f} MiB"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Figures of a benchmark run: checking them against the targets, printing them, and their JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from benchmarks.measure import MIB, format_size
+from benchmarks.transfer_client import Phase
+
+__all__ = ["PathFigures", "SizeFigures", "Targets", "evaluate", "mib_per_second", "render_table", "to_json"]
+
+DIRECTIONS = ("upload", "download")
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What the issue asks of the artifact path."""
+
+    min_ratio: float = 0.5
+    """Artifact throughput over baseline throughput, each direction, every size."""
+    max_peak_mib: float = 150.0
+    """Peak resident memory of the client and of the server, each phase, every size."""
+    max_growth_mib: float = 32.0
+    """How much a peak may rise from the smallest size to the largest (allocator and thread noise)."""
+
+
+@dataclass(frozen=True)
+class PathFigures:
+    """One path (baseline or artifact) at one size: its upload and its download."""
+
+    upload: Phase
+    download: Phase
+
+    def phase(self, direction: str) -> Phase:
+        return self.upload if direction == "upload" else self.download
+
+    def peak_client(self) -> int:
+        return max(self.upload.client_peak_bytes, self.download.client_peak_bytes)
+
+    def peak_server(self) -> int:
+        return max(self.upload.server_peak_bytes, self.download.server_peak_bytes)
+
+
+@dataclass(frozen=True)
+class SizeFigures:
+    """Both paths at one size, run one after the other on the same data file."""
+
+    size: int
+    sha256: str
+    baseline: PathFigures
+    artifact: PathFigures
+
+    def ratio(self, direction: str) -> float:
+        return mib_per_second(self.artifact.phase(direction)) / mib_per_second(self.baseline.phase(direction))
+
+
+def mib_per_second(phase: Phase) -> float:
+    return phase.size / MIB / max(phase.seconds, 1e-9)
+
+
+def _mib(size: int) -> float:
+    return size / MIB
+
+
+def evaluate(figures: list[SizeFigures], targets: Targets) -> list[str]:
+    """One readable line per missed target; empty when every target is met."""
+    misses: list[str] = []
+    for entry in figures:
+        label = format_size(entry.size)
+        for direction in DIRECTIONS:
+            ratio = entry.ratio(direction)
+            if ratio < targets.min_ratio:
+                misses.append(
+                    f"{label} {direction}: artifact {mib_per_second(entry.artifact.phase(direction)):.1f} MiB/s is "
+                    f"{ratio:.2f} of the baseline {mib_per_second(entry.baseline.phase(direction)):.1f} MiB/s "
+                    f"(target at least {targets.min_ratio:.2f})"
+                )
+            phase = entry.artifact.phase(direction)
+            for process, peak in (("client", phase.client_peak_bytes), ("server", phase.server_peak_bytes)):
+                if _mib(peak) >= targets.max_peak_mib:
+                    misses.append(
+                        f"{label} {direction}: peak memory of the {process} {_mib(peak):.1f} MiB "
+                        f"(target under {targets.max_peak_mib:.0f} MiB)"
+                    )
+    if len(figures) >= 2:
+        smallest, largest = figures[0], figures[-1]
+        for process, small, large in (
+            ("client", smallest.artifact.peak_client(), largest.artifact.peak_client()),
+            ("server", smallest.artifact.peak_server(), largest.artifact.peak_server()),
+        ):
+            growth = _mib(large - small)
+            if growth > targets.max_growth_mib:
+                misses.append(
+                    f"peak memory of the {process} grows with the size: {_mib(small):.1f} MiB at "
+                    f"{format_size(smallest.size)}, {_mib(large):.1f} MiB at {format_size(largest.size)} "
+                    f"(+{growth:.1f} MiB, allowed +{targets.max_growth_mib:.0f} MiB)"
+                )
+    return misses
+
+
+def render_table(figures: list[SizeFigures]) -> str:
+    """The figures as a fixed-width table: throughput both ways, ratio, and both processes' peaks."""
+    header = (
+        f"{'size':>8}  {'direction':<9}  {'baseline':>9}  {'artifact':>9}  {'ratio':>5}  "
+        f"{'baseline peak MiB':>18}  {'artifact peak MiB':>18}"
+    )
+    units = f"{'':>8}  {'':<9}  {'MiB/s':>9}  {'MiB/s':>9}  {'':>5}  {'client / server':>18}  {'client / server':>18}"
+    lines = [header, units]
+    for entry in figures:
+        for direction in DIRECTIONS:
+            base, art = entry.baseline.phase(direction), entry.artifact.phase(direction)
+            base_peaks = f"{_mib(base.client_peak_bytes):.1f} / {_mib(base.server_peak_bytes):.1f}"
+            art_peaks = f"{_mib(art.client_peak_bytes):.1f} / {_mib(art.server_peak_bytes):.1f}"
+            lines.append(
+                f"{format_size(entry.size):>8}  {direction:<9}  {mib_per_second(base):>9.1f}  "
+                f"{mib_per_second(art):>9.1f}  {entry.ratio(direction):>5.2f}  {base_peaks:>18}  {art_peaks:>18}"
+            )
+    return "\n".join(lines)
+
+
+def _phase_json(phase: Phase) -> dict[str, Any]:
+    return {**asdict(phase), "mib_per_second": round(mib_per_second(phase), 2)}
+
+
+def to_json(
+    figures: list[SizeFigures], targets: Targets, misses: list[str], environment: dict[str, Any]
+) -> dict[str, Any]:
+    """Everything printed, machine-readable, for ``--json``."""
+    return {
+        "environment": environment,
+        "targets": asdict(targets),
+        "sizes": [
+            {
+                "size": entry.size,
+                "sha256": entry.sha256,
+                "baseline": {direction: _phase_json(entry.baseline.phase(direction)) for direction in DIRECTIONS},
+                "artifact": {direction: _phase_json(entry.artifact.phase(direction)) for direction in DIRECTIONS},
+                "ratio": {direction: round(entry.ratio(direction), 3) for direction in DIRECTIONS},
+            }
+            for entry in figures
+        ],
+        "misses": misses,
+        "ok": not misses,
+    }

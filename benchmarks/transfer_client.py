@@ -1,0 +1,166 @@
+"""The benchmark's client process: one upload then one download, each timed and measured on its own.
+
+``raw`` PUTs the file to the baseline server and GETs it back over plain HTTP. ``artifact`` runs inside
+a ``mock-runner exec`` job (it reads ``ACTIONS_RUNTIME_TOKEN`` and ``ACTIONS_RESULTS_URL``) and pushes the
+same file through the mock runner's artifact client into the reference server and back. Around each
+phase the peak resident memory of this process and of the server (given by pid) is reset, then read, so
+the figures of one phase are not hidden by the other. The result is a JSON file the orchestrator reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import http.client
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+if __package__ in (None, ""):  # run as a script (also from a job's workspace): make ``benchmarks`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.measure import CHUNK, read_peak_rss, reset_peak_rss
+
+__all__ = ["Phase", "TransferError", "main", "raw_get", "raw_put"]
+
+
+class TransferError(RuntimeError):
+    """A transfer failed or returned something other than what was sent."""
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One timed transfer: what moved, how long it took, and the peaks of both processes meanwhile."""
+
+    direction: str  # "upload" or "download"
+    size: int
+    sha256: str
+    seconds: float
+    client_peak_bytes: int
+    server_peak_bytes: int
+
+
+def measure_phase(direction: str, server_pid: int, transfer: Callable[[], tuple[int, str]]) -> Phase:
+    """Run ``transfer`` (returning size and sha256) between peak-memory resets and reads."""
+    reset_peak_rss()
+    reset_peak_rss(server_pid)
+    started = time.perf_counter()
+    size, sha256 = transfer()
+    seconds = time.perf_counter() - started
+    return Phase(direction, size, sha256, seconds, read_peak_rss(), read_peak_rss(server_pid))
+
+
+def _connection(url: str) -> tuple[http.client.HTTPConnection, str]:
+    parts = urlsplit(url)
+    if parts.scheme != "http" or not parts.hostname:
+        raise TransferError(f"the baseline speaks plain http only, got {url!r}")
+    connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=300, blocksize=CHUNK)
+    return connection, parts.path or "/"
+
+
+def raw_put(url: str, source: Path) -> tuple[int, str]:
+    """PUT a file as one request body, streamed from disk; returns the size and the file's known digest."""
+    size = source.stat().st_size
+    connection, path = _connection(url)
+    try:
+        with source.open("rb") as body:
+            connection.request(
+                "PUT",
+                path,
+                body=body,
+                headers={"Content-Length": str(size), "Content-Type": "application/octet-stream"},
+            )
+        response = connection.getresponse()
+        detail = response.read()
+    finally:
+        connection.close()
+    if response.status != 201:
+        raise TransferError(f"PUT {url} answered {response.status}: {detail[:200]!r}")
+    return size, ""
+
+
+def raw_get(url: str, dest: Path) -> tuple[int, str]:
+    """GET into a file, hashing on the fly exactly as the artifact client does when it downloads."""
+    connection, path = _connection(url)
+    digest = hashlib.sha256()
+    size = 0
+    buffer = bytearray(CHUNK)
+    view = memoryview(buffer)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        if response.status != 200:
+            raise TransferError(f"GET {url} answered {response.status}: {response.read()[:200]!r}")
+        with dest.open("wb") as out:
+            while count := response.readinto(buffer):
+                digest.update(view[:count])
+                out.write(view[:count])
+                size += count
+    finally:
+        connection.close()
+    return size, digest.hexdigest()
+
+
+def run_raw(base_url: str, source: Path, download_dir: Path, server_pid: int) -> list[Phase]:
+    url = base_url.rstrip("/") + "/blob/" + source.name
+    dest = download_dir / source.name
+    phases = [
+        measure_phase("upload", server_pid, lambda: raw_put(url, source)),
+        measure_phase("download", server_pid, lambda: raw_get(url, dest)),
+    ]
+    dest.unlink(missing_ok=True)
+    return phases
+
+
+def run_artifact(name: str, source: Path, download_dir: Path, server_pid: int) -> list[Phase]:
+    """Upload then download through the mock runner's artifact client, with the job's runtime credentials."""
+    from mock_runner.artifacts import ArtifactClient
+
+    client = ArtifactClient.from_environment(progress=False)
+    dest = download_dir / source.name
+
+    def upload() -> tuple[int, str]:
+        result = client.upload(name, source)
+        return result.size, result.sha256
+
+    def download() -> tuple[int, str]:
+        result = client.download(name, dest)
+        return result.size, result.sha256
+
+    phases = [measure_phase("upload", server_pid, upload), measure_phase("download", server_pid, download)]
+    dest.unlink(missing_ok=True)
+    return phases
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="transfer_client.py", description="One measured upload and download.")
+    parser.add_argument("mode", choices=["raw", "artifact"])
+    parser.add_argument("--file", type=Path, required=True, help="the data file to send")
+    parser.add_argument("--download-dir", type=Path, required=True, help="an empty folder to download into")
+    parser.add_argument("--server-pid", type=int, required=True, help="pid of the server, to read its peak memory")
+    parser.add_argument("--out", type=Path, required=True, help="where to write the phases as JSON")
+    parser.add_argument("--url", help="raw mode: base URL of the baseline server")
+    parser.add_argument("--name", default="bench", help="artifact mode: the artifact's name")
+    options = parser.parse_args(argv)
+    options.download_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        if options.mode == "raw":
+            if not options.url:
+                parser.error("raw mode needs --url")
+            phases = run_raw(options.url, options.file, options.download_dir, options.server_pid)
+        else:
+            phases = run_artifact(options.name, options.file, options.download_dir, options.server_pid)
+    except Exception as exc:  # report any failure as one line; the orchestrator shows it
+        options.out.write_text(json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
+        print(f"transfer failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    options.out.write_text(json.dumps({"phases": [asdict(phase) for phase in phases]}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
