@@ -56,3 +56,42 @@ Feature: CreateArtifact opens an artifact of the running job for upload
     When the job calls CreateArtifact with lowerCamelCase field names for "camel-case"
     Then the RPC succeeds
     And the RPC reply field "ok" is true
+
+  @reference @clause_S9_3 @clause_S2_1_CreateArtifactRequest
+  Scenario Outline: Versions of the older v3 protocol are refused
+    The reference reads version as the client's protocol generation: 0 (absent) means 4, 4 and
+    later are accepted, 1 to 3 belong to the older v3 protocol and are refused.
+    When the job calls CreateArtifact for "old-client" with version <version>
+    Then the RPC fails with status 400 and Twirp code "invalid_argument"
+    And the job's run lists no artifacts
+
+    Examples:
+      | version |
+      | 1       |
+      | 3       |
+
+  @reference @clause_S2_1_CreateArtifactRequest
+  Scenario: A name is unique per run: a finalized artifact's name cannot be created again
+    Names are unique per workflow run (GitHub's rule since upload-artifact v4); the reference answers
+    already_exists rather than silently replacing what another job of the run may have uploaded.
+    Given the job has uploaded the artifact "once" containing "first upload"
+    When the job calls CreateArtifact for "once"
+    Then the RPC fails with status 409 and Twirp code "already_exists"
+    And the artifact "once" downloads as "first upload"
+
+  @reference @clause_S2_1_CreateArtifactRequest
+  Scenario: Creating a pending artifact again restarts its upload under the same id
+    Given the job has created the artifact "retry" and uploaded "stale bytes" to it
+    When the job calls CreateArtifact for "retry"
+    Then the RPC succeeds
+    And the new upload URL names the same artifact id as the first
+    When the job uploads "fresh" to the artifact "retry" and finalizes it
+    Then the RPC succeeds
+    And the artifact "retry" downloads as "fresh"
+
+  @reference @clause_S2_1_namespace
+  Scenario: A request naming another job of the run than the token's is refused
+    Gitea ignores workflow_job_run_backend_id; the reference requires it to be the token's job.
+    When the job calls CreateArtifact for "wrong-job" naming another job id
+    Then the RPC fails with status 403 and Twirp code "permission_denied"
+    And the job's run lists no artifacts

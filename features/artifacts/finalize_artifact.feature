@@ -62,3 +62,18 @@ Feature: FinalizeArtifact seals an uploaded artifact after checking its size and
     When the job finalizes "empty-handed" with size 11 and the sha256 hash of "hello world"
     Then the RPC fails with status 412 and Twirp code "failed_precondition"
     And the job's run lists no artifacts
+
+  @reference @clause_S4_1_FinalizeArtifact
+  Scenario: Finalize repeated with the same size and hash answers ok with the same id
+    A retried call (the first answer was lost) succeeds again; other values are refused.
+    Given the job has finalized "report" with size 11 and the sha256 hash of "hello world"
+    When the job finalizes "report" with size 11 and the sha256 hash of "hello world"
+    Then the RPC succeeds
+    And the RPC reply field "artifact_id" is the database id of "report"
+    When the job finalizes "report" with size 12 and the sha256 hash of "hello world!"
+    Then the RPC fails with status 412 and Twirp code "failed_precondition"
+
+  @reference @clause_S4_1_FinalizeArtifact
+  Scenario: The hex digits of the hash may be upper case
+    When the job finalizes "report" with size 11 and the upper-case sha256 hash of "hello world"
+    Then the RPC succeeds

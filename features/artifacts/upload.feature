@@ -3,7 +3,8 @@ Feature: The signed upload URL takes the artifact's bytes as Azure-style blocks
   @actions/artifact uploads through the Azure blob SDK: each block is a PUT with comp=block and a
   blockid, then one PUT with comp=blocklist names the blocks in order. The SDK requires exactly 201
   for both, sends blocks concurrently (so in any order), and sends an empty block list for an empty
-  artifact. The signed URL is the only credential: no Authorization header is sent.
+  artifact. The signed URL is the only credential: no Authorization header is sent. Block ids are
+  base64, as the SDK makes them: a step's block "first" is sent as the base64 of "first".
 
   Background:
     Given a mock runner has taken a job of a new repository
@@ -42,18 +43,21 @@ Feature: The signed upload URL takes the artifact's bytes as Azure-style blocks
     And the job's run lists no artifacts
 
   @reference @clause_S5_1
-  Scenario Outline: Block ids that could escape storage are refused
-    Gitea stores blocks under an encoded name and accepts such ids; the reference refuses them with
-    400 so a broken client is noticed. Control characters are written {NUL}.
-    When the job uploads the block "<block id>" containing "x" to the artifact "blocks"
+  Scenario Outline: Block ids that are not base64 are refused, so none can escape storage
+    Gitea stores blocks under an encoded name and accepts such ids; the reference accepts only
+    base64 ids of at most 100 characters and refuses others with 400 so a broken client is noticed.
+    The ids below are sent as they are, not encoded; {NUL} is a NUL character.
+    When the job uploads data under the raw block id "<block id>" to the artifact "blocks"
     Then the upload answers 400
 
     Examples:
       | block id        |
       | ../../escape    |
-      | dir/block       |
+      | /../myfile      |
       | ..              |
+      | dir/..          |
       | nul{NUL}id      |
+      | {EMPTY}         |
 
   @spec @clause_S5_1 @clause_S7_signed_url_401
   Scenario Outline: An upload with a broken signature is refused with 401
