@@ -15,7 +15,7 @@ from typing import Any
 
 import requests
 
-from benchmarks.processes import BenchmarkError
+from benchmarks.processes import BenchmarkError, kit_environment
 
 __all__ = ["RUNNER_LABEL", "WORKFLOW", "ForgeClient", "mock_runner_command"]
 
@@ -106,7 +106,13 @@ class ForgeClient:
         )
         with log_path.open("ab") as log:
             completed = subprocess.run(
-                command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=120, check=False
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                timeout=120,
+                check=False,
+                env=kit_environment(),
             )
         if completed.returncode != 0 or not runner_file.exists():
             raise BenchmarkError(

@@ -8,6 +8,7 @@ servers treat as a clean shutdown.
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BenchmarkError", "ServerProcess", "python_command", "run_client", "start_server"]
+__all__ = ["BenchmarkError", "ServerProcess", "kit_environment", "python_command", "run_client", "start_server"]
 
 _LISTENING = re.compile(rb"listening on (http://\S+?/)")
 
@@ -68,11 +69,27 @@ class ServerProcess:
             )
 
 
+REPO = Path(__file__).resolve().parent.parent
+
+
+def kit_environment() -> dict[str, str]:
+    """This process's environment with the checkout first on ``PYTHONPATH``.
+
+    Every process of the benchmark (servers, ``mock-runner``, the client inside a job's workspace) then
+    runs the code of the checkout the benchmark lives in, whatever the current directory.
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH", "")]))
+    return env
+
+
 def start_server(name: str, command: list[str], log_path: Path, *, timeout: float = 60.0) -> ServerProcess:
     """Start ``command`` and wait for its ``listening on`` line; fail with the log's tail if it never comes."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("wb") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=kit_environment()
+        )
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         match = _LISTENING.search(log_path.read_bytes())
@@ -84,7 +101,10 @@ def start_server(name: str, command: list[str], log_path: Path, *, timeout: floa
     if process.poll() is None:
         process.kill()
         process.wait()
-    raise BenchmarkError(f"{name} did not start within {timeout:.0f} s: {' '.join(command)}\n{_tail(log_path)}")
+        reason = f"did not announce its address within {timeout:.0f} s"
+    else:
+        reason = f"exited with status {process.returncode} before announcing its address"
+    raise BenchmarkError(f"{name} {reason}: {' '.join(command)}\n{_tail(log_path)}")
 
 
 def run_client(command: list[str], out_path: Path, log_path: Path, *, timeout: float) -> list[dict[str, Any]]:
@@ -93,7 +113,13 @@ def run_client(command: list[str], out_path: Path, log_path: Path, *, timeout: f
     with log_path.open("wb") as log:
         try:
             completed = subprocess.run(
-                command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=timeout, check=False
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                timeout=timeout,
+                check=False,
+                env=kit_environment(),
             )
         except subprocess.TimeoutExpired as exc:
             raise BenchmarkError(f"client timed out after {timeout:.0f} s: {' '.join(command)}") from exc

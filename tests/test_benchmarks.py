@@ -1,0 +1,273 @@
+"""The artifact benchmark's parts, and a tiny end-to-end run so the script cannot rot unnoticed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.test import Client
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # ``benchmarks`` is a folder of scripts, not an installed package
+    sys.path.insert(0, str(REPO))
+
+from benchmarks.measure import (  # noqa: E402
+    CHUNK,
+    MIB,
+    format_size,
+    make_data_file,
+    parse_size,
+    parse_sizes,
+    read_peak_rss,
+    reset_peak_rss,
+    sha256_file,
+)
+from benchmarks.processes import BenchmarkError, python_command, run_client, start_server  # noqa: E402
+from benchmarks.raw_server import RawBlobApp, waitress_settings  # noqa: E402
+from benchmarks.report import PathFigures, SizeFigures, Targets, evaluate, render_table, to_json  # noqa: E402
+from benchmarks.transfer_client import Phase, raw_get, raw_put  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("64M", 64 * MIB),
+        ("1G", 1024 * MIB),
+        ("512k", 512 * 1024),
+        ("3MiB", 3 * MIB),
+        ("1000", 1000),
+        (" 8 MB ", 8 * MIB),
+    ],
+)
+def test_parse_size_reads_binary_units(text: str, size: int) -> None:
+    assert parse_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["", "M", "1.5G", "-1M", "0", "12T", "64 M B"])
+def test_parse_size_rejects_what_is_not_a_size(text: str) -> None:
+    with pytest.raises(ValueError, match="size"):
+        parse_size(text)
+
+
+def test_parse_sizes_sorts_and_dedupes() -> None:
+    assert parse_sizes("1G,8M,8M,64M") == [8 * MIB, 64 * MIB, 1024 * MIB]
+    with pytest.raises(ValueError, match="no sizes"):
+        parse_sizes(" , ")
+
+
+def test_format_size_picks_the_largest_exact_unit() -> None:
+    assert [format_size(n) for n in (1024 * MIB, 64 * MIB, 1536, 3 * 1024, 1000)] == [
+        "1 GiB",
+        "64 MiB",
+        "1536 B",
+        "3 KiB",
+        "1000 B",
+    ]
+
+
+def test_data_file_is_exact_distinct_per_mib_and_incompressible(tmp_path: Path) -> None:
+    size = 2 * CHUNK + 12345
+    data = make_data_file(tmp_path / "data.bin", size)
+    raw = data.path.read_bytes()
+    assert len(raw) == size == data.size
+    assert data.sha256 == hashlib.sha256(raw).hexdigest() == sha256_file(data.path)
+    first, second = raw[:CHUNK], raw[CHUNK : 2 * CHUNK]
+    assert first != second and first[8:] == second[8:], "each MiB is the seed block stamped with its index"
+    assert len(zlib.compress(raw, 6)) > 0.99 * size
+
+
+def test_data_file_rejects_a_seed_of_the_wrong_size(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="seed block"):
+        make_data_file(tmp_path / "data.bin", 10, seed_block=b"short")
+
+
+def test_peak_memory_is_read_and_reset_per_phase() -> None:
+    reset_peak_rss()
+    before = read_peak_rss()
+    ballast = bytearray(48 * MIB)
+    ballast[::4096] = b"x" * len(ballast[::4096])  # touch every page so it is resident
+    assert read_peak_rss() >= before + 40 * MIB
+    del ballast
+    reset_peak_rss()
+    assert read_peak_rss() < before + 40 * MIB
+
+
+def test_raw_store_puts_gets_and_deletes(tmp_path: Path) -> None:
+    client = Client(RawBlobApp(tmp_path / "store"))
+    body = b"0123456789" * 1000
+    assert client.put("/blob/a.bin", data=body).status_code == 201
+    got = client.get("/blob/a.bin")
+    assert got.status_code == 200 and got.data == body
+    assert got.headers["Content-Length"] == str(len(body))
+    assert client.delete("/blob/a.bin").status_code == 204
+    assert client.get("/blob/a.bin").status_code == 404
+    assert list((tmp_path / "store" / ".tmp").iterdir()) == [], "no temporary file is left behind"
+
+
+@pytest.mark.parametrize("path", ["/blob/../secret", "/blob/", "/other/a.bin", "/blob/.hidden", "/blob/a%00b"])
+def test_raw_store_refuses_names_outside_its_folder(tmp_path: Path, path: str) -> None:
+    response = Client(RawBlobApp(tmp_path / "store")).put(path, data=b"x")
+    assert response.status_code == 404
+    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == [".tmp"]
+
+
+def test_raw_store_answers_bad_requests_with_4xx(tmp_path: Path) -> None:
+    client = Client(RawBlobApp(tmp_path / "store"))
+    assert client.post("/blob/a.bin", data=b"x").status_code == 405
+    no_length = client.put("/blob/a.bin", environ_overrides={"CONTENT_LENGTH": ""})
+    assert no_length.status_code == 411
+
+
+def test_baseline_uses_the_reference_servers_waitress_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The baseline is only fair while it copies reference_server/cli.py: this fails when that file changes."""
+    import waitress.server
+    from flask import Flask
+
+    from reference_server import app as app_module
+    from reference_server import cli
+
+    captured: dict[str, Any] = {}
+
+    class FakeServer:
+        effective_port = 1
+
+        def run(self) -> None:
+            return None
+
+    def fake_create_server(app: object, **kwargs: Any) -> FakeServer:
+        captured.update(kwargs)
+        return FakeServer()
+
+    monkeypatch.setattr(waitress.server, "create_server", fake_create_server)
+    monkeypatch.setattr(app_module, "create_app", lambda config: Flask("stand-in"))
+    assert cli.main(["--port", "0", "--data-dir", str(tmp_path / "data"), "--admin-token", "t" * 40]) == 0
+    reference = {key: value for key, value in captured.items() if key not in ("host", "port")}
+    ours = waitress_settings(threads=16, max_body=reference["max_request_body_size"])
+    assert ours == reference
+
+
+def test_raw_server_round_trip_over_real_http(tmp_path: Path) -> None:
+    server = start_server(
+        "baseline server",
+        python_command(REPO / "benchmarks" / "raw_server.py", "--data-dir", str(tmp_path / "store")),
+        tmp_path / "raw.log",
+    )
+    try:
+        data = make_data_file(tmp_path / "data.bin", 3 * CHUNK + 7)
+        assert raw_put(server.url + "blob/data.bin", data.path) == (data.size, "")
+        assert raw_get(server.url + "blob/data.bin", tmp_path / "back.bin") == (data.size, data.sha256)
+        assert (tmp_path / "back.bin").read_bytes() == data.path.read_bytes()
+    finally:
+        server.stop()
+    assert server.process.returncode == 0, "SIGINT is a clean shutdown"
+
+
+def test_a_server_that_dies_is_reported_with_its_log(tmp_path: Path) -> None:
+    command = [sys.executable, "-c", "import sys; print('cannot bind'); sys.exit(3)"]
+    with pytest.raises(BenchmarkError, match="exited with status 3 before announcing its address") as caught:
+        start_server("broken server", command, tmp_path / "broken.log", timeout=10)
+    assert "cannot bind" in str(caught.value)
+
+
+def test_a_failing_client_is_reported_with_its_reason(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    script = f"import json,sys; open({str(out)!r}, 'w').write(json.dumps({{'error': 'boom'}})); sys.exit(1)"
+    with pytest.raises(BenchmarkError, match="client failed: boom"):
+        run_client([sys.executable, "-c", script], out, tmp_path / "client.log", timeout=30)
+    with pytest.raises(BenchmarkError, match="without figures"):
+        run_client([sys.executable, "-c", "pass"], out, tmp_path / "client.log", timeout=30)
+
+
+def _phase(direction: str, size: int, seconds: float, client: float = 30, server: float = 40) -> Phase:
+    return Phase(direction, size, "ab", seconds, int(client * MIB), int(server * MIB))
+
+
+def _figures(size: int, *, base: float, art: float, client: float = 30, server: float = 40) -> SizeFigures:
+    baseline = PathFigures(_phase("upload", size, base), _phase("download", size, base))
+    artifact = PathFigures(_phase("upload", size, art, client, server), _phase("download", size, art, client, server))
+    return SizeFigures(size, "ab", baseline, artifact)
+
+
+def test_targets_met_give_no_miss() -> None:
+    figures = [_figures(64 * MIB, base=1.0, art=1.5), _figures(1024 * MIB, base=10.0, art=15.0, server=60)]
+    assert figures[0].ratio("upload") == pytest.approx(2 / 3)
+    assert evaluate(figures, Targets()) == []
+
+
+def test_each_missed_target_is_one_clear_line() -> None:
+    slow = _figures(64 * MIB, base=1.0, art=2.5)
+    misses = evaluate([slow], Targets())
+    assert misses == [
+        "64 MiB upload: artifact 25.6 MiB/s is 0.40 of the baseline 64.0 MiB/s (target at least 0.50)",
+        "64 MiB download: artifact 25.6 MiB/s is 0.40 of the baseline 64.0 MiB/s (target at least 0.50)",
+    ]
+    fat = _figures(64 * MIB, base=1.0, art=1.0, server=150)
+    assert [m for m in evaluate([fat], Targets()) if "server" in m] == [
+        "64 MiB upload: peak memory of the server 150.0 MiB (target under 150 MiB)",
+        "64 MiB download: peak memory of the server 150.0 MiB (target under 150 MiB)",
+    ]
+    growing = [_figures(64 * MIB, base=1, art=1, client=30), _figures(1024 * MIB, base=1, art=1, client=100)]
+    assert evaluate(growing, Targets()) == [
+        "peak memory of the client grows with the size: 30.0 MiB at 64 MiB, 100.0 MiB at 1 GiB "
+        "(+70.0 MiB, allowed +32 MiB)"
+    ]
+
+
+def test_table_and_json_carry_every_figure() -> None:
+    figures = [_figures(64 * MIB, base=1.0, art=1.25)]
+    table = render_table(figures).splitlines()
+    assert len(table) == 4
+    assert table[2].split() == ["64", "MiB", "upload", "64.0", "51.2", "0.80", "30.0", "/", "40.0", "30.0", "/", "40.0"]
+    report = to_json(figures, Targets(), [], {"cpus": 2})
+    entry = report["sizes"][0]
+    assert entry["ratio"] == {"upload": 0.8, "download": 0.8}
+    assert entry["artifact"]["upload"]["mib_per_second"] == 51.2
+    assert report["ok"] is True and report["targets"]["max_peak_mib"] == 150.0
+
+
+def test_bad_arguments_exit_2_with_a_message() -> None:
+    completed = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "artifact_roundtrip.py"), "--sizes", "64X"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert "unknown size unit" in completed.stderr
+
+
+@pytest.mark.slow
+def test_smoke_run_of_the_whole_benchmark(tmp_path: Path) -> None:
+    """Two tiny sizes through both paths, for real: figures come out, bytes come back intact."""
+    report_path = tmp_path / "bench.json"
+    completed = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "artifact_roundtrip.py"),
+            *("--sizes", "256K,1M", "--json", str(report_path), "--work-dir", str(tmp_path / "work")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert completed.returncode in (0, 1), completed.stdout + completed.stderr  # 1: a target missed at a toy size
+    report = json.loads(report_path.read_text())
+    assert [entry["size"] for entry in report["sizes"]] == [256 * 1024, MIB]
+    for entry in report["sizes"]:
+        for path in ("baseline", "artifact"):
+            for direction in ("upload", "download"):
+                phase = entry[path][direction]
+                assert phase["size"] == entry["size"]
+                assert phase["seconds"] > 0 and phase["client_peak_bytes"] > 0 and phase["server_peak_bytes"] > 0
+            assert entry[path]["download"]["sha256"] == entry["sha256"]
+        assert entry["artifact"]["upload"]["sha256"] == entry["sha256"]
+    assert report["ok"] == (completed.returncode == 0) == (report["misses"] == [])
+    assert "ratio" in completed.stdout and "1 MiB" in completed.stdout
