@@ -175,6 +175,12 @@ def test_a_server_that_dies_is_reported_with_its_log(tmp_path: Path) -> None:
     assert "cannot bind" in str(caught.value)
 
 
+def test_a_server_that_never_announces_itself_is_stopped(tmp_path: Path) -> None:
+    command = [sys.executable, "-c", "import time; time.sleep(60)"]
+    with pytest.raises(BenchmarkError, match="did not announce its address within 1 s"):
+        start_server("silent server", command, tmp_path / "silent.log", timeout=1)
+
+
 def test_a_failing_client_is_reported_with_its_reason(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     script = f"import json,sys; open({str(out)!r}, 'w').write(json.dumps({{'error': 'boom'}})); sys.exit(1)"
