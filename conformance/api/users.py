@@ -1,0 +1,54 @@
+"""Users: administration (create, delete with purge) and reads (``/user``, ``/users/{name}``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import requests
+
+from .base import ApiArea, quote_path
+
+__all__ = ["UsersApi"]
+
+
+class UsersApi(ApiArea):
+    """Gitea's user operations."""
+
+    def admin_create(
+        self,
+        username: str,
+        email: str,
+        password: str,
+        *,
+        must_change_password: bool = False,
+        full_name: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> requests.Response:
+        """``POST /admin/users`` (site admin)."""
+        body: dict[str, Any] = {
+            "username": username,
+            "email": email,
+            "password": password,
+            "must_change_password": must_change_password,
+        }
+        if full_name is not None:
+            body["full_name"] = full_name
+        body.update(extra or {})
+        return self.http.post("admin/users", json=body)
+
+    def admin_create_raw(self, body: Any) -> requests.Response:
+        """``POST /admin/users`` with a body exactly as given (for validation scenarios)."""
+        return self.http.post("admin/users", json=body)
+
+    def admin_delete(self, username: str, *, purge: bool = True) -> requests.Response:
+        """``DELETE /admin/users/{username}``, with ``purge`` removing what the user owns."""
+        params = {"purge": "true"} if purge else {}
+        return self.http.delete(f"admin/users/{quote_path(username)}", params=params)
+
+    def me(self) -> requests.Response:
+        """``GET /user``: the authenticated user."""
+        return self.http.get("user")
+
+    def get(self, username: str) -> requests.Response:
+        """``GET /users/{username}``."""
+        return self.http.get(f"users/{quote_path(username)}")

@@ -1,0 +1,345 @@
+"""A small HTTP client for steps: one ``requests.Session`` per identity, no implicit raise, a masked transcript.
+
+Every exchange is recorded into a :class:`Recorder` shared by the whole run; the plugin opens a fresh
+page of it for each scenario so a failed scenario's report shows exactly the traffic it caused.
+Credentials never reach the transcript: ``Authorization`` values, ``token=``/``access_token=``/``sig=``
+query values, secret-looking JSON fields and every secret registered with :meth:`Recorder.add_secret`
+are replaced by ``***``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import requests
+from requests.auth import AuthBase
+
+__all__ = [
+    "BODY_LIMIT",
+    "MASK",
+    "BasicAuth",
+    "Exchange",
+    "HttpClient",
+    "QueryTokenAuth",
+    "Recorder",
+    "TokenAuth",
+    "json_of",
+    "mask_text",
+    "mask_url",
+]
+
+MASK = "***"
+BODY_LIMIT = 4096
+SECRET_QUERY_KEYS = frozenset({"token", "access_token", "sig", "signature", "password"})
+SECRET_JSON_KEYS = frozenset(
+    {"password", "token", "sha1", "secret", "access_token", "runtime_token", "registration_token", "data"}
+)
+SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-runner-token"})
+_QUERY_SECRET = re.compile(r"(?i)\b(token|access_token|sig|signature)=([^&\s\"'#]+)")
+
+
+class TokenAuth(AuthBase):
+    """``Authorization: <scheme> <token>`` (Gitea accepts ``token`` and ``Bearer``)."""
+
+    def __init__(self, token: str, scheme: str = "token") -> None:
+        self.token = token
+        self.scheme = scheme
+
+    def __call__(self, request: requests.PreparedRequest) -> requests.PreparedRequest:
+        request.headers["Authorization"] = f"{self.scheme} {self.token}"
+        return request
+
+
+class BasicAuth(requests.auth.HTTPBasicAuth):
+    """HTTP basic auth with a password or a token as the password."""
+
+
+class QueryTokenAuth(AuthBase):
+    """The deprecated ``?token=`` credential, to check that a server still accepts it and warns."""
+
+    def __init__(self, token: str, parameter: str = "token") -> None:
+        self.token = token
+        self.parameter = parameter
+
+    def __call__(self, request: requests.PreparedRequest) -> requests.PreparedRequest:
+        request.prepare_url(request.url, {self.parameter: self.token})
+        return request
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and its response, already masked and cut, as a report shows it."""
+
+    method: str
+    url: str
+    status: int | None
+    request_headers: dict[str, str]
+    request_body: str
+    response_headers: dict[str, str]
+    response_body: str
+    elapsed_ms: float
+    error: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form used in results.json."""
+        return {
+            "method": self.method,
+            "url": self.url,
+            "status": self.status,
+            "request_headers": self.request_headers,
+            "request_body": self.request_body,
+            "response_headers": self.response_headers,
+            "response_body": self.response_body,
+            "elapsed_ms": round(self.elapsed_ms, 1),
+            "error": self.error,
+        }
+
+    def render(self) -> str:
+        """A readable block for a terminal or JUnit report."""
+        lines = [f"> {self.method} {self.url}"]
+        lines += [f"> {name}: {value}" for name, value in self.request_headers.items()]
+        if self.request_body:
+            lines.append(f"> {self.request_body}")
+        if self.error:
+            lines.append(f"< (no response: {self.error})")
+        else:
+            lines.append(f"< {self.status}")
+            lines += [f"< {name}: {value}" for name, value in self.response_headers.items()]
+            if self.response_body:
+                lines.append(f"< {self.response_body}")
+        return "\n".join(lines)
+
+
+def mask_url(url: str) -> str:
+    """Hide credential and signature query values of a URL."""
+    parts = urlsplit(url)
+    if not parts.query:
+        return url
+    pairs = [
+        (key, MASK if key.lower() in SECRET_QUERY_KEYS else value)
+        for key, value in parse_qsl(parts.query, keep_blank_values=True)
+    ]
+    return urlunsplit(parts._replace(query=urlencode(pairs, safe="*")))
+
+
+def _mask_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            key: (MASK if key.lower() in SECRET_JSON_KEYS and isinstance(value[key], str) else _mask_json(value[key]))
+            for key in value
+        }
+    if isinstance(value, list):
+        return [_mask_json(item) for item in value]
+    return value
+
+
+def mask_text(text: str, secrets: Iterable[str] = ()) -> str:
+    """Hide registered secrets and signed-URL query values anywhere in a text."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        if secret:
+            text = text.replace(secret, MASK)
+    return _QUERY_SECRET.sub(lambda match: f"{match.group(1)}={MASK}", text)
+
+
+def _body_text(body: bytes | str | None, content_type: str, secrets: Iterable[str], limit: int) -> str:
+    if body is None or body in (b"", ""):
+        return ""
+    raw = body.encode("utf-8") if isinstance(body, str) else body
+    if "json" in content_type or raw[:1] in (b"{", b"["):
+        try:
+            text = json.dumps(_mask_json(json.loads(raw)), ensure_ascii=False)
+        except (ValueError, UnicodeDecodeError):
+            text = ""
+        if text:
+            return _cut(mask_text(text, secrets), limit)
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return f"<{len(raw)} bytes of binary data>"
+    if any(ord(char) < 9 for char in decoded[:512]):
+        return f"<{len(raw)} bytes of binary data>"
+    return _cut(mask_text(decoded, secrets), limit)
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+def _headers(headers: Mapping[str, str], secrets: Iterable[str]) -> dict[str, str]:
+    shown: dict[str, str] = {}
+    for name, value in headers.items():
+        if name.lower() in SECRET_HEADERS:
+            scheme = value.split(" ", 1)[0] if " " in value else ""
+            shown[name] = f"{scheme} {MASK}".strip()
+        else:
+            shown[name] = mask_text(mask_url(value) if value.startswith("http") else value, secrets)
+    return shown
+
+
+@dataclass
+class Recorder:
+    """Collects the masked exchanges of the current scenario; shared by every client of a run."""
+
+    body_limit: int = BODY_LIMIT
+    exchanges: list[Exchange] = field(default_factory=list)
+    secrets: set[str] = field(default_factory=set)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add_secret(self, secret: str) -> None:
+        """Mask this value wherever it appears from now on (tokens, passwords)."""
+        if len(secret) >= 4:
+            with self._lock:
+                self.secrets.add(secret)
+
+    def start_page(self) -> None:
+        """Forget the previous scenario's exchanges."""
+        with self._lock:
+            self.exchanges = []
+
+    def page(self) -> list[Exchange]:
+        """The exchanges recorded since the last :meth:`start_page`."""
+        with self._lock:
+            return list(self.exchanges)
+
+    def record(
+        self,
+        request: requests.PreparedRequest,
+        response: requests.Response | None,
+        elapsed_ms: float,
+        error: str = "",
+    ) -> Exchange:
+        """Mask and keep one exchange."""
+        with self._lock:
+            secrets = tuple(self.secrets)
+        request_type = request.headers.get("Content-Type", "")
+        body = request.body if isinstance(request.body, bytes | str) else None
+        exchange = Exchange(
+            method=request.method or "",
+            url=mask_text(mask_url(request.url or ""), secrets),
+            status=response.status_code if response is not None else None,
+            request_headers=_headers(request.headers, secrets),
+            request_body=_body_text(body, request_type, secrets, self.body_limit),
+            response_headers=_headers(response.headers, secrets) if response is not None else {},
+            response_body=(
+                _body_text(response.content, response.headers.get("Content-Type", ""), secrets, self.body_limit)
+                if response is not None
+                else ""
+            ),
+            elapsed_ms=elapsed_ms,
+            error=error,
+        )
+        with self._lock:
+            self.exchanges.append(exchange)
+        return exchange
+
+
+def json_of(response: requests.Response) -> Any:
+    """The response's JSON body, or an AssertionError that says what came instead."""
+    try:
+        return response.json()
+    except ValueError:
+        snippet = response.text[:200]
+        raise AssertionError(
+            f"{response.request.method} {mask_url(response.url)} answered {response.status_code} "
+            f"with a body that is not JSON: {snippet!r}"
+        ) from None
+
+
+class HttpClient:
+    """HTTP verbs over one session, relative to ``base_url``; never raises on an HTTP status."""
+
+    def __init__(
+        self,
+        base_url: str,
+        auth: AuthBase | None = None,
+        *,
+        recorder: Recorder | None = None,
+        timeout: float = 60.0,
+    ) -> None:
+        self.base_url = base_url if base_url.endswith("/") else base_url + "/"
+        self.auth = auth
+        self.recorder = recorder if recorder is not None else Recorder()
+        self.timeout = timeout
+        self.session = requests.Session()
+        self.session.headers["User-Agent"] = "forge-conformance-kit"
+
+    def with_auth(self, auth: AuthBase | None) -> HttpClient:
+        """A client to the same base URL with other credentials, recording into the same transcript."""
+        return HttpClient(self.base_url, auth, recorder=self.recorder, timeout=self.timeout)
+
+    def url(self, path: str) -> str:
+        """An absolute URL: ``path`` as is when absolute, else relative to the base URL."""
+        if path.startswith(("http://", "https://")):
+            return path
+        return self.base_url + path.lstrip("/")
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, str | int] | None = None,
+        json: Any = None,
+        data: bytes | str | None = None,
+        headers: Mapping[str, str] | None = None,
+        auth: AuthBase | None = None,
+        allow_redirects: bool = False,
+        stream: bool = False,
+    ) -> requests.Response:
+        """Send one request and record it; redirects are not followed unless asked."""
+        request = requests.Request(
+            method.upper(),
+            self.url(path),
+            params=dict(params or {}),
+            json=json,
+            data=data,
+            headers=dict(headers or {}),
+            auth=auth if auth is not None else self.auth,
+        )
+        prepared = self.session.prepare_request(request)
+        started = time.perf_counter()
+        try:
+            response = self.session.send(prepared, timeout=self.timeout, allow_redirects=allow_redirects, stream=stream)
+        except requests.RequestException as error:
+            self.recorder.record(prepared, None, (time.perf_counter() - started) * 1000, error=str(error))
+            raise
+        if not stream:
+            self.recorder.record(prepared, response, (time.perf_counter() - started) * 1000)
+        return response
+
+    def get(self, path: str, **kwargs: Any) -> requests.Response:
+        """GET ``path``."""
+        return self.request("GET", path, **kwargs)
+
+    def head(self, path: str, **kwargs: Any) -> requests.Response:
+        """HEAD ``path``."""
+        return self.request("HEAD", path, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> requests.Response:
+        """POST ``path``."""
+        return self.request("POST", path, **kwargs)
+
+    def put(self, path: str, **kwargs: Any) -> requests.Response:
+        """PUT ``path``."""
+        return self.request("PUT", path, **kwargs)
+
+    def patch(self, path: str, **kwargs: Any) -> requests.Response:
+        """PATCH ``path``."""
+        return self.request("PATCH", path, **kwargs)
+
+    def delete(self, path: str, **kwargs: Any) -> requests.Response:
+        """DELETE ``path``."""
+        return self.request("DELETE", path, **kwargs)
+
+    def close(self) -> None:
+        """Release the session's connections."""
+        self.session.close()

@@ -1,0 +1,367 @@
+"""The pytest plugin: options, markers, the run's fixtures, capability skips and the reports.
+
+Loaded from the kit's root ``conftest.py``. One switch picks the target (``--target``/``--token``,
+``CONFORMANCE_TARGET``/``CONFORMANCE_TOKEN``, or ``--target-config FILE``); without one, the
+reference server is started as a subprocess for the run. A conformance run (the suite, or any run
+given ``--report-dir``) writes ``junit.xml``, ``cucumber.json``, ``results.json`` and the embedded
+server's log into the report directory.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+import time
+from collections.abc import Generator, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from pytest_bdd.scenario import scenario_wrapper_template_registry
+from pytest_bdd.utils import registry_get_safe
+
+from . import __version__
+from .api import ForgeApi
+from .capabilities import CAPABILITY_PREFIX, PROBES, missing_capability, probe, unsupported_reason
+from .clauses import load_catalogue
+from .client import HttpClient, Recorder, TokenAuth, json_of
+from .context import ScenarioContext
+from .identities import IdentityFactory, make_run_prefix
+from .ledger import CleanupLedger
+from .paths import FEATURES_DIR, SUITE_DIR
+from .results import RunResults, ScenarioResult, area_of, clauses_of, render_summary_table, summarise_areas
+from .tags import AREAS, SOURCES, SPECIAL_TAGS
+from .target import EmbeddedServer, Target, TargetError, TargetSettings, api_url_of, resolve_settings
+
+__all__ = ["TARGET_UNUSABLE_EXIT", "RunState"]
+
+TARGET_UNUSABLE_EXIT = 4
+STATE_KEY = pytest.StashKey["RunState"]()
+SCENARIO_KEY = pytest.StashKey[ScenarioResult]()
+
+
+class RunState:
+    """What the plugin keeps for one pytest session."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        option = config.option
+        self.report_dir = Path(config.invocation_params.dir, option.conformance_report_dir)
+        self.writes_reports = _is_conformance_run(config)
+        self.keep_data: bool = option.conformance_keep_data
+        self.recorder = Recorder()
+        self.run_prefix = make_run_prefix()
+        self.results = RunResults(kit_version=__version__, run_prefix=self.run_prefix)
+        self.started = time.monotonic()
+        self.results.started = datetime.now(UTC).isoformat(timespec="seconds")
+        self.sequence = itertools.count(1)
+        self.target: Target | None = None
+        self.embedded: EmbeddedServer | None = None
+        self.ledger: CleanupLedger | None = None
+
+    def settings(self) -> TargetSettings:
+        """The target settings from options, environment and config file."""
+        option = self.config.option
+        config_file = Path(option.conformance_target_config) if option.conformance_target_config else None
+        return resolve_settings(option.conformance_target, option.conformance_token, config_file)
+
+    def supports(self, capability: str) -> bool:
+        """Whether the target offers ``capability``; probed once per run."""
+        target = self.target
+        assert target is not None, "the target fixture must run before capabilities are asked"
+        if capability not in target.capabilities:
+            admin = HttpClient(target.api_url, TokenAuth(target.admin_token), recorder=Recorder())
+            try:
+                target.capabilities[capability] = probe(capability, admin)
+            finally:
+                admin.close()
+        return target.capabilities[capability]
+
+
+def _is_conformance_run(config: pytest.Config) -> bool:
+    """The suite is being run (its directory or a feature named), or reports were asked for."""
+    if config.option.conformance_report_dir_given:
+        return True
+    base = Path(config.invocation_params.dir)
+    for argument in config.args:
+        path = (base / argument.split("::", 1)[0]).resolve()
+        for root in (SUITE_DIR, FEATURES_DIR):
+            if path == root or root in path.parents:
+                return True
+    return False
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The conformance options."""
+    group = parser.getgroup("conformance", "forge conformance kit")
+    group.addoption("--target", dest="conformance_target", metavar="URL", help="base URL of the forge under test")
+    group.addoption("--token", dest="conformance_token", metavar="TOKEN", help="admin token of the forge under test")
+    group.addoption(
+        "--target-config",
+        dest="conformance_target_config",
+        metavar="FILE",
+        help="YAML file with the keys target and token",
+    )
+    group.addoption(
+        "--report-dir",
+        dest="conformance_report_dir",
+        default=None,
+        metavar="DIR",
+        help="where reports are written (default reports/)",
+    )
+    group.addoption(
+        "--keep-data",
+        dest="conformance_keep_data",
+        action="store_true",
+        help="keep what the run created and the embedded server's data directory",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Register every marker a feature can carry, and point the report options at the report dir."""
+    for area in AREAS:
+        config.addinivalue_line("markers", f"{area}: scenarios of the {area} area")
+    for name, meaning in {**SOURCES, **SPECIAL_TAGS}.items():
+        config.addinivalue_line("markers", f"{name}: {meaning}")
+    for capability in PROBES:
+        config.addinivalue_line("markers", f"{CAPABILITY_PREFIX}{capability}: needs the {capability} capability")
+    for clause in load_catalogue().values():
+        config.addinivalue_line("markers", f"{clause.tag}: specification {clause.section}, {clause.id}")
+    option = config.option
+    option.conformance_report_dir_given = option.conformance_report_dir is not None
+    if option.conformance_report_dir is None:
+        option.conformance_report_dir = "reports"
+    state = RunState(config)
+    config.stash[STATE_KEY] = state
+    if state.writes_reports:
+        if not getattr(option, "xmlpath", None):
+            option.xmlpath = str(state.report_dir / "junit.xml")
+        if not getattr(option, "cucumber_json_path", None):
+            option.cucumber_json_path = str(state.report_dir / "cucumber.json")
+
+
+def _state(config: pytest.Config) -> RunState:
+    return config.stash[STATE_KEY]
+
+
+def _connect(state: RunState) -> Target:
+    """Resolve, start if embedded, and check the target: version answered, admin token accepted."""
+    try:
+        settings = state.settings()
+    except TargetError as error:
+        pytest.exit(f"conformance: {error}", returncode=TARGET_UNUSABLE_EXIT)
+    if settings.url is None:
+        log_dir = state.report_dir if state.writes_reports else Path(tempfile.mkdtemp(prefix="conformance-log-"))
+        state.embedded = EmbeddedServer(log_dir / "reference-server.log", keep_data=state.keep_data)
+        try:
+            base_url = state.embedded.start()
+        except TargetError as error:
+            pytest.exit(f"conformance: {error}", returncode=TARGET_UNUSABLE_EXIT)
+        target = Target(base_url=base_url, admin_token=state.embedded.admin_token, is_embedded=True)
+    else:
+        assert settings.token is not None
+        target = Target(base_url=settings.url, admin_token=settings.token, is_embedded=False)
+    target.version = _check_target(target)
+    state.target = target
+    state.results.target_url = target.base_url
+    state.results.target_version = target.version
+    state.results.target_embedded = target.is_embedded
+    return target
+
+
+def _check_target(target: Target) -> str:
+    """The target's version; exit with one clear line when it does not answer as a forge or refuses the token."""
+    http = HttpClient(api_url_of(target.base_url), TokenAuth(target.admin_token), recorder=Recorder(), timeout=15)
+    try:
+        version = http.get("version", auth=None)
+        me = http.get("user")
+    except requests.RequestException as error:
+        pytest.exit(f"conformance: the target {target.base_url} does not answer: {error}", returncode=4)
+    finally:
+        http.close()
+    try:
+        body = json_of(version)
+    except AssertionError:
+        pytest.exit(f"conformance: {target.base_url}api/v1/version did not answer JSON; is this a forge?", returncode=4)
+    if version.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("version"), str):
+        pytest.exit(
+            f"conformance: {target.base_url}api/v1/version answered {version.status_code}, not a version", returncode=4
+        )
+    if me.status_code != 200:
+        pytest.exit(
+            f"conformance: the target refuses the admin token (GET /user answered {me.status_code})", returncode=4
+        )
+    return str(body["version"])
+
+
+@pytest.fixture(scope="session")
+def run_prefix(pytestconfig: pytest.Config) -> str:
+    """The run's unique name prefix (``ck`` and six base-36 characters)."""
+    return _state(pytestconfig).run_prefix
+
+
+@pytest.fixture(scope="session")
+def target(pytestconfig: pytest.Config) -> Iterator[Target]:
+    """The forge under test, started (embedded) or checked (live) once per run."""
+    state = _state(pytestconfig)
+    connected = _connect(state)
+    yield connected
+    if state.embedded is not None:
+        state.embedded.stop()
+        if state.keep_data:
+            print(f"\nconformance: the embedded server's data is kept in {state.embedded.data_dir}")
+
+
+@pytest.fixture(scope="session")
+def forge_api(target: Target, pytestconfig: pytest.Config) -> Iterator[ForgeApi]:
+    """The admin's facade; its traffic is part of each scenario's transcript."""
+    state = _state(pytestconfig)
+    state.recorder.add_secret(target.admin_token)
+    http = HttpClient(target.api_url, TokenAuth(target.admin_token), recorder=state.recorder)
+    yield ForgeApi(http, target.base_url)
+    http.close()
+
+
+@pytest.fixture(scope="session")
+def ledger(forge_api: ForgeApi, pytestconfig: pytest.Config) -> Iterator[CleanupLedger]:
+    """The cleanup ledger; at the end of the run it deletes what the run created."""
+    state = _state(pytestconfig)
+    state.ledger = CleanupLedger(forge_api)
+    yield state.ledger
+    if not state.keep_data:
+        state.ledger.cleanup()
+    state.results.leaks = [leak.as_dict() for leak in state.ledger.leaks]
+
+
+@pytest.fixture
+def ctx(forge_api: ForgeApi, pytestconfig: pytest.Config) -> ScenarioContext:
+    """The scenario's state, fresh for each scenario."""
+    state = _state(pytestconfig)
+    return ScenarioContext(run_prefix=state.run_prefix, sequence=next(state.sequence), admin=forge_api)
+
+
+@pytest.fixture
+def identities(ctx: ScenarioContext, forge_api: ForgeApi, ledger: CleanupLedger, target: Target) -> IdentityFactory:
+    """Creates the scenario's users, tokens, organizations and repositories."""
+    return IdentityFactory(ctx, forge_api, ledger, target.api_url)
+
+
+def _scenario_tags(item: pytest.Item) -> tuple[Any, set[str]] | None:
+    function = getattr(item, "function", None)
+    template = registry_get_safe(scenario_wrapper_template_registry, function)
+    if template is None:
+        return None
+    tags = set(template.tags) | set(template.feature.tags)
+    if template.rule is not None:
+        tags |= set(template.rule.tags)
+    return template, tags
+
+
+@pytest.fixture(autouse=True)
+def _capability_gate(request: pytest.FixtureRequest) -> None:
+    """Skip a scenario whose capability the target lacks, with the reason ``unsupported: <name>``."""
+    found = _scenario_tags(request.node) if isinstance(request.node, pytest.Item) else None
+    if found is None:
+        return
+    _, tags = found
+    if not any(tag == "reference_only" or tag.startswith(CAPABILITY_PREFIX) for tag in tags):
+        return
+    request.getfixturevalue("target")
+    state = _state(request.config)
+    missing = missing_capability(tags, state.supports)
+    if missing is not None:
+        pytest.skip(unsupported_reason(missing))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Prepare a result record for every scenario."""
+    for item in items:
+        found = _scenario_tags(item)
+        if found is None:
+            continue
+        template, tags = found
+        feature = template.feature
+        item.stash[SCENARIO_KEY] = ScenarioResult(
+            id=item.nodeid,
+            feature=feature.name,
+            feature_file=feature.rel_filename,
+            name=template.name,
+            area=area_of(tags),
+            tags=sorted(tags),
+            clauses=clauses_of(tags),
+        )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Open a fresh transcript page for the scenario."""
+    _state(item.config).recorder.start_page()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """Fold each phase into the scenario's result; show the transcript of a failure."""
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    result = item.stash.get(SCENARIO_KEY, None)
+    if result is None:
+        return
+    result.duration += report.duration
+    if report.skipped and result.outcome == "passed":
+        result.outcome = "skipped"
+        longrepr = report.longrepr
+        reason = str(longrepr[2]) if isinstance(longrepr, tuple) else str(longrepr)
+        result.message = reason.removeprefix("Skipped: ")
+    elif report.failed:
+        exchanges = _state(item.config).recorder.page()
+        if report.when == "call":
+            result.outcome = "failed"
+        elif result.outcome != "failed":
+            result.outcome = "error"
+        result.message = result.message or _short_message(report)
+        result.transcript = [exchange.as_dict() for exchange in exchanges]
+        if exchanges:
+            report.sections.append(("HTTP transcript", "\n\n".join(exchange.render() for exchange in exchanges)))
+
+
+def _short_message(report: pytest.TestReport) -> str:
+    crash = getattr(report.longrepr, "reprcrash", None)
+    message = crash.message if crash is not None else str(report.longrepr)
+    return str(message)[:2000]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Keep the run's scenario records in collection order."""
+    state = _state(session.config)
+    state.results.scenarios = [item.stash[SCENARIO_KEY] for item in session.items if SCENARIO_KEY in item.stash]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Write results.json when the run had scenarios and writes reports."""
+    state = _state(session.config)
+    state.results.duration = time.monotonic() - state.started
+    state.results.exit_status = int(exitstatus)
+    if state.writes_reports and state.results.scenarios:
+        state.results.write(state.report_dir / "results.json")
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The per-area table, leaks, and where the reports are."""
+    state = _state(config)
+    if not state.results.scenarios:
+        return
+    terminalreporter.section("conformance")
+    if state.target is not None:
+        kind = "embedded reference server" if state.target.is_embedded else "live target"
+        terminalreporter.write_line(f"target: {state.target.base_url} ({kind}, version {state.target.version})")
+    for line in render_summary_table(summarise_areas(state.results.scenarios)):
+        terminalreporter.write_line(line)
+    if state.results.leaks:
+        terminalreporter.write_line(f"cleanup left {len(state.results.leaks)} thing(s) behind:", red=True)
+        for leak in state.results.leaks:
+            terminalreporter.write_line(f"  {leak['kind']} {leak['name']}: {leak['reason']}")
+    if state.writes_reports:
+        terminalreporter.write_line(f"reports: {state.report_dir}")

@@ -1,0 +1,54 @@
+"""The tag vocabulary of DESIGN.md section 2: areas, sources, and the special tags the harness reads."""
+
+from __future__ import annotations
+
+__all__ = ["AREAS", "SOURCES", "SPECIAL_TAGS"]
+
+AREAS: tuple[str, ...] = (
+    "artifacts",
+    "runs",
+    "jobs",
+    "workflows",
+    "runners",
+    "secrets",
+    "variables",
+    "webhooks",
+    "contents",
+    "commits",
+    "branches",
+    "protections",
+    "forks",
+    "licenses",
+    "templates",
+    "avatars",
+    "orgs",
+    "users",
+    "deploy_tokens",
+    "issues",
+    "pulls",
+    "pins",
+    "locks",
+    "dependencies",
+    "assignees",
+    "issue_config",
+    "projects",
+    "feeds",
+    "markup",
+    "badges",
+    "tokens",
+    "activitypub",
+    "settings",
+    "api_description",
+    "auth",
+)
+
+SOURCES: dict[str, str] = {
+    "spec": "the scenario checks a clause of the specification",
+    "gitea": "the scenario checks behaviour of Gitea 1.27 where the specification is silent",
+    "reference": "the scenario checks a documented choice of the reference server",
+}
+
+SPECIAL_TAGS: dict[str, str] = {
+    "reference_only": "needs control that only the reference server offers (its clock)",
+    "slow": "takes more than a few seconds",
+}
