@@ -1,0 +1,387 @@
+"""Rules and state of workflow artifacts: create, upload staging, finalize, list, sign, delete.
+
+Decisions where the specification is silent (section 2.1 says "not shown"); the scenarios state them:
+
+- ``version`` is the client's artifact-protocol generation. 0 (absent) is read as 4; 1 to 3 are refused
+  with ``invalid_argument`` (they belong to the older v3 protocol); 4 and above are accepted and recorded.
+- Content type: ``mime_type`` with its parameters dropped, when it contains a ``/`` (it must then be a
+  valid ``type/subtype``, else ``invalid_argument``); otherwise ``application/zip``. For
+  ``application/zip`` the download file name is ``<name>.zip`` unless the name already ends in ``.zip``
+  (Gitea's rule); for any other type it is the name itself.
+- ``hash`` is ``sha256:<64 hex digits>`` (hex in any case). Any other format is ``invalid_argument``;
+  an absent hash is not checked.
+- ``ok`` is always true in a 200 answer. Every failure is a Twirp error with a non-2xx status instead
+  of ``ok: false``, so clients fail fast.
+- Names are unique per workflow run (GitHub's rule since upload-artifact v4). CreateArtifact with the
+  name of a finalized artifact of the same run is ``already_exists`` (409); with the name of a pending
+  one it restarts that upload under the same artifact id and drops its staged data. A name is 1 to 255
+  bytes of UTF-8 without ``" : < > | * ? \\ /``, NUL or control characters, is not ``.`` or ``..`` and
+  contains no ``..``; anything else is ``invalid_argument``.
+- ``expires_at`` is used to the second and must lie in the future (else ``invalid_argument``); without
+  it the artifact is kept ``Limits.artifact_retention_days`` days. An expired artifact is no longer
+  listed by the protocol nor downloadable; REST still lists it with ``expired: true``.
+- Finalize: ``size`` must equal the uploaded total and the hash must match, else ``invalid_argument``
+  (the request contradicts the data). Finalize with no uploaded data at all is ``failed_precondition``;
+  committing an empty block list (``<BlockList/>``) uploads a 0-byte artifact, which IS allowed
+  (Gitea cannot finalize an empty artifact). Finalizing an already finalized artifact again with the
+  same size and hash answers ``ok`` with its id (a retried call); with other values it is
+  ``failed_precondition``.
+- ``workflow_run_backend_id`` must be the token's run (``permission_denied``, 403; Gitea answers 400
+  "run-id does not match") and ``workflow_job_run_backend_id`` the token's job (stricter than Gitea,
+  which ignores it). A token whose task is no longer running is ``unauthenticated`` (Gitea: 500).
+- A signed download URL stays valid for its lifetime (1 hour) even after the task finished: the
+  signature is the authorization (Gitea requires the task to be running).
+- Deletion removes the row and the blob at once (Gitea marks rows for a later sweep).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from urllib.parse import quote, urlencode, urlsplit
+
+from ..context import forge
+from ..timefmt import iso
+from . import staging, store
+from .errors import (
+    ArtifactExistsError,
+    ArtifactGoneError,
+    ArtifactNotFoundError,
+    InvalidArgumentError,
+    NotPendingError,
+    PreconditionError,
+    RestArtifactNotFound,
+)
+from .store import FINALIZED, PENDING, ArtifactRow
+
+__all__ = [
+    "DEFAULT_VERSION",
+    "FINALIZED",
+    "PENDING",
+    "ArtifactRow",
+    "CreateRequest",
+    "artifact_to_api",
+    "create_artifact",
+    "delete_artifact",
+    "delete_artifacts_of_repo",
+    "delete_artifacts_of_run",
+    "finalize_artifact",
+    "is_expired",
+    "list_run_artifacts",
+    "parse_hash",
+    "recover_storage",
+    "resolve_content_type",
+    "signed_twirp_url",
+    "validate_name",
+]
+
+log = logging.getLogger("reference_server.artifacts")
+
+DEFAULT_VERSION = 4
+MAX_NAME_BYTES = 255
+FORBIDDEN_NAME_CHARS = frozenset('":<>|*?\\/')
+ZIP_TYPE = "application/zip"
+ZIP_TYPES = frozenset({ZIP_TYPE, "application/x-zip-compressed", "application/zip-compressed"})
+_MEDIA_CHARS = r"[A-Za-z0-9!#$&^_.+-]+"
+MEDIA_TYPE = re.compile(rf"{_MEDIA_CHARS}/{_MEDIA_CHARS}")
+HASH = re.compile(r"sha256:([0-9a-fA-F]{64})")
+TWIRP_SERVICE_PATH = "/twirp/github.actions.results.api.v1.ArtifactService/"
+
+
+@dataclass(frozen=True)
+class CreateRequest:
+    """What CreateArtifact needs once the caller is known."""
+
+    repo_id: int
+    run_id: int
+    job_id: int
+    task_id: int
+    name: str
+    version: int
+    mime_type: str | None
+    expires_at: int | None
+
+
+def validate_name(name: str) -> str:
+    """The name when it is acceptable as an artifact (and file) name, else ``invalid_argument``."""
+    if not name:
+        raise InvalidArgumentError("the artifact name is required")
+    if len(name.encode("utf-8")) > MAX_NAME_BYTES:
+        raise InvalidArgumentError(f"the artifact name is longer than {MAX_NAME_BYTES} bytes")
+    bad = sorted({ch for ch in name if ch in FORBIDDEN_NAME_CHARS or ord(ch) < 0x20 or ord(ch) == 0x7F})
+    if bad:
+        shown = ", ".join(repr(ch) for ch in bad)
+        raise InvalidArgumentError(
+            f'the artifact name contains forbidden characters ({shown}); not allowed: " : < > | * ? \\ /'
+        )
+    if ".." in name or name == ".":
+        raise InvalidArgumentError("the artifact name must not be '.' or contain '..'")
+    return name
+
+
+def validate_version(version: int) -> int:
+    """The recorded protocol generation (absent means 4); 1 to 3 and negatives are refused."""
+    if version == 0:
+        return DEFAULT_VERSION
+    if version < DEFAULT_VERSION:
+        raise InvalidArgumentError(f"artifact protocol version {version} is not supported (version 4 or later is)")
+    return version
+
+
+def resolve_content_type(name: str, mime_type: str | None) -> tuple[str, str]:
+    """(content type, download file name) by Gitea's rule: zip unless a real media type is given."""
+    media = (mime_type or "").split(";", 1)[0].strip().lower()
+    if "/" in media:
+        if not MEDIA_TYPE.fullmatch(media):
+            raise InvalidArgumentError(f"mime_type {mime_type!r} is not a valid media type")
+    else:
+        media = ZIP_TYPE
+    if media == ZIP_TYPE and not name.lower().endswith(".zip"):
+        return media, name + ".zip"
+    return media, name
+
+
+def parse_hash(value: str) -> str:
+    """The lowercase hex digest of a ``sha256:<hex>`` hash, else ``invalid_argument``."""
+    match = HASH.fullmatch(value)
+    if match is None:
+        raise InvalidArgumentError("hash must be 'sha256:' followed by 64 hexadecimal digits")
+    return match.group(1).lower()
+
+
+def is_expired(row: ArtifactRow, now: float) -> bool:
+    return row.expires <= now
+
+
+def _origin() -> str:
+    parts = urlsplit(forge().config.base_url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def signed_twirp_url(purpose: str, row: ArtifactRow, task_id: int) -> str:
+    """Absolute signed URL of ``UploadArtifact`` or ``DownloadArtifact`` at the origin root."""
+    fg = forge()
+    params = {"artifactName": row.name, "taskID": str(task_id), "artifactID": str(row.id)}
+    signed = fg.signer.sign(purpose, params, now=fg.now(), lifetime=fg.config.limits.signed_url_lifetime_seconds)
+    query = urlencode([(key, signed[key]) for key in ("sig", "expires", "artifactName", "taskID", "artifactID")])
+    return f"{_origin()}{TWIRP_SERVICE_PATH}{purpose}?{query}"
+
+
+def create_artifact(request: CreateRequest) -> ArtifactRow:
+    """Create a pending artifact, or restart the pending upload of the same name in the run."""
+    fg = forge()
+    now = int(fg.now())
+    name = validate_name(request.name)
+    version = validate_version(request.version)
+    content_type, file_name = resolve_content_type(name, request.mime_type)
+    if request.expires_at is not None:
+        if request.expires_at <= now:
+            raise InvalidArgumentError("expires_at must lie in the future")
+        expires = request.expires_at
+    else:
+        expires = now + fg.config.limits.artifact_retention_days * 86400
+    new = store.NewArtifact(
+        repo_id=request.repo_id,
+        run_id=request.run_id,
+        job_id=request.job_id,
+        task_id=request.task_id,
+        name=name,
+        file_name=file_name,
+        content_type=content_type,
+        version=version,
+        expires=expires,
+    )
+    with fg.db.transaction():
+        existing = store.find_by_name(request.run_id, name)
+        if existing is None:
+            artifact_id = store.insert_pending(new, now)
+        elif existing.status == FINALIZED:
+            raise ArtifactExistsError(name)
+        else:
+            artifact_id = existing.id
+            store.restart_pending(artifact_id, new, now)
+            staging.drop_staging(fg.blobs, artifact_id)
+    row = store.find_by_id(artifact_id)
+    assert row is not None  # just written in this thread's transaction
+    return row
+
+
+def pending_for_upload(artifact_id: int, name: str) -> ArtifactRow:
+    """The pending artifact a signed upload URL points at: 404 when gone, 409 when already finalized."""
+    row = store.find_by_id(artifact_id)
+    if row is None or row.name != name:
+        raise ArtifactNotFoundError(f"#{artifact_id}")
+    if row.status != PENDING:
+        raise NotPendingError
+    return row
+
+
+def commit_block_list(row: ArtifactRow, block_ids: list[str]) -> None:
+    """Record the block order for finalize; every block must be staged already (else nothing changes)."""
+    fg = forge()
+    for block_id in block_ids:
+        if not staging.block_exists(fg.blobs, row.id, block_id):
+            raise InvalidArgumentError(f"the block list names block {block_id!r}, which was not uploaded")
+    with fg.db.transaction():
+        if not store.set_block_list(row.id, block_ids, int(fg.now())):
+            raise NotPendingError
+
+
+def _find_in_run(run_id: int, name: str) -> ArtifactRow:
+    row = store.find_by_name(run_id, name)
+    if row is None:
+        raise ArtifactNotFoundError(repr(name))
+    return row
+
+
+def finalize_artifact(run_id: int, name: str, size: int, hash_value: str | None) -> ArtifactRow:
+    """Assemble the staged data, check size and hash, and publish the artifact atomically.
+
+    The blob is written first (temp file + rename under a fresh key) and the row flips to finalized in
+    one transaction afterwards; a crash in between leaves a pending row (never listed) and an orphan
+    blob that :func:`recover_storage` removes at the next start.
+    """
+    fg = forge()
+    expected_sha = parse_hash(hash_value) if hash_value is not None else None
+    if size < 0:
+        raise InvalidArgumentError("size must not be negative")
+    row = _find_in_run(run_id, name)
+    if row.status == FINALIZED:
+        if row.size == size and (expected_sha is None or expected_sha == row.sha256):
+            return row
+        raise PreconditionError("the artifact is already finalized with another size or hash")
+    sources = staging.sources_for(fg.blobs, row.id, row.block_list)
+    assembled = staging.assemble(fg.blobs, staging.new_file_key(row.id), sources)
+    try:
+        if assembled.size != size:
+            raise InvalidArgumentError(f"size {size} does not match the {assembled.size} bytes uploaded")
+        if expected_sha is not None and expected_sha != assembled.sha256:
+            raise InvalidArgumentError(f"hash mismatch: the uploaded data has sha256:{assembled.sha256}")
+        with fg.db.transaction():
+            done = store.mark_finalized(
+                row.id,
+                size=assembled.size,
+                sha256=assembled.sha256,
+                crc32=assembled.crc32,
+                blob_key=assembled.key,
+                now=int(fg.now()),
+            )
+        if not done:
+            raise PreconditionError("the artifact was finalized or replaced concurrently")
+    except BaseException:
+        fg.blobs.delete(assembled.key)
+        raise
+    staging.drop_staging(fg.blobs, row.id)
+    final = store.find_by_id(row.id)
+    assert final is not None
+    return final
+
+
+def list_run_artifacts(run_id: int, *, name: str | None = None, artifact_id: int | None = None) -> list[ArtifactRow]:
+    """Finalized, unexpired artifacts of a run, ordered by id (what the protocol's List shows)."""
+    now = forge().now()
+    rows = store.list_finalized(run_id=run_id, name=name, artifact_id=artifact_id)
+    return [row for row in rows if not is_expired(row, now)]
+
+
+def downloadable_in_run(run_id: int, name: str) -> ArtifactRow:
+    """The finalized, unexpired artifact of that name in the run, else ``not_found``."""
+    row = store.find_by_name(run_id, name)
+    if row is None or row.status != FINALIZED or is_expired(row, forge().now()):
+        raise ArtifactNotFoundError(repr(name))
+    return row
+
+
+def downloadable_by_id(artifact_id: int, name: str) -> ArtifactRow:
+    """The finalized, unexpired artifact a signed download URL names, else ``not_found``."""
+    row = store.find_by_id(artifact_id)
+    if row is None or row.name != name or row.status != FINALIZED or is_expired(row, forge().now()):
+        raise ArtifactGoneError
+    return row
+
+
+def repo_artifact(repo_id: int, artifact_id: int) -> ArtifactRow:
+    """A finalized artifact (expired or not) of the repository, else REST 404."""
+    row = store.find_by_id(artifact_id)
+    if row is None or row.repo_id != repo_id or row.status != FINALIZED:
+        raise RestArtifactNotFound
+    return row
+
+
+def repo_artifacts(
+    repo_id: int, *, name: str | None, run_id: int | None, limit: int, offset: int
+) -> tuple[list[ArtifactRow], int]:
+    """One page of a repository's finalized artifacts (expired included, as Gitea lists them) and the total."""
+    rows = store.list_finalized(repo_id=repo_id, run_id=run_id, name=name, limit=limit, offset=offset)
+    return rows, store.count_finalized(repo_id=repo_id, run_id=run_id, name=name)
+
+
+def _remove(row: ArtifactRow) -> None:
+    """Drop a row, then its blob and staged data (a crash in between leaves only orphans, swept at start)."""
+    fg = forge()
+    with fg.db.transaction():
+        store.delete_row(row.id)
+    if row.blob_key:
+        fg.blobs.delete(row.blob_key)
+    fg.blobs.delete_tree(f"{staging.FILES_ROOT}/{row.id}")
+    staging.drop_staging(fg.blobs, row.id)
+
+
+def delete_artifact(run_id: int, name: str) -> int:
+    """Delete the artifact of that name in the run (pending or finalized); returns its id."""
+    row = _find_in_run(run_id, name)
+    _remove(row)
+    return row.id
+
+
+def delete_by_id(row: ArtifactRow) -> None:
+    _remove(row)
+
+
+def delete_artifacts_of_run(run_id: int) -> None:
+    """Remove every artifact of a run, rows and blobs (called when a run is deleted)."""
+    for row in store.rows_of_run(run_id):
+        _remove(row)
+
+
+def delete_artifacts_of_repo(repo_id: int) -> None:
+    """Remove every artifact of a repository (on ``RepoDeletedEvent``)."""
+    for row in store.rows_of_repo(repo_id):
+        _remove(row)
+
+
+def recover_storage() -> None:
+    """Sweep what a crash may have left: blobs no finalized row points at, staging of vanished uploads."""
+    fg = forge()
+    rows = {row.id: row for row in store.all_rows()}
+    live_blobs = {fg.blobs.path(row.blob_key) for row in rows.values() if row.status == FINALIZED and row.blob_key}
+    files_root = fg.blobs.path(staging.FILES_ROOT)
+    if files_root.is_dir():
+        for blob in files_root.glob("*/*"):
+            if blob.is_file() and blob not in live_blobs:
+                log.info("removing orphan artifact blob %s", blob)
+                blob.unlink(missing_ok=True)
+    staging_root = fg.blobs.path(staging.STAGING_ROOT)
+    if staging_root.is_dir():
+        for folder in staging_root.iterdir():
+            row = rows.get(int(folder.name)) if folder.name.isdigit() else None
+            if row is None or row.status != PENDING:
+                fg.blobs.delete_tree(f"{staging.STAGING_ROOT}/{folder.name}")
+
+
+def artifact_to_api(row: ArtifactRow, owner: str, repo: str, head_sha: str) -> dict[str, object]:
+    """Gitea's ``ActionArtifact`` for REST answers."""
+    url = forge().api_url(f"repos/{quote(owner, safe='')}/{quote(repo, safe='')}/actions/artifacts/{row.id}")
+    return {
+        "id": row.id,
+        "name": row.name,
+        "size_in_bytes": row.size,
+        "url": url,
+        "archive_download_url": url + "/zip",
+        "expired": is_expired(row, forge().now()),
+        "workflow_run": {"id": row.run_id, "repository_id": row.repo_id, "head_sha": head_sha},
+        "created_at": iso(row.created),
+        "updated_at": iso(row.updated),
+        "expires_at": iso(row.expires),
+    }
