@@ -1,0 +1,234 @@
+"""REST routes of the actions family at repository scope, plus the runner protocol mount and event hooks."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, Response, request
+
+from ..auth import check_scope, current_principal, has_scope
+from ..context import forge
+from ..errors import ApiError, Forbidden, Unprocessable
+from ..events import PushEvent, RepoDeletedEvent
+from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
+from . import queries
+from .convert import job_to_api, run_details, run_to_api, task_to_api
+from .models import TaskQueueSignal
+from .runner_protocol import register_runner_protocol
+from .runners import registration_token, replace_registration_token
+from .triggers import dispatch_workflow, on_push, on_repo_deleted
+
+__all__ = ["register"]
+
+log = logging.getLogger(__name__)
+REPO = "/api/v1/repos/<owner>/<repo>/actions"
+
+
+def _repo(owner: str, name: str, need: str = "read", *, anonymous_ok: bool = False) -> Any:
+    """Scope first (403 before any lookup), then the repository with the needed permission."""
+    from ..repos.models import require_repo
+
+    check_scope("repository", anonymous_ok=anonymous_ok)
+    return require_repo(owner, name, need)  # type: ignore[arg-type]
+
+
+# --- workflows ------------------------------------------------------------------------------------
+
+
+def list_workflows(owner: str, repo: str) -> Response:
+    found = _repo(owner, repo)
+    items = queries.default_branch_workflows(found)
+    return json_response({"workflows": items, "total_count": len(items)})
+
+
+def get_workflow(owner: str, repo: str, workflow_id: str) -> Response:
+    found = _repo(owner, repo)
+    return json_response(queries.default_branch_workflow(found, workflow_id))
+
+
+def disable_workflow(owner: str, repo: str, workflow_id: str) -> Response:
+    queries.set_workflow_state(_repo(owner, repo, "write"), workflow_id, disabled=True)
+    return empty()
+
+
+def enable_workflow(owner: str, repo: str, workflow_id: str) -> Response:
+    queries.set_workflow_state(_repo(owner, repo, "write"), workflow_id, disabled=False)
+    return empty()
+
+
+def _input_value(name: str, value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str | int | float):
+        return str(value)
+    raise Unprocessable(f"[Inputs]: the value of {name!r} must be a string")
+
+
+def _dispatch_options() -> tuple[str, dict[str, str]]:
+    """``ref`` and ``inputs`` from a JSON body or a form (``ref=main&inputs[name]=value``)."""
+    content_type = (request.mimetype or "").lower()
+    if content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        ref = (request.form.get("ref") or "").strip()
+        inputs = {
+            key[len("inputs[") : -1]: value
+            for key, value in request.form.items()
+            if key.startswith("inputs[") and key.endswith("]")
+        }
+    else:
+        body = json_body()
+        raw_ref = body.get("ref")
+        if raw_ref is not None and not isinstance(raw_ref, str):
+            raise Unprocessable("[Ref]: must be a string")
+        ref = (raw_ref or "").strip()
+        raw_inputs = body.get("inputs") or {}
+        if not isinstance(raw_inputs, dict):
+            raise Unprocessable("[Inputs]: must be an object of strings")
+        inputs = {str(key): _input_value(str(key), value) for key, value in raw_inputs.items()}
+    if not ref:
+        raise Unprocessable("[Ref]: Required")
+    return ref, inputs
+
+
+def dispatch(owner: str, repo: str, workflow_id: str) -> Response:
+    found = _repo(owner, repo, "write")
+    want_details = query_bool("return_run_details")
+    ref, inputs = _dispatch_options()
+    run = dispatch_workflow(found, workflow_id, ref, inputs, current_principal().user_id)
+    if want_details:
+        return json_response(run_details(run, found))
+    return empty()
+
+
+# --- registration tokens --------------------------------------------------------------------------
+
+
+def _require_write_scope() -> None:
+    """Registration tokens need ``write:repository`` even on the legacy GET (a read token gets 403)."""
+    principal = current_principal()
+    if not has_scope(principal, "repository", write=True):
+        have = ",".join(sorted(principal.scopes))
+        raise Forbidden(
+            f"token does not have at least one of required scope(s), required=[write:repository], token scope={have}"
+        )
+
+
+def get_registration_token(owner: str, repo: str) -> Response:
+    _require_write_scope()
+    found = _repo(owner, repo, "admin")
+    return json_response({"token": registration_token(0, found.id)})
+
+
+def delete_registration_token(owner: str, repo: str) -> Response:
+    """Reference-server extension: invalidate the active token so the next request makes a new one."""
+    found = _repo(owner, repo, "admin")
+    replace_registration_token(0, found.id)
+    return empty()
+
+
+# --- runs, jobs, tasks ----------------------------------------------------------------------------
+
+
+def list_runs(owner: str, repo: str) -> Response:
+    found = _repo(owner, repo)
+    page = page_params()
+    runs, total = queries.runs_page(found, request.args, page.limit, page.offset)
+    return paged_response({"workflow_runs": [run_to_api(r, found) for r in runs], "total_count": total}, page, total)
+
+
+def get_run(owner: str, repo: str, run_id: str) -> Response:
+    found = _repo(owner, repo, anonymous_ok=True)
+    return json_response(run_to_api(queries.run_of_repo(found, run_id), found))
+
+
+def delete_run(owner: str, repo: str, run_id: str) -> Response:
+    found = _repo(owner, repo, "write")
+    queries.delete_run(queries.run_of_repo(found, run_id))
+    return empty()
+
+
+def list_run_jobs(owner: str, repo: str, run_id: str) -> Response:
+    found = _repo(owner, repo, anonymous_ok=True)
+    run = queries.run_of_repo(found, run_id)
+    page = page_params()
+    jobs, total = queries.jobs_page(found, request.args, page.limit, page.offset, run_id=run.id)
+    payload = {"jobs": [job_to_api(job, run, found) for job in jobs], "total_count": total}
+    return paged_response(payload, page, total)
+
+
+def list_jobs(owner: str, repo: str) -> Response:
+    found = _repo(owner, repo)
+    page = page_params()
+    jobs, total = queries.jobs_page(found, request.args, page.limit, page.offset)
+    payload = {"jobs": [job_to_api(job, queries.run_of_job(job), found) for job in jobs], "total_count": total}
+    return paged_response(payload, page, total)
+
+
+def get_job(owner: str, repo: str, job_id: str) -> Response:
+    found = _repo(owner, repo)
+    job = queries.job_of_repo(found, job_id)
+    return json_response(job_to_api(job, queries.run_of_job(job), found))
+
+
+def get_job_logs(owner: str, repo: str, job_id: str) -> Response:
+    found = _repo(owner, repo)
+    lines = queries.job_log_lines(queries.job_of_repo(found, job_id))
+    body = "".join(line + "\n" for line in lines)
+    response = Response(body, status=200, content_type="text/plain; charset=utf-8")
+    response.headers["Content-Disposition"] = f'attachment; filename="job-{job_id}.log"'
+    return response
+
+
+def list_tasks(owner: str, repo: str) -> Response:
+    found = _repo(owner, repo, anonymous_ok=True)
+    page = page_params()
+    tasks, total = queries.tasks_page(found, page.limit, page.offset)
+    entries = [entry for entry in (task_to_api(task) for task in tasks) if entry is not None]
+    return paged_response({"workflow_runs": entries, "total_count": total}, page, total)
+
+
+ROUTES: list[tuple[str, str, Callable[..., Response]]] = [
+    ("GET", "/workflows", list_workflows),
+    ("GET", "/workflows/<workflow_id>", get_workflow),
+    ("PUT", "/workflows/<workflow_id>/disable", disable_workflow),
+    ("PUT", "/workflows/<workflow_id>/enable", enable_workflow),
+    ("POST", "/workflows/<workflow_id>/dispatches", dispatch),
+    ("POST", "/runners/registration-token", get_registration_token),
+    ("GET", "/runners/registration-token", get_registration_token),
+    ("DELETE", "/runners/registration-token", delete_registration_token),
+    ("GET", "/runs", list_runs),
+    ("GET", "/runs/<run_id>", get_run),
+    ("DELETE", "/runs/<run_id>", delete_run),
+    ("GET", "/runs/<run_id>/jobs", list_run_jobs),
+    ("GET", "/jobs", list_jobs),
+    ("GET", "/jobs/<job_id>", get_job),
+    ("GET", "/jobs/<job_id>/logs", get_job_logs),
+    ("GET", "/tasks", list_tasks),
+]
+
+
+def _guarded(listener: Callable[[Any], None]) -> Callable[[Any], None]:
+    """Run an event listener without letting its failure break the request that published the event."""
+
+    def run(event: Any) -> None:
+        try:
+            listener(event)
+        except ApiError:
+            log.warning("actions: %s ignored %r", listener.__name__, event, exc_info=True)
+        except Exception:
+            log.exception("actions: %s failed on %r", listener.__name__, event)
+
+    return run
+
+
+def register(app: Flask) -> None:
+    """Mount the REST routes and the runner protocol; subscribe to pushes and repository deletions."""
+    for method, path, view in ROUTES:
+        endpoint = f"actions_{view.__name__}_{method.lower()}"
+        app.add_url_rule(REPO + path, endpoint=endpoint, view_func=view, methods=[method])
+    register_runner_protocol(app)
+    app.extensions["actions_task_queue"] = TaskQueueSignal()
+    events = forge().events
+    events.subscribe(PushEvent, _guarded(on_push))
+    events.subscribe(RepoDeletedEvent, _guarded(on_repo_deleted))

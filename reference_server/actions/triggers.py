@@ -1,0 +1,268 @@
+"""Reading workflows from Git and creating runs: on push (a ``PushEvent``) and on workflow dispatch."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..context import forge
+from ..errors import ApiError, Unprocessable
+from ..events import PushEvent, RepoDeletedEvent
+from ..gitcli import ZERO_SHA, Git, GitError
+from . import runner_store, store
+from .errors import RefNotFound, WorkflowDisabled, WorkflowNotDispatchable, WorkflowNotFound
+from .models import Run, bump_tasks_version, get_run, refresh_run, task_queue_signal
+from .status import Status
+from .workflow import WORKFLOW_DIRS, Workflow, WorkflowError, parse_workflow
+
+if TYPE_CHECKING:
+    from ..repos.models import Repo
+
+__all__ = [
+    "WorkflowFile",
+    "create_run",
+    "dispatch_workflow",
+    "on_push",
+    "on_repo_deleted",
+    "workflow_files",
+]
+
+log = logging.getLogger(__name__)
+WORKFLOW_SUFFIXES = (".yml", ".yaml")
+
+
+@dataclass(frozen=True)
+class WorkflowFile:
+    """A workflow file found in a commit, parsed when possible (``error`` says why not)."""
+
+    file_name: str
+    path: str
+    workflow: Workflow | None
+    error: str
+
+
+def workflow_files(git: Git, rev: str) -> list[WorkflowFile]:
+    """The workflows of a commit; a ``.gitea/workflows`` file shadows a ``.github/workflows`` one of the same name."""
+    found: dict[str, WorkflowFile] = {}
+    for folder in WORKFLOW_DIRS:
+        for entry in git.list_tree(rev, folder):
+            if entry.type != "blob" or not entry.name.endswith(WORKFLOW_SUFFIXES) or entry.name in found:
+                continue
+            content = git.read_blob(rev, entry.path) or b""
+            try:
+                parsed: Workflow | None = parse_workflow(entry.name, entry.path, content)
+                error = ""
+            except WorkflowError as exc:
+                parsed, error = None, str(exc)
+            found[entry.name] = WorkflowFile(entry.name, entry.path, parsed, error)
+    return sorted(found.values(), key=lambda item: item.file_name)
+
+
+def create_run(
+    repo: Repo,
+    workflow: Workflow,
+    *,
+    event: str,
+    ref: str,
+    sha: str,
+    trigger_user_id: int,
+    display_title: str,
+    event_payload: Mapping[str, Any],
+    inputs: Mapping[str, str] | None = None,
+) -> Run:
+    """Store a run and its jobs (jobs with needs start blocked, the others waiting) in one transaction."""
+    now = int(forge().now())
+    db = forge().db
+    with db.transaction():
+        run_id = store.insert_run(
+            {
+                "repo_id": repo.id,
+                "owner_id": repo.owner_id,
+                "run_number": store.next_run_number(repo.id),
+                "workflow_id": workflow.file_name,
+                "workflow_path": workflow.path,
+                "name": workflow.name,
+                "display_title": display_title[:255] or workflow.name,
+                "event": event,
+                "ref": ref,
+                "head_sha": sha,
+                "trigger_user_id": trigger_user_id,
+                "event_payload": dict(event_payload),
+                "inputs": None if inputs is None else dict(inputs),
+                "status": int(Status.WAITING),
+                "created": now,
+                "updated": now,
+            }
+        )
+        any_waiting = False
+        for spec in workflow.jobs:
+            status = Status.BLOCKED if spec.needs else Status.WAITING
+            any_waiting = any_waiting or status == Status.WAITING
+            store.insert_job(
+                {
+                    "run_id": run_id,
+                    "repo_id": repo.id,
+                    "owner_id": repo.owner_id,
+                    "job_key": spec.key,
+                    "name": spec.name,
+                    "labels": spec.runs_on,
+                    "needs": spec.needs,
+                    "condition": spec.condition,
+                    "steps": spec.steps,
+                    "workflow_payload": spec.payload,
+                    "status": int(status),
+                    "created": now,
+                    "updated": now,
+                }
+            )
+        if any_waiting:
+            bump_tasks_version(repo.owner_id, repo.id, now)
+        refresh_run(run_id, now)
+    task_queue_signal().notify()
+    run = get_run(run_id)
+    if run is None:  # pragma: no cover - the row was written in the transaction above
+        raise ApiError("the run vanished right after it was created")
+    return run
+
+
+def _changed_files(git: Git, before: str, after: str) -> list[str] | None:
+    """Paths changed by a push, or None when unknown (a new branch, or the old commit is gone)."""
+    if not before or before == ZERO_SHA:
+        return None
+    try:
+        out = git.run("diff-tree", "-r", "--name-only", "-z", "--no-commit-id", before, after).stdout
+    except GitError:
+        return None
+    return [name.decode("utf-8", "surrogateescape") for name in out.split(b"\x00") if name]
+
+
+def _first_line(message: str) -> str:
+    return message.strip().splitlines()[0].strip() if message.strip() else ""
+
+
+def on_push(event: PushEvent) -> None:
+    """A ref moved: every enabled workflow of the new commit whose ``on: push`` filters match gets a run."""
+    from ..repos.models import get_repo_by_id, repo_to_api
+    from ..users.models import get_user, user_to_api
+
+    if not event.after or event.after == ZERO_SHA or not event.ref.startswith(("refs/heads/", "refs/tags/")):
+        return
+    try:
+        repo = get_repo_by_id(event.repo_id)
+    except ApiError:
+        return
+    git = Git(repo.git_path)
+    files = [item for item in workflow_files(git, event.after) if item.workflow is not None]
+    if not files:
+        return
+    disabled = store.disabled_workflows(repo.id)
+    changed: list[list[str] | None] = []
+
+    def changed_files() -> list[str] | None:
+        if not changed:
+            changed.append(_changed_files(git, event.before, event.after))
+        return changed[0]
+
+    matching = [
+        item.workflow
+        for item in files
+        if item.workflow is not None
+        and item.file_name not in disabled
+        and item.workflow.matches_push(event.ref, changed_files)
+    ]
+    if not matching:
+        return
+    commit = git.commit_info(event.after)
+    pusher = get_user(event.pusher_id)
+    payload = {
+        "ref": event.ref,
+        "before": event.before,
+        "after": event.after,
+        "head_commit": {"id": commit.sha, "message": commit.message},
+        "repository": repo_to_api(repo),
+        "pusher": user_to_api(pusher),
+        "sender": user_to_api(pusher),
+    }
+    for workflow in matching:
+        create_run(
+            repo,
+            workflow,
+            event="push",
+            ref=event.ref,
+            sha=event.after,
+            trigger_user_id=pusher.id,
+            display_title=_first_line(commit.message),
+            event_payload=payload,
+        )
+
+
+def on_repo_deleted(event: RepoDeletedEvent) -> None:
+    """Drop the runs, jobs, tasks, runners and counters of a deleted repository."""
+    now = int(forge().now())
+    with forge().db.transaction():
+        store.delete_repo_state(event.repo_id)
+        runner_store.delete_runners_of_repo(event.repo_id, now)
+
+
+def resolve_ref(git: Git, ref: str) -> tuple[str, str]:
+    """``(full ref, commit)`` for ``main``, ``refs/heads/main`` or a tag; :class:`RefNotFound` otherwise."""
+    candidates = [ref] if ref.startswith("refs/") else [f"refs/heads/{ref}", f"refs/tags/{ref}"]
+    for candidate in candidates:
+        if candidate.startswith(("refs/heads/", "refs/tags/")):
+            sha = git.rev_parse(candidate)
+            if sha is not None:
+                return candidate, sha
+    raise RefNotFound(f"ref {ref!r} not found")
+
+
+def find_workflow(git: Git, rev: str, workflow_id: str) -> WorkflowFile:
+    for item in workflow_files(git, rev):
+        if item.file_name == workflow_id:
+            return item
+    raise WorkflowNotFound(f"workflow {workflow_id!r} not found")
+
+
+def dispatch_workflow(repo: Repo, workflow_id: str, ref: str, given: Mapping[str, str], user_id: int) -> Run:
+    """Start a ``workflow_dispatch`` run of the workflow as it is at ``ref``."""
+    from ..repos.models import repo_to_api
+    from ..users.models import get_user, user_to_api
+
+    git = Git(repo.git_path)
+    full_ref, sha = resolve_ref(git, ref)
+    item = find_workflow(git, sha, workflow_id)
+    if workflow_id in store.disabled_workflows(repo.id):
+        raise WorkflowDisabled(f"workflow {workflow_id!r} is disabled")
+    workflow = item.workflow
+    if workflow is None:
+        raise Unprocessable(f"workflow {workflow_id!r} is invalid: {item.error}")
+    if not workflow.dispatchable:
+        raise WorkflowNotDispatchable(f"workflow {workflow_id!r} has no workflow_dispatch trigger")
+    inputs: dict[str, str] = {}
+    for name, declared in workflow.dispatch_inputs.items():
+        value = given.get(name, declared.default)
+        if value is None:
+            if declared.required:
+                raise Unprocessable(f"input {name!r} is required")
+            value = ""
+        inputs[name] = value
+    user = get_user(user_id)
+    payload = {
+        "inputs": inputs,
+        "ref": full_ref,
+        "repository": repo_to_api(repo),
+        "sender": user_to_api(user),
+        "workflow": workflow.path,
+    }
+    return create_run(
+        repo,
+        workflow,
+        event="workflow_dispatch",
+        ref=full_ref,
+        sha=sha,
+        trigger_user_id=user.id,
+        display_title=workflow.name,
+        event_payload=payload,
+        inputs=inputs,
+    )
