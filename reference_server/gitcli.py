@@ -1,0 +1,397 @@
+"""The one place that runs ``git``: bare repositories driven by plumbing commands, never a work tree.
+
+Every call gets a fixed environment (no system or user configuration, no terminal prompt, the C
+locale) so results do not depend on the machine, and every failure becomes a :class:`GitError`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "ZERO_SHA",
+    "CommitInfo",
+    "Git",
+    "GitError",
+    "Identity",
+    "RefUpdateRejectedError",
+    "TreeEntry",
+    "valid_branch_name",
+]
+
+ZERO_SHA = "0" * 40
+SHA_PATTERN = re.compile(r"^[0-9a-f]{40}$")
+REG_FILE_MODE = "100644"
+_BRANCH_FORBIDDEN = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
+
+
+class GitError(Exception):
+    """A ``git`` command failed; carries the command, its exit status and what it printed on stderr."""
+
+    def __init__(self, args: Sequence[str], returncode: int, stderr: str) -> None:
+        self.command = list(args)
+        self.returncode = returncode
+        self.stderr = stderr.strip()
+        super().__init__(f"git {' '.join(self.command)} exited with {returncode}: {self.stderr}")
+
+
+class RefUpdateRejectedError(GitError):
+    """``update-ref`` refused because the ref no longer had the expected old value (a concurrent change)."""
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """One entry of a tree: ``type`` is ``blob``, ``tree`` or ``commit`` (a submodule); ``size`` is 0 for trees."""
+
+    name: str
+    path: str
+    type: str
+    mode: str
+    sha: str
+    size: int
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Author or committer of a commit, with its time as Unix seconds."""
+
+    name: str
+    email: str
+    time: int
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    """What a commit says about itself."""
+
+    sha: str
+    tree: str
+    parents: tuple[str, ...]
+    author: Identity
+    committer: Identity
+    message: str
+
+    @property
+    def author_name(self) -> str:
+        return self.author.name
+
+    @property
+    def author_email(self) -> str:
+        return self.author.email
+
+    @property
+    def author_time(self) -> int:
+        return self.author.time
+
+    @property
+    def committer_name(self) -> str:
+        return self.committer.name
+
+    @property
+    def committer_email(self) -> str:
+        return self.committer.email
+
+    @property
+    def committer_time(self) -> int:
+        return self.committer.time
+
+
+def valid_branch_name(name: str) -> bool:
+    """Whether ``name`` is acceptable as a branch (the rules of ``git check-ref-format --branch``)."""
+    if not name or name.startswith(("-", "/")) or name.endswith(("/", ".", ".lock")) or name == "@":
+        return False
+    if ".." in name or "@{" in name or "//" in name or _BRANCH_FORBIDDEN.search(name):
+        return False
+    return all(part and not part.startswith(".") and not part.endswith(".lock") for part in name.split("/"))
+
+
+def _environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_ATTR_NOSYSTEM": "1",
+        "LC_ALL": "C",
+        "LANG": "C",
+    }
+    if extra:
+        env.update(extra)
+    return env
+
+
+class Git:
+    """A bare repository at ``path``, driven with the ``git`` CLI."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+
+    # -- running ---------------------------------------------------------------------------------
+
+    def run(
+        self,
+        *args: str,
+        input_bytes: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        check: bool = True,
+    ) -> subprocess.CompletedProcess[bytes]:
+        """Run ``git --git-dir=<path> <args>``; a non-zero exit raises :class:`GitError` when ``check``."""
+        command = ["git", f"--git-dir={self.path}", *args]
+        completed = subprocess.run(
+            command,
+            input=input_bytes,
+            capture_output=True,
+            env=_environment(env),
+            check=False,
+        )
+        if check and completed.returncode != 0:
+            raise GitError(args, completed.returncode, completed.stderr.decode("utf-8", "replace"))
+        return completed
+
+    def _text(self, *args: str, env: Mapping[str, str] | None = None) -> str:
+        return self.run(*args, env=env).stdout.decode("utf-8", "replace").strip()
+
+    # -- repository ------------------------------------------------------------------------------
+
+    def init_bare(self, default_branch: str) -> None:
+        """Create the bare repository with HEAD on ``default_branch`` (which has no commit yet)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        completed = subprocess.run(
+            ["git", "init", "--bare", "--quiet", str(self.path)],
+            capture_output=True,
+            env=_environment(),
+            check=False,
+        )
+        if completed.returncode != 0:
+            raise GitError(["init", "--bare"], completed.returncode, completed.stderr.decode("utf-8", "replace"))
+        self.set_head(default_branch)
+
+    def set_head(self, branch: str) -> None:
+        """Point HEAD at ``refs/heads/<branch>`` (the default branch)."""
+        self.run("symbolic-ref", "HEAD", f"refs/heads/{branch}")
+
+    def remove(self) -> None:
+        """Delete the repository directory and everything in it."""
+        shutil.rmtree(self.path, ignore_errors=True)
+
+    def is_empty(self) -> bool:
+        """Whether the repository has no branch at all."""
+        return not self.branches()
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def rev_parse(self, rev: str) -> str | None:
+        """The commit ``rev`` names (a branch, tag, full ref or SHA, tags peeled), or None when it names none."""
+        if not rev or rev.startswith("-") or "\x00" in rev:
+            return None
+        completed = self.run("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}", check=False)
+        sha = completed.stdout.decode().strip()
+        return sha if completed.returncode == 0 and SHA_PATTERN.match(sha) else None
+
+    def resolve_ref(self, ref: str) -> tuple[str, str] | None:
+        """``(kind, commit)`` for a branch name, a tag name or a commit SHA (in that order), else None."""
+        if not ref or ref.startswith("-") or "\x00" in ref:
+            return None
+        for kind, full in (("branch", f"refs/heads/{ref}"), ("tag", f"refs/tags/{ref}")):
+            sha = self.rev_parse(full)
+            if sha is not None:
+                return kind, sha
+        if re.fullmatch(r"[0-9a-fA-F]{4,40}", ref):
+            sha = self.rev_parse(ref)
+            if sha is not None:
+                return "commit", sha
+        return None
+
+    def branches(self) -> dict[str, str]:
+        """Every branch name with the commit it points at."""
+        return self._refs("refs/heads/")
+
+    def tags(self) -> dict[str, str]:
+        """Every tag name with the object it points at."""
+        return self._refs("refs/tags/")
+
+    def _refs(self, prefix: str) -> dict[str, str]:
+        out = self._text("for-each-ref", "--format=%(objectname) %(refname)", prefix)
+        refs: dict[str, str] = {}
+        for line in out.splitlines():
+            sha, _, ref = line.partition(" ")
+            refs[ref[len(prefix) :]] = sha
+        return refs
+
+    def _batch_object(self, spec: str) -> tuple[str, str, bytes] | None:
+        """``(sha, type, content)`` of the object ``spec`` names, or None when it names nothing."""
+        if "\n" in spec or "\x00" in spec:
+            return None
+        out = self.run("cat-file", "--batch", input_bytes=spec.encode("utf-8") + b"\n").stdout
+        header, _, rest = out.partition(b"\n")
+        fields = header.decode("utf-8", "replace").split(" ")
+        if len(fields) != 3 or fields[1] in ("missing", "ambiguous"):
+            return None
+        size = int(fields[2])
+        return fields[0], fields[1], rest[:size]
+
+    def read_blob(self, rev: str, path: str) -> bytes | None:
+        """The content of the file at ``path`` in ``rev``, or None when there is no such file."""
+        found = self._batch_object(f"{rev}:{path.strip('/')}")
+        if found is None or found[1] != "blob":
+            return None
+        return found[2]
+
+    def read_object(self, sha: str) -> bytes | None:
+        """The raw content of a blob by its SHA, or None when missing."""
+        found = self._batch_object(sha)
+        return None if found is None else found[2]
+
+    def stat(self, rev: str, path: str) -> TreeEntry | None:
+        """The tree entry at ``path`` in ``rev`` (the root tree for an empty path), or None when missing."""
+        clean = path.strip("/")
+        if not clean:
+            tree = self.rev_parse(rev)
+            if tree is None:
+                return None
+            root = self._text("rev-parse", "--verify", f"{tree}^{{tree}}")
+            return TreeEntry(name="", path="", type="tree", mode="040000", sha=root, size=0)
+        parent, _, name = clean.rpartition("/")
+        for entry in self.list_tree(rev, parent):
+            if entry.name == name:
+                return entry
+        return None
+
+    def list_tree(self, rev: str, path: str = "") -> list[TreeEntry]:
+        """The entries of the directory at ``path`` in ``rev``; empty when it is missing or not a directory."""
+        clean = path.strip("/")
+        if self.rev_parse(rev) is None:
+            return []
+        spec = f"{rev}:{clean}" if clean else f"{rev}^{{tree}}"
+        completed = self.run("ls-tree", "-l", "-z", "--end-of-options", spec, check=False)
+        if completed.returncode != 0:
+            return []
+        entries: list[TreeEntry] = []
+        for record in completed.stdout.split(b"\x00"):
+            if not record:
+                continue
+            meta, _, raw_name = record.partition(b"\t")
+            mode, kind, sha, size = meta.decode().split(maxsplit=3)
+            name = raw_name.decode("utf-8", "surrogateescape")
+            entry_path = f"{clean}/{name}" if clean else name
+            entries.append(
+                TreeEntry(
+                    name=name, path=entry_path, type=kind, mode=mode, sha=sha, size=int(size) if size.isdigit() else 0
+                )
+            )
+        return entries
+
+    def commit_info(self, sha: str) -> CommitInfo:
+        """Parse a commit object (``GitError`` when ``sha`` is not a commit)."""
+        fmt = "%H%x00%T%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B"
+        out = self.run("show", "-s", f"--format={fmt}", "--end-of-options", f"{sha}^{{commit}}").stdout
+        fields = out.decode("utf-8", "replace").split("\x00", 9)
+        return CommitInfo(
+            sha=fields[0],
+            tree=fields[1],
+            parents=tuple(fields[2].split()),
+            author=Identity(fields[3], fields[4], int(fields[5] or 0)),
+            committer=Identity(fields[6], fields[7], int(fields[8] or 0)),
+            message=fields[9].rstrip("\n") + "\n" if fields[9].strip() else "",
+        )
+
+    def last_commit_for_path(self, rev: str, path: str) -> str | None:
+        """The newest commit reachable from ``rev`` that touched ``path`` (the tip itself for the root)."""
+        clean = path.strip("/")
+        if not clean:
+            return self.rev_parse(rev)
+        out = self._text("log", "-1", "--format=%H", "--end-of-options", rev, "--", clean)
+        return out or None
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def hash_blob(self, content: bytes) -> str:
+        """Store ``content`` as a blob and return its SHA."""
+        out = self.run("hash-object", "-w", "--stdin", "--no-filters", input_bytes=content).stdout
+        return out.decode().strip()
+
+    def commit(
+        self,
+        *,
+        branch: str,
+        parent: str | None,
+        changes: Mapping[str, bytes | None],
+        message: str,
+        author: Identity,
+        committer: Identity,
+        expected_old: str | None = None,
+        renames: Mapping[str, str] | None = None,
+    ) -> str:
+        """Commit ``changes`` (path → new content, None deletes) on top of ``parent`` and move ``branch``.
+
+        The tree is built in a temporary index file, so no work tree is touched; the ref moves with
+        ``update-ref <new> <old>`` so a concurrent change raises :class:`RefUpdateRejectedError`.
+        ``expected_old`` defaults to ``parent`` (40 zeros: the branch must not exist yet).
+        ``renames`` maps a new path to the old one whose mode it keeps.
+        """
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd, index_name = tempfile.mkstemp(prefix="index-", dir=self.path)
+        os.close(fd)
+        index_file = Path(index_name)
+        index_file.unlink()
+        index_env = {"GIT_INDEX_FILE": str(index_file)}
+        try:
+            if parent:
+                self.run("read-tree", parent, env=index_env)
+            else:
+                self.run("read-tree", "--empty", env=index_env)
+            modes = self._index_modes(index_env)
+            for path, content in changes.items():
+                if content is None:
+                    self.run("update-index", "--force-remove", "--", path, env=index_env)
+                    continue
+                sha = self.hash_blob(content)
+                source = (renames or {}).get(path, path)
+                mode = modes.get(source, REG_FILE_MODE)
+                if mode not in ("100644", "100755"):
+                    mode = REG_FILE_MODE
+                self.run("update-index", "--add", "--cacheinfo", f"{mode},{sha},{path}", env=index_env)
+            tree = self._text("write-tree", env=index_env)
+        finally:
+            index_file.unlink(missing_ok=True)
+        commit_env = {
+            "GIT_AUTHOR_NAME": author.name,
+            "GIT_AUTHOR_EMAIL": author.email,
+            "GIT_AUTHOR_DATE": f"@{author.time} +0000",
+            "GIT_COMMITTER_NAME": committer.name,
+            "GIT_COMMITTER_EMAIL": committer.email,
+            "GIT_COMMITTER_DATE": f"@{committer.time} +0000",
+        }
+        parent_args = ["-p", parent] if parent else []
+        new_sha = (
+            self.run("commit-tree", tree, *parent_args, "-F", "-", input_bytes=message.encode("utf-8"), env=commit_env)
+            .stdout.decode()
+            .strip()
+        )
+        old = expected_old if expected_old is not None else (parent or ZERO_SHA)
+        self.update_ref(f"refs/heads/{branch}", new_sha, old)
+        return new_sha
+
+    def _index_modes(self, env: Mapping[str, str]) -> dict[str, str]:
+        out = self.run("ls-files", "-s", "-z", env=env).stdout
+        modes: dict[str, str] = {}
+        for record in out.split(b"\x00"):
+            if record:
+                meta, _, name = record.partition(b"\t")
+                modes[name.decode("utf-8", "surrogateescape")] = meta.decode().split()[0]
+        return modes
+
+    def update_ref(self, ref: str, new: str, old: str) -> None:
+        """Move ``ref`` from ``old`` to ``new`` atomically; :class:`RefUpdateRejectedError` when it moved meanwhile."""
+        try:
+            self.run("update-ref", "-m", "reference-server", ref, new, old)
+        except GitError as exc:
+            raise RefUpdateRejectedError(exc.command, exc.returncode, exc.stderr) from exc

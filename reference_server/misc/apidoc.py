@@ -1,0 +1,180 @@
+"""The API description, built from the routes the app really registered under ``/api/v1``.
+
+Served as Swagger 2.0 (``/swagger.v1.json``) and OpenAPI 3.0.3 (``/openapi3.v1.json``), with
+``info.version`` ``0.0.0+<app_version>`` and the base path under the deployment sub-path (spec 9.2).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+
+from ..context import Forge
+
+__all__ = ["openapi3", "swagger2"]
+
+API_PREFIX = "/api/v1"
+REFERENCE_ONLY_PREFIX = API_PREFIX + "/-/"
+"""Test hooks of the reference server are not part of the forge API, so the description leaves them out."""
+_PARAM = re.compile(r"<(?:[a-zA-Z_]+(?:\([^)]*\))?:)?([a-zA-Z_][a-zA-Z0-9_]*)>")
+_TAGS = (
+    ("/admin", "admin"),
+    ("/user/settings", "settings"),
+    ("/settings", "settings"),
+    ("/user", "user"),
+    ("/users", "user"),
+    ("/orgs", "organization"),
+    ("/repos", "repository"),
+    ("/notifications", "notification"),
+    ("/packages", "package"),
+)
+_TAG_DESCRIPTIONS = {
+    "admin": "site administration",
+    "issue": "issues, pull requests, comments, labels, milestones",
+    "miscellaneous": "miscellaneous endpoints",
+    "notification": "user notifications",
+    "organization": "organizations and teams",
+    "package": "package registry",
+    "repository": "repositories and their contents",
+    "settings": "server settings",
+    "user": "the authenticated user",
+}
+_ISSUE_PARTS = ("/issues", "/pulls", "/labels", "/milestones")
+
+
+def _tag(path: str) -> str:
+    """The specification's tag for a path (section 1), following Gitea's grouping."""
+    if path.startswith("/repos/") and any(part in path for part in _ISSUE_PARTS):
+        return "issue"
+    for prefix, tag in _TAGS:
+        if path == prefix or path.startswith(prefix + "/"):
+            return tag
+    return "miscellaneous"
+
+
+def _base_path(forge: Forge) -> str:
+    sub = forge.config.sub_path
+    return f"/{sub}{API_PREFIX}" if sub else API_PREFIX
+
+
+def _info(forge: Forge) -> dict[str, Any]:
+    return {
+        "title": "Gitea-compatible API (reference server)",
+        "description": "The REST API of the conformance kit's reference server; operations are Gitea's.",
+        "license": {"name": "MIT", "url": "http://opensource.org/licenses/MIT"},
+        "version": f"0.0.0+{forge.config.app_version}",
+    }
+
+
+def _operations(app: Flask) -> list[tuple[str, str, dict[str, Any], list[str]]]:
+    """``(path, method, operation, path parameter names)`` for every API rule, sorted by path and method."""
+    found: list[tuple[str, str, dict[str, Any], list[str]]] = []
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith(API_PREFIX + "/") or rule.rule.startswith(REFERENCE_ONLY_PREFIX):
+            continue
+        path = _PARAM.sub(lambda match: "{" + match.group(1) + "}", rule.rule[len(API_PREFIX) :])
+        names = _PARAM.findall(rule.rule)
+        view = app.view_functions.get(rule.endpoint)
+        doc = (getattr(view, "__doc__", None) or "").strip().splitlines()
+        module = getattr(view, "__module__", "") or ""
+        family = module.split(".")[1] if module.startswith("reference_server.") else module
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            operation: dict[str, Any] = {
+                "operationId": rule.endpoint.rsplit(".", 1)[-1],
+                "tags": [_tag(path)],
+                "x-family": family,
+            }
+            if doc:
+                operation["summary"] = doc[0]
+            found.append((path, method.lower(), operation, names))
+    found.sort(key=lambda item: (item[0], item[1]))
+    return found
+
+
+def _security_schemes() -> dict[str, Any]:
+    return {
+        "BasicAuth": {"type": "basic"},
+        "AuthorizationHeaderToken": {
+            "type": "apiKey",
+            "name": "Authorization",
+            "in": "header",
+            "description": "API tokens must be prepended with 'token' followed by a space.",
+        },
+        "Token": {"type": "apiKey", "name": "token", "in": "query"},
+        "AccessToken": {"type": "apiKey", "name": "access_token", "in": "query"},
+    }
+
+
+def _security() -> list[dict[str, list[str]]]:
+    return [{name: []} for name in ("BasicAuth", "AuthorizationHeaderToken", "Token", "AccessToken")]
+
+
+def _used_tags(paths: dict[str, dict[str, Any]]) -> list[dict[str, str]]:
+    used = sorted({tag for methods in paths.values() for op in methods.values() for tag in op["tags"]})
+    return [{"name": tag, "description": _TAG_DESCRIPTIONS[tag]} for tag in used]
+
+
+def swagger2(app: Flask, forge: Forge) -> dict[str, Any]:
+    """The Swagger 2.0 document."""
+    paths: dict[str, dict[str, Any]] = {}
+    for path, method, operation, names in _operations(app):
+        entry = dict(operation)
+        entry["parameters"] = [{"name": name, "in": "path", "required": True, "type": "string"} for name in names]
+        entry["responses"] = {"default": {"description": "Gitea's answer; errors as APIError"}}
+        paths.setdefault(path, {})[method] = entry
+    return {
+        "swagger": "2.0",
+        "info": _info(forge),
+        "basePath": _base_path(forge),
+        "schemes": ["http", "https"],
+        "consumes": ["application/json", "text/plain"],
+        "produces": ["application/json", "text/html"],
+        "paths": paths,
+        "definitions": {
+            "APIError": {
+                "type": "object",
+                "properties": {"message": {"type": "string"}, "url": {"type": "string"}},
+            }
+        },
+        "securityDefinitions": _security_schemes(),
+        "security": _security(),
+        "tags": _used_tags(paths),
+    }
+
+
+def openapi3(app: Flask, forge: Forge) -> dict[str, Any]:
+    """The OpenAPI 3.0.3 document, with the base path as its only server."""
+    paths: dict[str, dict[str, Any]] = {}
+    for path, method, operation, names in _operations(app):
+        entry = dict(operation)
+        entry["parameters"] = [
+            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}} for name in names
+        ]
+        entry["responses"] = {
+            "default": {
+                "description": "Gitea's answer; errors as APIError",
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/APIError"}}},
+            }
+        }
+        paths.setdefault(path, {})[method] = entry
+    schemes = _security_schemes()
+    schemes["BasicAuth"] = {"type": "http", "scheme": "basic"}
+    return {
+        "openapi": "3.0.3",
+        "info": _info(forge),
+        "servers": [{"url": _base_path(forge)}],
+        "paths": paths,
+        "components": {
+            "schemas": {
+                "APIError": {
+                    "type": "object",
+                    "properties": {"message": {"type": "string"}, "url": {"type": "string"}},
+                }
+            },
+            "securitySchemes": schemes,
+        },
+        "security": _security(),
+        "tags": _used_tags(paths),
+    }

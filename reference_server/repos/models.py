@@ -1,0 +1,388 @@
+"""Repositories: creation over a fresh bare Git repository, visibility and permissions, Gitea's ``Repository``."""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import sqlite3
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import quote
+
+from flask import current_app, has_request_context
+
+from ..auth import Principal, optional_principal
+from ..context import forge
+from ..db import Row
+from ..errors import Unprocessable
+from ..events import RepoDeletedEvent
+from ..gitcli import Git, GitError, Identity, valid_branch_name
+from ..timefmt import iso, iso_or_zero
+from ..users import models as users
+from . import store
+from .errors import RepoAlreadyExists, RepoNotFound, RepoPermissionDenied
+
+__all__ = [
+    "Permission",
+    "Repo",
+    "create_repo",
+    "delete_repo",
+    "get_repo",
+    "get_repo_by_id",
+    "permission",
+    "repo_lock",
+    "repo_to_api",
+    "repos_of_owner",
+    "require_repo",
+    "validate_repo_name",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_REPO_NAME = 100
+_REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+RESERVED_REPO_NAMES = frozenset({".", "..", "-"})
+RESERVED_REPO_SUFFIXES = (".git", ".rss", ".atom", ".wiki")
+README_TEMPLATES = ("Default",)
+Need = Literal["read", "write", "admin"]
+
+
+@dataclass(frozen=True)
+class Repo:
+    """A repository row with its owner's name and where its bare Git repository lives."""
+
+    id: int
+    owner_id: int
+    owner_name: str
+    name: str
+    full_name: str
+    default_branch: str
+    private: bool
+    git_path: Path
+    created: int
+    updated: int
+    description: str = ""
+    owner_is_org: bool = False
+    is_template: bool = False
+
+    @property
+    def git(self) -> Git:
+        return Git(self.git_path)
+
+
+@dataclass(frozen=True)
+class Permission:
+    """What a caller may do with a repository."""
+
+    can_read: bool
+    can_write: bool
+    is_admin: bool
+
+
+def git_path_for(owner_name: str, name: str) -> Path:
+    """``<data_dir>/git/<owner>/<name>.git``, lower-cased like Gitea's repository root."""
+    return forge().config.data_dir / "git" / owner_name.lower() / f"{name.lower()}.git"
+
+
+def _from_row(row: Row) -> Repo:
+    return Repo(
+        id=row["id"],
+        owner_id=row["owner_id"],
+        owner_name=row["owner_name"],
+        name=row["name"],
+        full_name=f"{row['owner_name']}/{row['name']}",
+        default_branch=row["default_branch"],
+        private=bool(row["private"]),
+        git_path=git_path_for(row["owner_name"], row["name"]),
+        created=row["created"],
+        updated=row["updated"],
+        description=row["description"],
+        owner_is_org=bool(row["owner_is_org"]),
+        is_template=bool(row["is_template"]),
+    )
+
+
+def get_repo(owner: str, name: str) -> Repo:
+    """The repository ``owner/name`` (case-insensitive); 404 ``RepoNotFound`` otherwise."""
+    row = store.repo_by_name(owner, name)
+    if row is None:
+        raise RepoNotFound(f"repository does not exist [owner: {owner}, name: {name}]")
+    return _from_row(row)
+
+
+def get_repo_by_id(repo_id: int) -> Repo:
+    """The repository with this id; 404 ``RepoNotFound`` otherwise."""
+    row = store.repo_by_id(repo_id)
+    if row is None:
+        raise RepoNotFound(f"repository does not exist [id: {repo_id}]")
+    return _from_row(row)
+
+
+def repos_of_owner(owner_id: int) -> list[Repo]:
+    """Every repository of a user or organization."""
+    return [_from_row(row) for row in store.repos_of_owner(owner_id)]
+
+
+def list_repos_of_owner(owner_id: int, limit: int, offset: int) -> tuple[list[Repo], int]:
+    """One page of an owner's repositories by name, and the total."""
+    rows = store.repos_of_owner_page(owner_id, limit, offset)
+    return [_from_row(row) for row in rows], store.count_repos_of_owner(owner_id)
+
+
+# -- permissions ---------------------------------------------------------------------------------
+
+
+def permission(principal: Principal | None, repo: Repo) -> Permission:
+    """Site admins, the owner and owners of the owning organization have everything; organization members
+    read; anyone reads a public repository; a ``public-only`` token never sees a private one."""
+    if principal is not None and repo.private and "public-only" in principal.scopes:
+        return Permission(False, False, False)
+    if principal is not None:
+        if principal.is_admin or principal.user_id == repo.owner_id:
+            return Permission(True, True, True)
+        if repo.owner_is_org:
+            from ..orgs.models import is_org_member, is_org_owner
+
+            if is_org_owner(principal.user_id, repo.owner_id):
+                return Permission(True, True, True)
+            if is_org_member(principal.user_id, repo.owner_id):
+                return Permission(True, False, False)
+    if not repo.private:
+        return Permission(True, False, False)
+    return Permission(False, False, False)
+
+
+def require_repo(owner: str, name: str, need: Need = "read") -> Repo:
+    """The repository if the caller may ``need`` it: 404 when missing or invisible, 403 when only readable."""
+    try:
+        repo = get_repo(owner, name)
+    except RepoNotFound:
+        raise RepoNotFound(f"repository does not exist [owner: {owner}, name: {name}]") from None
+    allowed = permission(optional_principal(), repo)
+    if not allowed.can_read:
+        raise RepoNotFound(f"repository does not exist [owner: {owner}, name: {name}]")
+    if need == "write" and not allowed.can_write:
+        raise RepoPermissionDenied("user should have a permission to write to a repo")
+    if need == "admin" and not allowed.is_admin:
+        raise RepoPermissionDenied("user should be the owner of the repo")
+    return repo
+
+
+# -- creation and deletion -----------------------------------------------------------------------
+
+
+def validate_repo_name(name: object) -> str:
+    """Gitea's rules: letters, digits, ``-``, ``_``, ``.``; at most 100; not ``.``/``..``; no ``.git`` suffix."""
+    if not isinstance(name, str) or not name:
+        raise Unprocessable("[Name]: Required")
+    if len(name) > MAX_REPO_NAME:
+        raise Unprocessable(f"[Name]: MaxSize({MAX_REPO_NAME})")
+    if not _REPO_NAME.match(name):
+        raise Unprocessable("[Name]: AlphaDashDot: only letters, digits, '-', '_' and '.' are allowed")
+    lower = name.lower()
+    if lower in RESERVED_REPO_NAMES:
+        raise Unprocessable(f"name is reserved [name: {name}]")
+    for suffix in RESERVED_REPO_SUFFIXES:
+        if lower.endswith(suffix):
+            raise Unprocessable(f"name pattern is not allowed [pattern: *{suffix}]")
+    return name
+
+
+def _options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Validated ``CreateRepoOption`` values (422 on anything the reference does not accept)."""
+    name = validate_repo_name(options.get("name"))
+    description = users.optional_text(options, "description", 2048)
+    branch = users.optional_text(options, "default_branch", 100) or "main"
+    if not valid_branch_name(branch):
+        raise Unprocessable(f"[DefaultBranch]: invalid branch name {branch!r}")
+    readme = users.optional_text(options, "readme", 100) or "Default"
+    if readme not in README_TEMPLATES:
+        raise Unprocessable(f"readme template does not exist [name: {readme}]")
+    for unsupported in ("gitignores", "license", "issue_labels"):
+        if users.optional_text(options, unsupported, 1024):
+            raise Unprocessable(f"{unsupported} templates are not available on this server")
+    object_format = users.optional_text(options, "object_format_name", 10) or "sha1"
+    if object_format != "sha1":
+        raise Unprocessable(f"[ObjectFormatName]: unsupported object format {object_format!r}")
+    trust_model = users.optional_text(options, "trust_model", 20) or "default"
+    if trust_model not in ("default", "collaborator", "committer", "collaboratorcommitter"):
+        raise Unprocessable(f"[TrustModel]: unknown trust model {trust_model!r}")
+    return {
+        "name": name,
+        "description": description,
+        "private": users.optional_flag(options, "private"),
+        "template": users.optional_flag(options, "template"),
+        "auto_init": users.optional_flag(options, "auto_init"),
+        "default_branch": branch,
+    }
+
+
+def _initial_commit(git: Git, name: str, description: str, branch: str, doer: users.User) -> None:
+    now = int(forge().now())
+    who = Identity(doer.name, doer.email or f"{doer.name.lower()}@noreply.invalid", now)
+    readme = f"# {name}\n\n{description}\n".encode()
+    git.commit(
+        branch=branch, parent=None, changes={"README.md": readme}, message="Initial commit\n", author=who, committer=who
+    )
+
+
+def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) -> Repo:
+    """Create the row and its bare Git repository together; 409 when the owner already has the name.
+
+    The Git repository is built in a scratch directory and renamed into place before the row commits,
+    so a failure leaves neither behind.
+    """
+    values = _options(options)
+    target = git_path_for(owner.name, values["name"])
+    scratch = target.parent / f".tmp-{secrets.token_hex(8)}.git"
+    with forge().db.transaction():
+        if store.repo_by_name(owner.name, values["name"]) is not None:
+            raise RepoAlreadyExists("The repository with the same name already exists.")
+        try:
+            repo_id = store.insert_repo(
+                owner_id=owner.id,
+                name=values["name"],
+                description=values["description"],
+                private=values["private"],
+                is_template=values["template"],
+                default_branch=values["default_branch"],
+                now=int(forge().now()),
+            )
+        except sqlite3.IntegrityError as exc:
+            raise RepoAlreadyExists("The repository with the same name already exists.") from exc
+        git = Git(scratch)
+        try:
+            git.init_bare(values["default_branch"])
+            if values["auto_init"]:
+                _initial_commit(
+                    git, values["name"], values["description"], values["default_branch"], users.get_user(doer.user_id)
+                )
+            if target.exists():
+                log.warning("removing stale Git directory %s that no repository row owned", target)
+                Git(target).remove()
+            scratch.rename(target)
+        except (GitError, OSError):
+            git.remove()
+            raise
+    return get_repo_by_id(repo_id)
+
+
+def delete_repo(repo: Repo) -> None:
+    """Announce the deletion (families drop what hangs off the repository), then remove the row and the Git data."""
+    forge().events.publish(RepoDeletedEvent(repo.id))
+    with forge().db.transaction():
+        store.delete_repo(repo.id)
+    trash = repo.git_path.parent / f".trash-{secrets.token_hex(8)}"
+    try:
+        repo.git_path.rename(trash)
+    except OSError:
+        trash = repo.git_path
+    Git(trash).remove()
+
+
+def touch(repo: Repo) -> None:
+    """Record that the repository changed now."""
+    store.touch_repo(repo.id, int(forge().now()))
+
+
+def set_default_branch(repo: Repo, branch: str) -> None:
+    """Make ``branch`` the default (HEAD and the row)."""
+    repo.git.set_head(branch)
+    store.set_default_branch(repo.id, branch, int(forge().now()))
+
+
+def repo_lock(repo: Repo) -> threading.Lock:
+    """The lock that serialises commits to one repository within this app."""
+    registry: dict[int, threading.Lock] = current_app.extensions.setdefault("repo_locks", {})
+    guard: threading.Lock = current_app.extensions.setdefault("repo_locks_guard", threading.Lock())
+    with guard:
+        return registry.setdefault(repo.id, threading.Lock())
+
+
+# -- API shape -----------------------------------------------------------------------------------
+
+
+def repo_to_api(repo: Repo, viewer: Principal | None = None) -> dict[str, Any]:
+    """Gitea's ``Repository`` as the caller (or ``viewer``) sees it."""
+    if viewer is None and has_request_context():
+        viewer = optional_principal()
+    allowed = permission(viewer, repo)
+    owner = users.get_user(repo.owner_id)
+    path = f"{quote(repo.owner_name)}/{quote(repo.name)}"
+    branches = repo.git.branches()
+    return {
+        "id": repo.id,
+        "owner": users.user_to_api(owner, viewer, anonymous=viewer is None),
+        "name": repo.name,
+        "full_name": repo.full_name,
+        "description": repo.description,
+        "empty": not branches,
+        "private": repo.private,
+        "fork": False,
+        "template": repo.is_template,
+        "parent": None,
+        "mirror": False,
+        "size": 0,
+        "language": "",
+        "languages_url": forge().api_url(f"repos/{path}/languages"),
+        "html_url": forge().url(path),
+        "url": forge().api_url(f"repos/{path}"),
+        "link": "",
+        "ssh_url": "",
+        "clone_url": forge().url(f"{path}.git"),
+        "original_url": "",
+        "website": "",
+        "stars_count": 0,
+        "forks_count": 0,
+        "watchers_count": 0,
+        "open_issues_count": 0,
+        "open_pr_counter": 0,
+        "release_counter": 0,
+        "default_branch": repo.default_branch,
+        "archived": False,
+        "created_at": iso(repo.created),
+        "updated_at": iso(repo.updated),
+        "archived_at": iso_or_zero(None),
+        "permissions": {"admin": allowed.is_admin, "push": allowed.can_write, "pull": allowed.can_read},
+        "has_code": True,
+        "has_issues": True,
+        "internal_tracker": {
+            "enable_time_tracker": False,
+            "allow_only_contributors_to_track_time": True,
+            "enable_issue_dependencies": True,
+        },
+        "has_wiki": False,
+        "has_pull_requests": True,
+        "has_projects": False,
+        "projects_mode": "all",
+        "has_releases": True,
+        "has_packages": False,
+        "has_actions": True,
+        "ignore_whitespace_conflicts": False,
+        "allow_merge_commits": True,
+        "allow_rebase": True,
+        "allow_rebase_explicit": True,
+        "allow_squash_merge": True,
+        "allow_fast_forward_only_merge": True,
+        "allow_rebase_update": True,
+        "allow_manual_merge": False,
+        "autodetect_manual_merge": False,
+        "default_delete_branch_after_merge": False,
+        "default_merge_style": "merge",
+        "default_allow_maintainer_edit": False,
+        "default_target_branch": repo.default_branch,
+        "default_update_style": "merge",
+        "avatar_url": "",
+        "internal": False,
+        "mirror_interval": "",
+        "object_format_name": "sha1",
+        "mirror_updated": iso_or_zero(None),
+        "repo_transfer": None,
+        "topics": [],
+        "licenses": [],
+        "branch_count": len(branches),
+    }

@@ -1,0 +1,124 @@
+"""REST routes of repositories and contents (thin: scope check, parse, call the model, render)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Flask, Response, request
+
+from ..auth import check_scope, current_principal, optional_principal
+from ..errors import Forbidden
+from ..rest import empty, json_body, json_response, page_params, paged_response
+from ..users import models as users
+from . import contents, models
+
+__all__ = ["register"]
+
+API = "/api/v1"
+
+
+def create_current_user_repo() -> Response:
+    check_scope("user")
+    check_scope("repository")
+    principal = current_principal()
+    repo = models.create_repo(users.get_user(principal.user_id), json_body(required=("name",)), principal)
+    return json_response(models.repo_to_api(repo), status=201)
+
+
+def create_org_repo(org: str) -> Response:
+    from ..orgs import models as orgs
+
+    check_scope("organization")
+    check_scope("repository")
+    principal = current_principal()
+    owner = orgs.get_org(org, principal)
+    if not principal.is_admin and not orgs.is_org_owner(principal.user_id, owner.id):
+        raise Forbidden("Given user is not allowed to create repository in organization.")
+    repo = models.create_repo(owner, json_body(required=("name",)), principal)
+    return json_response(models.repo_to_api(repo), status=201)
+
+
+def user_current_list_repos() -> Response:
+    check_scope("user")
+    check_scope("repository")
+    principal = current_principal()
+    page = page_params()
+    repos, total = models.list_repos_of_owner(principal.user_id, page.limit, page.offset)
+    return paged_response([models.repo_to_api(repo) for repo in repos], page, total)
+
+
+def org_list_repos(org: str) -> Response:
+    from ..orgs import models as orgs
+
+    check_scope("organization", anonymous_ok=True)
+    check_scope("repository", anonymous_ok=True)
+    principal = optional_principal()
+    owner = orgs.get_org(org, principal)
+    page = page_params()
+    visible = [repo for repo in models.repos_of_owner(owner.id) if models.permission(principal, repo).can_read]
+    visible.sort(key=lambda repo: repo.name.lower())
+    chunk = visible[page.offset : page.offset + page.limit]
+    return paged_response([models.repo_to_api(repo) for repo in chunk], page, len(visible))
+
+
+def repo_get(owner: str, repo: str) -> Response:
+    check_scope("repository", anonymous_ok=True)
+    return json_response(models.repo_to_api(models.require_repo(owner, repo, "read")))
+
+
+def repo_delete(owner: str, repo: str) -> Response:
+    check_scope("repository")
+    current_principal()
+    models.delete_repo(models.require_repo(owner, repo, "admin"))
+    return empty()
+
+
+def repo_get_contents_list(owner: str, repo: str) -> Response:
+    return repo_get_contents(owner, repo, "")
+
+
+def repo_get_contents(owner: str, repo: str, filepath: str) -> Response:
+    check_scope("repository", anonymous_ok=True)
+    found = models.require_repo(owner, repo, "read")
+    return json_response(contents.get_contents(found, filepath, request.args.get("ref") or None))
+
+
+def _write(owner: str, repo: str, filepath: str, operation: contents.Operation, required: tuple[str, ...]) -> Response:
+    check_scope("repository")
+    principal = current_principal()
+    found = models.require_repo(owner, repo, "write")
+    options = json_body(required=required)
+    change = contents.change_file(found, filepath, operation, options, principal)
+    return json_response(change.body, status=change.status)
+
+
+def repo_create_file(owner: str, repo: str, filepath: str) -> Response:
+    return _write(owner, repo, filepath, "create", ("content",))
+
+
+def repo_update_file(owner: str, repo: str, filepath: str) -> Response:
+    return _write(owner, repo, filepath, "update", ("content",))
+
+
+def repo_delete_file(owner: str, repo: str, filepath: str) -> Response:
+    return _write(owner, repo, filepath, "delete", ("sha",))
+
+
+def register(app: Flask) -> None:
+    """Attach the repository and contents routes; endpoint names are Gitea's operation ids."""
+    repo_path = "/repos/<owner>/<repo>"
+    rules: list[tuple[str, str, Callable[..., Response], list[str]]] = [
+        ("/user/repos", "createCurrentUserRepo", create_current_user_repo, ["POST"]),
+        ("/user/repos", "userCurrentListRepos", user_current_list_repos, ["GET"]),
+        ("/orgs/<org>/repos", "createOrgRepo", create_org_repo, ["POST"]),
+        ("/orgs/<org>/repos", "orgListRepos", org_list_repos, ["GET"]),
+        (repo_path, "repoGet", repo_get, ["GET"]),
+        (repo_path, "repoDelete", repo_delete, ["DELETE"]),
+        (f"{repo_path}/contents", "repoGetContentsList", repo_get_contents_list, ["GET"]),
+        (f"{repo_path}/contents/<path:filepath>", "repoGetContents", repo_get_contents, ["GET"]),
+        (f"{repo_path}/contents/<path:filepath>", "repoCreateFile", repo_create_file, ["POST"]),
+        (f"{repo_path}/contents/<path:filepath>", "repoUpdateFile", repo_update_file, ["PUT"]),
+        (f"{repo_path}/contents/<path:filepath>", "repoDeleteFile", repo_delete_file, ["DELETE"]),
+    ]
+    for path, endpoint, view, methods in rules:
+        app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=methods)

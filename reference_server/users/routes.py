@@ -1,0 +1,94 @@
+"""REST routes of users and access tokens (thin: parse, call the model, render)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Flask, Response, request
+
+from ..auth import check_scope, current_principal, optional_principal, require_admin
+from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
+from . import models
+from .errors import BasicAuthRequired, UserNotFound
+
+__all__ = ["register"]
+
+API = "/api/v1"
+
+
+def _require_basic_auth() -> None:
+    """Token routes need basic auth (a password, or a token given as the password), as in Gitea."""
+    scheme = request.headers.get("Authorization", "").strip().partition(" ")[0]
+    if scheme.lower() != "basic":
+        raise BasicAuthRequired("auth required")
+
+
+def admin_create_user() -> Response:
+    require_admin()
+    user = models.create_user(json_body())
+    return json_response(models.user_to_api(user), status=201)
+
+
+def admin_delete_user(username: str) -> Response:
+    principal = require_admin()
+    models.delete_user(username, purge=bool(query_bool("purge")), doer=principal)
+    return empty()
+
+
+def user_get_current() -> Response:
+    check_scope("user")
+    principal = current_principal()
+    return json_response(models.user_to_api(models.get_user(principal.user_id)))
+
+
+def user_get(username: str) -> Response:
+    check_scope("user", anonymous_ok=True)
+    user = models.get_user_by_name(username)
+    if not models.is_visible_to(user, optional_principal()):
+        raise UserNotFound(f"user does not exist [name: {username}]")
+    return json_response(models.user_to_api(user))
+
+
+def _token_owner(username: str) -> models.User:
+    check_scope("user")
+    principal = current_principal()
+    _require_basic_auth()
+    user = models.get_user_by_name(username)
+    if user.is_org:
+        raise UserNotFound(f"user does not exist [name: {username}]")
+    models.require_self_or_admin(principal, user)
+    return user
+
+
+def user_create_token(username: str) -> Response:
+    user = _token_owner(username)
+    created = models.create_token(user, json_body(required=("name",)))
+    return json_response(models.token_to_api(created.token, created.plaintext), status=201)
+
+
+def user_get_tokens(username: str) -> Response:
+    user = _token_owner(username)
+    page = page_params()
+    tokens, total = models.list_tokens(user, page.limit, page.offset)
+    return paged_response([models.token_to_api(t) for t in tokens], page, total)
+
+
+def user_delete_access_token(username: str, token: str) -> Response:
+    user = _token_owner(username)
+    models.delete_token(user, token)
+    return empty()
+
+
+def register(app: Flask) -> None:
+    """Attach the users routes; endpoint names are Gitea's operation ids."""
+    rules: list[tuple[str, str, Callable[..., Response], list[str]]] = [
+        ("/admin/users", "adminCreateUser", admin_create_user, ["POST"]),
+        ("/admin/users/<username>", "adminDeleteUser", admin_delete_user, ["DELETE"]),
+        ("/user", "userGetCurrent", user_get_current, ["GET"]),
+        ("/users/<username>", "userGet", user_get, ["GET"]),
+        ("/users/<username>/tokens", "userCreateToken", user_create_token, ["POST"]),
+        ("/users/<username>/tokens", "userGetTokens", user_get_tokens, ["GET"]),
+        ("/users/<username>/tokens/<token>", "userDeleteAccessToken", user_delete_access_token, ["DELETE"]),
+    ]
+    for path, endpoint, view, methods in rules:
+        app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=methods)

@@ -1,0 +1,169 @@
+"""Tables and SQL of accounts and access tokens; users and organizations share ``accounts`` (``is_org``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..context import forge
+from ..db import Row
+
+__all__ = ["SCHEMA"]
+
+
+def _count(sql: str, params: tuple[object, ...]) -> int:
+    value = forge().db.scalar(sql, params)
+    return value if isinstance(value, int) else 0
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS accounts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    lower_name TEXT NOT NULL UNIQUE,
+    is_org INTEGER NOT NULL DEFAULT 0,
+    full_name TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL DEFAULT '',
+    lower_email TEXT NOT NULL DEFAULT '',
+    password_hash TEXT NOT NULL DEFAULT '',
+    login_name TEXT NOT NULL DEFAULT '',
+    is_admin INTEGER NOT NULL DEFAULT 0,
+    restricted INTEGER NOT NULL DEFAULT 0,
+    active INTEGER NOT NULL DEFAULT 1,
+    prohibit_login INTEGER NOT NULL DEFAULT 0,
+    must_change_password INTEGER NOT NULL DEFAULT 0,
+    visibility TEXT NOT NULL DEFAULT 'public',
+    location TEXT NOT NULL DEFAULT '',
+    website TEXT NOT NULL DEFAULT '',
+    description TEXT NOT NULL DEFAULT '',
+    repo_admin_change_team_access INTEGER NOT NULL DEFAULT 0,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    last_login INTEGER NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX IF NOT EXISTS accounts_user_email ON accounts(lower_email) WHERE is_org = 0 AND lower_email != '';
+CREATE TABLE IF NOT EXISTS access_tokens (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    token_last_eight TEXT NOT NULL,
+    scopes TEXT NOT NULL,
+    created INTEGER NOT NULL,
+    last_used INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (user_id, name)
+);
+"""
+
+ACCOUNT_FIELDS = (
+    "name",
+    "lower_name",
+    "is_org",
+    "full_name",
+    "email",
+    "lower_email",
+    "password_hash",
+    "login_name",
+    "is_admin",
+    "restricted",
+    "active",
+    "prohibit_login",
+    "must_change_password",
+    "visibility",
+    "location",
+    "website",
+    "description",
+    "repo_admin_change_team_access",
+    "created",
+    "updated",
+)
+
+
+def account_by_id(account_id: int) -> Row | None:
+    return forge().db.one("SELECT * FROM accounts WHERE id = ?", (account_id,))
+
+
+def account_by_name(name: str) -> Row | None:
+    return forge().db.one("SELECT * FROM accounts WHERE lower_name = ?", (name.lower(),))
+
+
+def user_by_email(email: str) -> Row | None:
+    return forge().db.one("SELECT * FROM accounts WHERE is_org = 0 AND lower_email = ?", (email.lower(),))
+
+
+def insert_account(values: dict[str, Any]) -> int:
+    """Insert an account row; ``values`` holds every column of :data:`ACCOUNT_FIELDS`."""
+    columns = ", ".join(ACCOUNT_FIELDS)
+    marks = ", ".join("?" for _ in ACCOUNT_FIELDS)
+    cursor = forge().db.execute(
+        f"INSERT INTO accounts ({columns}) VALUES ({marks})",  # noqa: S608 - fixed column list
+        [values[field] for field in ACCOUNT_FIELDS],
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def set_password_hash(account_id: int, password_hash: str, now: int) -> None:
+    forge().db.execute(
+        "UPDATE accounts SET password_hash = ?, updated = ? WHERE id = ?", (password_hash, now, account_id)
+    )
+
+
+def set_last_login(account_id: int, now: int) -> None:
+    forge().db.execute("UPDATE accounts SET last_login = ? WHERE id = ?", (now, account_id))
+
+
+def delete_account(account_id: int) -> None:
+    forge().db.execute("DELETE FROM accounts WHERE id = ?", (account_id,))
+
+
+def token_by_hash(token_hash: str) -> Row | None:
+    return forge().db.one(
+        "SELECT t.*, a.name AS user_name, a.is_admin AS user_is_admin, a.active AS user_active,"
+        " a.prohibit_login AS user_prohibit_login, a.is_org AS user_is_org"
+        " FROM access_tokens t JOIN accounts a ON a.id = t.user_id WHERE t.token_hash = ?",
+        (token_hash,),
+    )
+
+
+def insert_token(*, user_id: int, name: str, token_hash: str, last_eight: str, scopes: str, now: int) -> int:
+    cursor = forge().db.execute(
+        "INSERT INTO access_tokens (user_id, name, token_hash, token_last_eight, scopes, created)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        (user_id, name, token_hash, last_eight, scopes, now),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def token_name_exists(user_id: int, name: str) -> bool:
+    return forge().db.one("SELECT 1 FROM access_tokens WHERE user_id = ? AND name = ?", (user_id, name)) is not None
+
+
+def count_tokens(user_id: int) -> int:
+    return _count("SELECT COUNT(*) FROM access_tokens WHERE user_id = ?", (user_id,))
+
+
+def list_tokens(user_id: int, limit: int, offset: int) -> list[Row]:
+    return forge().db.all(
+        "SELECT * FROM access_tokens WHERE user_id = ? ORDER BY id DESC LIMIT ? OFFSET ?", (user_id, limit, offset)
+    )
+
+
+def tokens_matching(user_id: int, id_or_name: str) -> list[Row]:
+    """Tokens of the user whose id (when numeric) or name equals ``id_or_name``; ids win over names."""
+    if id_or_name.isdigit():
+        by_id = forge().db.all("SELECT * FROM access_tokens WHERE user_id = ? AND id = ?", (user_id, int(id_or_name)))
+        if by_id:
+            return by_id
+    return forge().db.all("SELECT * FROM access_tokens WHERE user_id = ? AND name = ?", (user_id, id_or_name))
+
+
+def delete_token(token_id: int) -> None:
+    forge().db.execute("DELETE FROM access_tokens WHERE id = ?", (token_id,))
+
+
+def touch_token(token_id: int, now: int) -> None:
+    forge().db.execute("UPDATE access_tokens SET last_used = ? WHERE id = ?", (now, token_id))
+
+
+def tokens_of_user(user_id: int) -> Iterable[Row]:
+    return forge().db.all("SELECT * FROM access_tokens WHERE user_id = ?", (user_id,))
