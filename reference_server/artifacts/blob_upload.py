@@ -81,13 +81,16 @@ def parse_block_list(body: bytes) -> list[str]:
     return ids
 
 
-def _body_limit() -> int:
-    """The most a block may carry; a declared larger body is refused before reading it."""
-    limit = forge().config.limits.max_block_bytes
+def _body(limit: int) -> BinaryIO:
+    """The request body, at most ``limit`` bytes: a declared larger body is refused before reading it.
+
+    The app-wide body limit does not apply here (blocks may be larger); ``limit`` replaces it.
+    """
     declared = request.content_length
     if declared is not None and declared > limit:
-        raise InvalidArgumentError(f"the request body exceeds the maximum block size of {limit} bytes")
-    return limit
+        raise InvalidArgumentError(f"the request body exceeds the limit of {limit} bytes")
+    request.max_content_length = limit + 1  # one byte more, so the caller's own check reports the excess
+    return cast(BinaryIO, request.stream)
 
 
 def _created() -> Response:
@@ -96,24 +99,20 @@ def _created() -> Response:
 
 def handle_upload() -> Response:
     """``PUT UploadArtifact?...&comp=...``: signature first, then the pending artifact, then the data."""
-    request.max_content_length = None  # blocks may exceed the app-wide body limit; each part checks its own
     name, artifact_id = signed_query("UploadArtifact")
     row = models.pending_for_upload(artifact_id, name)
     comp = request.args.get("comp", "").lower()
     blobs = forge().blobs
-    stream = cast(BinaryIO, request.stream)
+    block_limit = forge().config.limits.max_block_bytes
     if comp == "block":
         block_id = validate_block_id(request.args.get("blockid", ""))
-        staging.store_block(blobs, row.id, block_id, stream, _body_limit())
+        staging.store_block(blobs, row.id, block_id, _body(block_limit), block_limit)
         return _created()
     if comp == "appendblock":
-        staging.append_data(blobs, row.id, stream, _body_limit())
+        staging.append_data(blobs, row.id, _body(block_limit), block_limit)
         return _created()
     if comp == "blocklist":
-        declared = request.content_length
-        if declared is not None and declared > MAX_BLOCK_LIST_BYTES:
-            raise InvalidArgumentError(f"the block list exceeds {MAX_BLOCK_LIST_BYTES} bytes")
-        body = stream.read(MAX_BLOCK_LIST_BYTES + 1)
+        body = _body(MAX_BLOCK_LIST_BYTES).read(MAX_BLOCK_LIST_BYTES + 1)
         if len(body) > MAX_BLOCK_LIST_BYTES:
             raise InvalidArgumentError(f"the block list exceeds {MAX_BLOCK_LIST_BYTES} bytes")
         models.commit_block_list(row, parse_block_list(body))

@@ -62,6 +62,7 @@ def decode(codec: Codec, message: M) -> M:
     length = request.content_length
     if length is not None and length > MAX_RPC_BODY:
         raise MalformedError(f"the request body exceeds {MAX_RPC_BODY} bytes")
+    request.max_content_length = MAX_RPC_BODY + 1  # this check, not the app-wide limit, reports the excess
     body = request.stream.read(MAX_RPC_BODY + 1)
     if len(body) > MAX_RPC_BODY:
         raise MalformedError(f"the request body exceeds {MAX_RPC_BODY} bytes")
