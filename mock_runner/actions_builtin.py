@@ -19,7 +19,7 @@ from .checkout import checkout
 from .jobenv import JobRuntime, StepError
 from .transport import TwirpCallError
 
-__all__ = ["BUILTINS", "run_builtin"]
+__all__ = ["BUILTINS", "run_builtin", "save_artifact"]
 
 ZIP_TYPES = ("application/zip", "application/x-zip-compressed", "application/zip-compressed")
 
@@ -95,7 +95,7 @@ def upload_artifact(inputs: dict[str, str], env: Mapping[str, str], runtime: Job
     }
 
 
-def _save(client_download: Callable[[Path], tuple[str, str]], destination: Path, temp: Path) -> None:
+def save_artifact(client_download: Callable[[Path], tuple[str, str]], destination: Path, temp: Path) -> None:
     """Download into a temporary directory, then unzip into (or move the single file to) ``destination``."""
     scratch = Path(tempfile.mkdtemp(prefix="artifact-", dir=temp))
     try:
@@ -133,7 +133,7 @@ def download_artifact(inputs: dict[str, str], env: Mapping[str, str], runtime: J
                 result = client.download(artifact, scratch)
                 return result.content_type, result.filename
 
-            _save(fetch, target, runtime.temp)
+            save_artifact(fetch, target, runtime.temp)
             runtime.write(f"Artifact {artifact} downloaded to {target}")
     except TwirpCallError as exc:
         raise StepError(f"download failed: {exc}") from exc
