@@ -349,16 +349,18 @@ class Git:
             else:
                 self.run("read-tree", "--empty", env=index_env)
             modes = self._index_modes(index_env)
+            records: list[bytes] = []
             for path, content in changes.items():
                 if content is None:
-                    self.run("update-index", "--force-remove", "--", path, env=index_env)
+                    records.append(f"0 {ZERO_SHA}\t{path}".encode())
                     continue
-                sha = self.hash_blob(content)
-                source = (renames or {}).get(path, path)
-                mode = modes.get(source, REG_FILE_MODE)
+                mode = modes.get((renames or {}).get(path, path), REG_FILE_MODE)
                 if mode not in ("100644", "100755"):
                     mode = REG_FILE_MODE
-                self.run("update-index", "--add", "--cacheinfo", f"{mode},{sha},{path}", env=index_env)
+                records.append(f"{mode} {self.hash_blob(content)}\t{path}".encode())
+            if records:
+                payload = b"\x00".join(records) + b"\x00"
+                self.run("update-index", "-z", "--index-info", input_bytes=payload, env=index_env)
             tree = self._text("write-tree", env=index_env)
         finally:
             index_file.unlink(missing_ok=True)

@@ -46,6 +46,7 @@ def validate_path(path: str, *, allow_root: bool = False) -> str:
     """A repository path: no ``..``/``.`` or empty components, no leading ``/``, no NUL, no ``.git`` (422)."""
     if "\x00" in path:
         raise InvalidPath("path contains a NUL character")
+    users.require_utf8(path, "TreePath")
     if path.startswith("/"):
         raise InvalidPath(f"path must be relative to the repository root [path: {path}]")
     clean = path.rstrip("/") if allow_root else path
@@ -157,7 +158,7 @@ def _text(options: Mapping[str, Any], key: str) -> str:
         return ""
     if not isinstance(value, str):
         raise Unprocessable(f"[{key}]: must be a string")
-    return value
+    return users.require_utf8(value, key)
 
 
 def _identity(options: Mapping[str, Any], key: str) -> tuple[str, str] | None:

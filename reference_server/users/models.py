@@ -59,6 +59,7 @@ __all__ = [
     "principal_for_password",
     "principal_for_token",
     "require_self_or_admin",
+    "require_utf8",
     "token_to_api",
     "user_to_api",
     "validate_account_name",
@@ -206,7 +207,7 @@ def validate_email(email: object, field: str = "Email", *, required: bool = True
         return ""
     if not isinstance(email, str) or len(email) > 254 or not _EMAIL_PATTERN.match(email):
         raise Unprocessable(f"[{field}]: Email")
-    return email
+    return require_utf8(email, field)
 
 
 def validate_visibility(value: object) -> str:
@@ -218,13 +219,23 @@ def validate_visibility(value: object) -> str:
     return str(value)
 
 
+def require_utf8(value: str, field: str) -> str:
+    """``value`` unless it holds lone surrogates (JSON allows them, UTF-8 storage does not): 422."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise Unprocessable(f"[{field}]: must be valid UTF-8 text") from exc
+    return value
+
+
 def optional_text(options: Mapping[str, Any], key: str, max_length: int = 255) -> str:
-    """A string option ('' when absent); 422 when it is not a string or too long."""
+    """A string option ('' when absent); 422 when it is not a string, not UTF-8 or too long."""
     value = options.get(key)
     if value is None:
         return ""
     if not isinstance(value, str):
         raise Unprocessable(f"[{key[:1].upper()}{key[1:]}]: must be a string")
+    require_utf8(value, key[:1].upper() + key[1:])
     if len(value) > max_length:
         raise Unprocessable(f"[{key[:1].upper()}{key[1:]}]: MaxSize({max_length})")
     return value
@@ -302,6 +313,7 @@ def create_user(options: Mapping[str, Any]) -> User:
     password = options.get("password")
     if not isinstance(password, str) or len(password) < MIN_PASSWORD_LENGTH:
         raise BadRequest(f"PasswordIsRequired: a password of at least {MIN_PASSWORD_LENGTH} characters is required")
+    require_utf8(password, "Password")
     if store.user_by_email(email) is not None:
         raise UserAlreadyExists(f"e-mail already in use [email: {email}]")
     now = _now()

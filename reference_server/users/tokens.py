@@ -129,6 +129,10 @@ def create_token(user: User, options: Mapping[str, Any]) -> NewToken:
         raise Unprocessable("[Name]: Required")
     if len(name) > 255:
         raise Unprocessable("[Name]: MaxSize(255)")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise Unprocessable("[Name]: must be valid UTF-8 text") from exc
     scopes = normalize_scopes(options.get("scopes"))
     with forge().db.transaction():
         if store.token_name_exists(user.id, name):
