@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -44,7 +44,7 @@ def job(actions: FakeActions) -> Job:
 def download(job: Job, name: str) -> bytes:
     response = job.client.get(path_of(job.signed_url(name)))
     assert response.status_code == 200, response.get_data(as_text=True)
-    return response.data
+    return response.get_data()
 
 
 def test_blocks_in_any_order_follow_the_block_list(job: Job) -> None:
@@ -221,7 +221,7 @@ def tamper(value: str) -> str:
     return ("A" if value[0] != "A" else "B") + value[1:]
 
 
-SIGNATURE_CASES = {
+SIGNATURE_CASES: dict[str, Callable[[dict[str, str]], dict[str, str | None]]] = {
     "tampered sig": lambda q: {"sig": tamper(q["sig"])},
     "padded sig": lambda q: {"sig": q["sig"] + "="},
     "truncated sig": lambda q: {"sig": q["sig"][:-4]},
