@@ -63,7 +63,10 @@ class TokenRef:
 
 @dataclass
 class ScenarioContext:
-    """State shared by the steps of one scenario; created fresh for each."""
+    """State shared by the steps of one scenario; created fresh for each.
+
+    ``names`` maps short names of accounts a When step created (without credentials) to real names.
+    """
 
     run_prefix: str
     sequence: int
@@ -73,11 +76,16 @@ class ScenarioContext:
     orgs: dict[str, str] = field(default_factory=dict)
     repos: dict[str, RepoRef] = field(default_factory=dict)
     tokens: dict[str, TokenRef] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
 
     def real_name(self, short: str) -> str:
         """The name the target sees for a Gherkin short name: unique per run and per scenario."""
         return f"{self.run_prefix}-{self.sequence}-{short}".lower()
+
+    def anonymous(self) -> ForgeApi:
+        """A facade without credentials, recording into the scenario's transcript."""
+        return ForgeApi(self.admin.http.with_auth(None), self.admin.site_url)
 
     def last_response(self) -> requests.Response:
         """The response of the scenario's last action; an error when no action ran yet."""
@@ -116,6 +124,8 @@ class ScenarioContext:
             return self.users[short].username
         if short in self.orgs:
             return self.orgs[short]
+        if short in self.names:
+            return self.names[short]
         raise AssertionError(f'"{short}" is neither a user nor an organization of this scenario')
 
     def short_of(self, real: str) -> str | None:

@@ -31,7 +31,16 @@ from .context import ScenarioContext
 from .identities import IdentityFactory, make_run_prefix
 from .ledger import CleanupLedger
 from .paths import FEATURES_DIR, SUITE_DIR
-from .results import RunResults, ScenarioResult, area_of, clauses_of, render_summary_table, summarise_areas
+from .results import (
+    NO_AREA,
+    UNPARSABLE_FEATURE,
+    RunResults,
+    ScenarioResult,
+    area_of,
+    clauses_of,
+    render_summary_table,
+    summarise_areas,
+)
 from .tags import AREAS, SOURCES, SPECIAL_TAGS
 from .target import EmbeddedServer, Target, TargetError, TargetSettings, api_url_of, resolve_settings
 
@@ -60,6 +69,7 @@ class RunState:
         self.target: Target | None = None
         self.embedded: EmbeddedServer | None = None
         self.ledger: CleanupLedger | None = None
+        self.collected: list[ScenarioResult] = []
 
     def settings(self) -> TargetSettings:
         """The target settings from options, environment and config file."""
@@ -137,6 +147,7 @@ def pytest_configure(config: pytest.Config) -> None:
     state = RunState(config)
     config.stash[STATE_KEY] = state
     if state.writes_reports:
+        state.report_dir.mkdir(parents=True, exist_ok=True)
         if not getattr(option, "xmlpath", None):
             option.xmlpath = str(state.report_dir / "junit.xml")
         if not getattr(option, "cucumber_json_path", None):
@@ -279,6 +290,19 @@ def _capability_gate(request: pytest.FixtureRequest) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Prepare a result record for every scenario."""
     for item in items:
+        broken = getattr(getattr(item, "function", None), UNPARSABLE_FEATURE, None)
+        if isinstance(broken, str):
+            area = broken.split("/", 1)[0] if "/" in broken else NO_AREA
+            item.stash[SCENARIO_KEY] = ScenarioResult(
+                id=item.nodeid,
+                feature=broken,
+                feature_file=broken,
+                name="the feature file parses",
+                area=area,
+                tags=[],
+                clauses=[],
+            )
+            continue
         found = _scenario_tags(item)
         if found is None:
             continue
@@ -309,21 +333,21 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if result is None:
         return
     result.duration += report.duration
-    if report.skipped and result.outcome == "passed":
-        result.outcome = "skipped"
-        longrepr = report.longrepr
-        reason = str(longrepr[2]) if isinstance(longrepr, tuple) else str(longrepr)
-        result.message = reason.removeprefix("Skipped: ")
+    if report.skipped:
+        if result.outcome in ("", "passed"):
+            result.outcome = "skipped"
+            longrepr = report.longrepr
+            reason = str(longrepr[2]) if isinstance(longrepr, tuple) else str(longrepr)
+            result.message = reason.removeprefix("Skipped: ")
     elif report.failed:
         exchanges = _state(item.config).recorder.page()
-        if report.when == "call":
-            result.outcome = "failed"
-        elif result.outcome != "failed":
-            result.outcome = "error"
+        result.outcome = "failed" if report.when == "call" or result.outcome == "failed" else "error"
         result.message = result.message or _short_message(report)
         result.transcript = [exchange.as_dict() for exchange in exchanges]
         if exchanges:
             report.sections.append(("HTTP transcript", "\n\n".join(exchange.render() for exchange in exchanges)))
+    elif report.when == "call" and result.outcome == "":
+        result.outcome = "passed"
 
 
 def _short_message(report: pytest.TestReport) -> str:
@@ -336,7 +360,7 @@ def _short_message(report: pytest.TestReport) -> str:
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Keep the run's scenario records in collection order."""
     state = _state(session.config)
-    state.results.scenarios = [item.stash[SCENARIO_KEY] for item in session.items if SCENARIO_KEY in item.stash]
+    state.collected = [item.stash[SCENARIO_KEY] for item in session.items if SCENARIO_KEY in item.stash]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -344,6 +368,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = _state(session.config)
     state.results.duration = time.monotonic() - state.started
     state.results.exit_status = int(exitstatus)
+    state.results.scenarios = [result for result in state.collected if result.outcome]
     if state.writes_reports and state.results.scenarios:
         state.results.write(state.report_dir / "results.json")
 

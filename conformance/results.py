@@ -18,8 +18,10 @@ from .clauses import clause_by_tag
 from .tags import AREAS
 
 __all__ = [
+    "NO_AREA",
     "OUTCOMES",
     "RESULTS_SCHEMA_VERSION",
+    "UNPARSABLE_FEATURE",
     "AreaSummary",
     "RunResults",
     "ScenarioResult",
@@ -30,6 +32,7 @@ __all__ = [
 ]
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
+UNPARSABLE_FEATURE = "conformance_unparsable_feature"
 RESULTS_SCHEMA_VERSION = 1
 NO_AREA = "(none)"
 
@@ -48,7 +51,7 @@ def clauses_of(tags: Iterable[str]) -> list[str]:
 
 @dataclass
 class ScenarioResult:
-    """The outcome of one scenario (one pytest item)."""
+    """The outcome of one scenario (one pytest item); ``outcome`` stays empty until it ran."""
 
     id: str
     feature: str
@@ -57,7 +60,7 @@ class ScenarioResult:
     area: str
     tags: list[str]
     clauses: list[str]
-    outcome: str = "passed"
+    outcome: str = ""
     duration: float = 0.0
     message: str = ""
     transcript: list[dict[str, Any]] = field(default_factory=list)

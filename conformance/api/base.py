@@ -10,8 +10,13 @@ __all__ = ["ApiArea", "quote_path"]
 
 
 def quote_path(value: str) -> str:
-    """Quote one path parameter (a name, a file path keeps its slashes)."""
-    return quote(value, safe="/")
+    """Quote a path parameter (a file path keeps its slashes).
+
+    Segments ``.`` and ``..`` are percent-encoded so the HTTP client sends them as they are instead of
+    resolving them away: the server, not the client, must judge such a path.
+    """
+    segments = [quote(segment, safe="") for segment in value.split("/")]
+    return "/".join(segment.replace(".", "%2E") if segment in (".", "..") else segment for segment in segments)
 
 
 class ApiArea:

@@ -1,0 +1,85 @@
+@contents
+Feature: Single files are created, read, updated and deleted through the contents API, each change a commit
+  /repos/{owner}/{repo}/contents/{filepath} reads a file (base64 content and its blob sha) and
+  changes one file per call: POST creates (201), PUT updates given the sha the change is based on
+  (200), DELETE removes given the sha (200). Every change is a new commit on the branch, on top of
+  the branch's previous head.
+
+  Background:
+    Given a repository "alice/demo"
+    And the repository "alice/demo" has the file "notes/todo.txt" with content "first"
+
+  @spec @clause_S4_4_contents
+  Scenario: A file is read with its content
+    When "alice" reads the file "notes/todo.txt" of "alice/demo"
+    Then the response status is 200
+    And the response matches the schema "contents"
+    And the response holds the file "notes/todo.txt" with content "first"
+
+  @gitea
+  Scenario: Creating a file commits it on top of the branch head
+    When "alice" creates the file "notes/done.txt" in "alice/demo" with content "shipped"
+    Then the response status is 201
+    And the response matches the schema "file_response"
+    And the response holds the file "notes/done.txt" with content "shipped"
+    And the change is a new commit on top of the previous head of "alice/demo"
+    And the file "notes/done.txt" of "alice/demo" was last changed by that commit
+    And the file "notes/done.txt" of "alice/demo" holds "shipped"
+
+  @gitea
+  Scenario: Updating a file with its current sha commits the new content
+    When "alice" updates the file "notes/todo.txt" in "alice/demo" to "second"
+    Then the response status is 200
+    And the response matches the schema "file_response"
+    And the change is a new commit on top of the previous head of "alice/demo"
+    And the file "notes/todo.txt" of "alice/demo" was last changed by that commit
+    And the file "notes/todo.txt" of "alice/demo" holds "second"
+
+  @gitea
+  Scenario: Deleting a file with its sha commits its removal
+    When "alice" deletes the file "notes/todo.txt" from "alice/demo"
+    Then the response status is 200
+    And the response matches the schema "file_delete_response"
+    And the change is a new commit on top of the previous head of "alice/demo"
+    And the file "notes/todo.txt" of "alice/demo" does not exist
+
+  @gitea
+  Scenario: An update based on an outdated sha is refused and changes nothing
+    When "alice" updates the file "notes/todo.txt" in "alice/demo" to "lost" based on an outdated sha
+    Then the request is refused with status 422
+    And the error message mentions "sha"
+    And the file "notes/todo.txt" of "alice/demo" holds "first"
+
+  @gitea
+  Scenario: Creating a file that exists is refused and changes nothing
+    When "alice" creates the file "notes/todo.txt" in "alice/demo" with content "again"
+    Then the request is refused with status 422
+    And the file "notes/todo.txt" of "alice/demo" holds "first"
+
+  @gitea
+  Scenario: Creating a file on a branch that does not exist is not found
+    When "alice" creates the file "elsewhere.txt" in "alice/demo" on the branch "no-such-branch" with content "x"
+    Then the request is refused with status 404
+    And the file "elsewhere.txt" of "alice/demo" does not exist
+
+  @gitea
+  Scenario Outline: A path that climbs out of the repository is refused
+    When "alice" creates the file "<path>" in "alice/demo" with content "escape"
+    Then the request is refused with status 422
+
+    Examples:
+      | path                 |
+      | ../outside.txt       |
+      | notes/../../etc.txt  |
+
+  @gitea
+  Scenario: A file that does not exist is not found
+    When "alice" reads the file "missing.txt" of "alice/demo"
+    Then the request is refused with status 404
+
+  @gitea
+  Scenario: A user without write access cannot change a file
+    Given a user "bob"
+    When "bob" creates the file "intruder.txt" in "alice/demo" with content "x"
+    Then the request is refused with status 403
+    And the file "intruder.txt" of "alice/demo" does not exist

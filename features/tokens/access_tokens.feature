@@ -1,0 +1,92 @@
+@tokens
+Feature: Access tokens are created with basic auth, carry scopes, and stop working when deleted
+  POST /users/{username}/tokens takes the account's basic credentials and answers the token once
+  (sha1); scopes are read: or write: and a category (or all). A token lacking the scope of a route
+  is refused with 403 before the route looks anything up, and a deleted token is refused with 401.
+
+  @gitea @clause_S5_5
+  Scenario: A user creates a scoped token and it authenticates
+    Given a user "alice"
+    When "alice" creates a token "ci" scoped "read:user,read:repository"
+    Then the response status is 201
+    And the response matches the schema "access_token"
+    And the response holds the secret of the token "ci"
+    And the response field "scopes" lists "read:user"
+    And the response field "scopes" lists "read:repository"
+
+  @gitea
+  Scenario: A new token answers for its owner
+    Given a user "alice"
+    And "alice" has a token "ci" scoped "read:user"
+    When the token "ci" is used to fetch the authenticated user
+    Then the response status is 200
+    And the response field "login" is the name of "alice"
+
+  @gitea
+  Scenario: A listed token does not reveal its secret
+    Given a user "alice"
+    And "alice" has a token "ci" scoped "read:user"
+    When "alice" lists their tokens
+    Then the response status is 200
+    And every item of the response matches the schema "access_token"
+    And the listed tokens include "ci" without its secret
+
+  @gitea
+  Scenario: An unknown scope is refused
+    Given a user "alice"
+    When "alice" creates a token "ci" scoped "read:everything"
+    Then the request is refused with status 400
+
+  @gitea
+  Scenario: A token name is unique per user
+    Given a user "alice"
+    And "alice" has a token "ci" scoped "read:user"
+    When "alice" creates a token "ci" scoped "read:repository"
+    Then the request is refused with status 400
+
+  @gitea
+  Scenario: Nobody creates tokens for someone else
+    Given a user "alice"
+    And a user "bob"
+    When "alice" creates a token for "bob" named "stolen" scoped "all"
+    Then the request is refused with status 403
+
+  @gitea @clause_S5_5
+  Scenario: A token without the route's scope is refused before the lookup
+    A read:user token asking for a repository that does not exist gets 403, not 404: the scope
+    check comes first, so a token cannot probe which repositories exist.
+    Given a user "alice"
+    And "alice" has a token "profile" scoped "read:user"
+    When the token "profile" is used to fetch a repository that does not exist
+    Then the request is refused with status 403
+    And the error message mentions "scope"
+
+  @gitea @clause_S5_5
+  Scenario: A read scope does not allow a write
+    Given a user "alice"
+    And "alice" has a token "reader" scoped "read:repository"
+    When the token "reader" is used to create a repository "demo"
+    Then the request is refused with status 403
+
+  @gitea
+  Scenario: A write scope implies the read scope of its category
+    Given a repository "alice/demo"
+    And "alice" has a token "writer" scoped "write:repository"
+    When the token "writer" is used to fetch the repository "alice/demo"
+    Then the response status is 200
+    And the response matches the schema "repository"
+
+  @gitea
+  Scenario: A deleted token no longer authenticates
+    Given a user "alice"
+    And "alice" has a token "ci" scoped "read:user"
+    And "alice" has deleted the token "ci"
+    When the token "ci" is used to fetch the authenticated user
+    Then the request is refused with status 401
+
+  @gitea
+  Scenario: Deleting a token answers 204
+    Given a user "alice"
+    And "alice" has a token "ci" scoped "read:user"
+    When "alice" deletes the token "ci"
+    Then the response status is 204

@@ -1,0 +1,44 @@
+@users
+Feature: A site administrator creates user accounts
+  POST /admin/users is the administrator's way to open an account. The answer is the new User;
+  missing required fields and taken names are validation errors (422, Gitea's error body), and an
+  account that is not a site administrator is refused with 403.
+
+  @gitea
+  Scenario: The admin creates a user and can read it back
+    When the admin creates the user "bob"
+    Then the response status is 201
+    And the response matches the schema "user"
+    And the response field "login" is the name of "bob"
+    And the response field "is_admin" is false
+    And the user "bob" exists
+
+  @gitea
+  Scenario Outline: A creation body without <field> is a validation error and creates nothing
+    When the admin creates the user "carol" without the field "<field>"
+    Then the request is refused with status 422
+    And the user "carol" does not exist
+
+    Examples:
+      | field    |
+      | username |
+      | email    |
+
+  @gitea
+  Scenario: A taken user name is a validation error
+    Given a user "bob"
+    When the admin creates the user "bob"
+    Then the request is refused with status 422
+
+  @gitea
+  Scenario: An email address that is not one is a validation error
+    When the admin creates the user "dave" with the email "not-an-address"
+    Then the request is refused with status 422
+    And the user "dave" does not exist
+
+  @gitea
+  Scenario: A user who is not a site administrator cannot create users
+    Given a user "alice"
+    When "alice" tries to create the user "mallory"
+    Then the request is refused with status 403
+    And the user "mallory" does not exist

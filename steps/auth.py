@@ -1,0 +1,62 @@
+"""Steps of the auth area: every way Gitea accepts credentials, and what bad credentials get."""
+
+from __future__ import annotations
+
+from pytest_bdd import when
+
+from conformance.client import BasicAuth, QueryTokenAuth, TokenAuth
+from conformance.context import ScenarioContext
+from steps.common import phrase
+
+
+@when(phrase('"{who}" fetches the authenticated user with the "{scheme}" authorization scheme'))
+def me_with_scheme(ctx: ScenarioContext, who: str, scheme: str) -> None:
+    """``GET /user`` with ``Authorization: <scheme> <token>``."""
+    identity = ctx.user(who)
+    ctx.response = identity.client(TokenAuth(identity.token, scheme)).users.me()
+
+
+@when(phrase('"{who}" fetches the authenticated user with basic auth and their password'))
+def me_with_password(ctx: ScenarioContext, who: str) -> None:
+    """``GET /user`` with basic auth ``user:password``."""
+    identity = ctx.user(who)
+    ctx.response = identity.client(BasicAuth(identity.username, identity.password)).users.me()
+
+
+@when(phrase('"{who}" fetches the authenticated user with basic auth and their token as the password'))
+def me_with_basic_token(ctx: ScenarioContext, who: str) -> None:
+    """``GET /user`` with basic auth ``user:token``."""
+    identity = ctx.user(who)
+    ctx.response = identity.client(BasicAuth(identity.username, identity.token)).users.me()
+
+
+@when(phrase('"{who}" fetches the authenticated user with their token in the "{parameter}" query parameter'))
+def me_with_query_token(ctx: ScenarioContext, who: str, parameter: str) -> None:
+    """``GET /user?token=...`` (deprecated)."""
+    identity = ctx.user(who)
+    ctx.response = identity.client(QueryTokenAuth(identity.token, parameter)).users.me()
+
+
+@when(phrase('"{who}" fetches the authenticated user with basic auth and a wrong password'))
+def me_with_wrong_password(ctx: ScenarioContext, who: str) -> None:
+    """``GET /user`` with the right user name and a wrong password."""
+    identity = ctx.user(who)
+    ctx.response = identity.client(BasicAuth(identity.username, identity.password + "-wrong")).users.me()
+
+
+@when(phrase('a client fetches the authenticated user with the "{scheme}" scheme and an unknown token'))
+def me_with_unknown_token(ctx: ScenarioContext, scheme: str) -> None:
+    """``GET /user`` with a well-formed token that was never issued."""
+    ctx.response = ctx.admin.http.with_auth(TokenAuth("0" * 40, scheme)).get("user")
+
+
+@when("a client fetches the authenticated user with an unknown token in the query")
+def me_with_unknown_query_token(ctx: ScenarioContext) -> None:
+    """``GET /user?token=<never issued>``."""
+    ctx.response = ctx.admin.http.with_auth(QueryTokenAuth("0" * 40)).get("user")
+
+
+@when("a client fetches the server version with an unknown token")
+def version_with_unknown_token(ctx: ScenarioContext) -> None:
+    """``GET /version`` (public) with a token that was never issued."""
+    ctx.response = ctx.admin.http.with_auth(TokenAuth("0" * 40)).get("version")

@@ -1,0 +1,190 @@
+"""Steps of the contents area: single-file create, read, update, delete, and directory listings.
+
+Each successful change is a commit: the steps keep the branch head they know (from the Given that
+added a file, then from every change) so a Then can check that the new commit sits on top of it.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from pytest_bdd import then, when
+
+from conformance.api import ForgeApi
+from conformance.client import json_of
+from conformance.context import RepoRef, ScenarioContext
+from steps.common import phrase
+
+HEAD = "head:{repo}"
+PREVIOUS_HEAD = "previous_head:{repo}"
+
+
+def _api(ctx: ScenarioContext, who: str) -> ForgeApi:
+    return ctx.admin if who == "the admin" else ctx.user(who).api
+
+
+def _known_file(ctx: ScenarioContext, repo: str, path: str) -> dict[str, Any]:
+    remembered = ctx.values.get(f"file:{repo}:{path}")
+    assert isinstance(remembered, dict), f'the scenario did not add "{path}" to "{repo}" in a Given step'
+    return remembered
+
+
+def _head(ctx: ScenarioContext, repo: str) -> str | None:
+    head = ctx.values.get(HEAD.format(repo=repo))
+    if head is None:
+        known = [value for key, value in ctx.values.items() if key.startswith(f"file:{repo}:")]
+        if known:
+            head = known[-1]["commit"]["sha"]
+    return str(head) if head else None
+
+
+def _change(ctx: ScenarioContext, repo: RepoRef, result: Any) -> None:
+    """Keep the head before and after a change so Then steps can check the commit chain."""
+    ctx.values[PREVIOUS_HEAD.format(repo=repo.short)] = _head(ctx, repo.short)
+    ctx.response = result
+    if result.status_code in (200, 201):
+        body = json_of(result)
+        commit = body.get("commit") if isinstance(body, dict) else None
+        if isinstance(commit, dict) and commit.get("sha"):
+            ctx.values[HEAD.format(repo=repo.short)] = commit["sha"]
+
+
+@when(phrase('"{who}" creates the file "{path}" in "{repo}" with content "{content}"'))
+def create_file(ctx: ScenarioContext, who: str, path: str, repo: str, content: str) -> None:
+    """``POST .../contents/{path}`` on the default branch."""
+    ref = ctx.repo(repo)
+    _change(ctx, ref, _api(ctx, who).contents.create(ref.owner, ref.name, path, content, message=f"create {path}"))
+
+
+@when(phrase('"{who}" creates the file "{path}" in "{repo}" on the branch "{branch}" with content "{content}"'))
+def create_file_on_branch(  # noqa: PLR0917 - pytest-bdd passes step arguments positionally-or-by-keyword only
+    ctx: ScenarioContext, who: str, path: str, repo: str, branch: str, content: str
+) -> None:
+    """``POST .../contents/{path}`` naming a branch."""
+    ref = ctx.repo(repo)
+    _change(ctx, ref, _api(ctx, who).contents.create(ref.owner, ref.name, path, content, branch=branch))
+
+
+@when(phrase('"{who}" updates the file "{path}" in "{repo}" to "{content}"'))
+def update_file(ctx: ScenarioContext, who: str, path: str, repo: str, content: str) -> None:
+    """``PUT .../contents/{path}`` with the sha of the version the Given step added."""
+    ref = ctx.repo(repo)
+    sha = _known_file(ctx, repo, path)["content"]["sha"]
+    _change(ctx, ref, _api(ctx, who).contents.update(ref.owner, ref.name, path, content, sha, message=f"update {path}"))
+
+
+@when(phrase('"{who}" updates the file "{path}" in "{repo}" to "{content}" based on an outdated sha'))
+def update_file_stale(ctx: ScenarioContext, who: str, path: str, repo: str, content: str) -> None:
+    """``PUT .../contents/{path}`` with a sha that is not the file's current blob."""
+    ref = ctx.repo(repo)
+    sha = _known_file(ctx, repo, path)["content"]["sha"]
+    stale = ("0" if sha[0] != "0" else "1") + sha[1:]
+    _change(ctx, ref, _api(ctx, who).contents.update(ref.owner, ref.name, path, content, stale))
+
+
+@when(phrase('"{who}" deletes the file "{path}" from "{repo}"'))
+def delete_file(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
+    """``DELETE .../contents/{path}`` with the sha of the version the Given step added."""
+    ref = ctx.repo(repo)
+    sha = _known_file(ctx, repo, path)["content"]["sha"]
+    _change(ctx, ref, _api(ctx, who).contents.delete(ref.owner, ref.name, path, sha, message=f"delete {path}"))
+
+
+@when(phrase('"{who}" reads the file "{path}" of "{repo}"'))
+def read_file(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
+    """``GET .../contents/{path}``."""
+    ref = ctx.repo(repo)
+    ctx.response = _api(ctx, who).contents.get(ref.owner, ref.name, path)
+
+
+@when(phrase('"{who}" lists the directory "{path}" of "{repo}"'))
+def list_directory(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
+    """``GET .../contents/{path}`` of a directory."""
+    ref = ctx.repo(repo)
+    ctx.response = _api(ctx, who).contents.get(ref.owner, ref.name, path)
+
+
+@when(phrase('"{who}" lists the root directory of "{repo}"'))
+def list_root(ctx: ScenarioContext, who: str, repo: str) -> None:
+    """``GET .../contents``."""
+    ref = ctx.repo(repo)
+    ctx.response = _api(ctx, who).contents.get(ref.owner, ref.name, "")
+
+
+def _decoded(entry: dict[str, Any]) -> str:
+    assert entry.get("encoding") == "base64", f"content encoding is {entry.get('encoding')!r}, expected base64"
+    return base64.b64decode(str(entry.get("content", ""))).decode("utf-8")
+
+
+@then(phrase('the response holds the file "{path}" with content "{content}"'))
+def response_holds_file(ctx: ScenarioContext, path: str, content: str) -> None:
+    """The answer (a ContentsResponse, or a FileResponse's content) is that file with that content."""
+    body = json_of(ctx.last_response())
+    entry = body.get("content") if isinstance(body, dict) and "commit" in body else body
+    assert isinstance(entry, dict), f"expected a file object, got {body!r:.300}"
+    assert entry.get("type") == "file", f"type is {entry.get('type')!r}, expected file"
+    assert entry.get("path") == path, f"path is {entry.get('path')!r}, expected {path!r}"
+    if "content" in entry and entry.get("content") is not None:
+        assert _decoded(entry) == content, f"the file holds {_decoded(entry)!r}, expected {content!r}"
+
+
+@then(phrase('the file "{path}" of "{repo}" holds "{content}"'))
+def file_holds(ctx: ScenarioContext, path: str, repo: str, content: str) -> None:
+    """Reading the file back gives exactly the content."""
+    ref = ctx.repo(repo)
+    response = ctx.admin.contents.get(ref.owner, ref.name, path)
+    assert response.status_code == 200, f'reading "{path}" answered {response.status_code}'
+    actual = _decoded(json_of(response))
+    assert actual == content, f'"{path}" holds {actual!r}, expected {content!r}'
+
+
+@then(phrase('the file "{path}" of "{repo}" does not exist'))
+def file_absent(ctx: ScenarioContext, path: str, repo: str) -> None:
+    """Reading the file answers 404."""
+    ref = ctx.repo(repo)
+    response = ctx.admin.contents.get(ref.owner, ref.name, path)
+    assert response.status_code == 404, f'"{path}" should not exist, reading it answered {response.status_code}'
+
+
+@then(phrase('the listing names exactly "{names}"'))
+def listing_names(ctx: ScenarioContext, names: str) -> None:
+    """The directory listing has exactly these entry names (comma separated), in any order."""
+    body = json_of(ctx.last_response())
+    assert isinstance(body, list), f"a directory listing is an array, got {type(body).__name__}"
+    actual = sorted(str(entry.get("name")) for entry in body)
+    expected = sorted(name.strip() for name in names.split(","))
+    assert actual == expected, f"the listing names {actual}, expected {expected}"
+
+
+@then(phrase('the listing shows "{name}" as a {kind:w}'))
+def listing_kind(ctx: ScenarioContext, name: str, kind: str) -> None:
+    """An entry of the listing has the type ``file`` or ``dir``."""
+    body = json_of(ctx.last_response())
+    entries = [entry for entry in body if isinstance(entry, dict) and entry.get("name") == name]
+    assert entries, f'the listing has no entry "{name}"'
+    kinds = {"file": "file", "directory": "dir"}
+    assert entries[0].get("type") == kinds.get(kind, kind), f'"{name}" is a {entries[0].get("type")!r}'
+
+
+@then(phrase('the change is a new commit on top of the previous head of "{repo}"'))
+def new_commit_on_head(ctx: ScenarioContext, repo: str) -> None:
+    """The answer's commit is new and its first parent is the branch head before the change."""
+    previous = ctx.values.get(PREVIOUS_HEAD.format(repo=repo))
+    assert previous, f'the scenario does not know the head of "{repo}" before the change'
+    commit = json_of(ctx.last_response()).get("commit")
+    assert isinstance(commit, dict), "the answer has no commit object"
+    assert commit.get("sha") and commit["sha"] != previous, "the change did not make a new commit"
+    parents = [parent.get("sha") for parent in commit.get("parents", []) if isinstance(parent, dict)]
+    assert parents[:1] == [previous], f"the new commit's parents are {parents}, expected [{previous}]"
+
+
+@then(phrase('the file "{path}" of "{repo}" was last changed by that commit'))
+def file_last_commit(ctx: ScenarioContext, path: str, repo: str) -> None:
+    """Reading the file on the default branch names the answer's commit as its last commit."""
+    ref = ctx.repo(repo)
+    sha = json_of(ctx.last_response())["commit"]["sha"]
+    response = ctx.admin.contents.get(ref.owner, ref.name, path, ref=ref.default_branch)
+    assert response.status_code == 200, f'reading "{path}" answered {response.status_code}'
+    last = json_of(response).get("last_commit_sha")
+    assert last == sha, f'"{path}" was last changed by {last!r}, expected {sha!r}'

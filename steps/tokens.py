@@ -1,0 +1,130 @@
+"""Steps of the tokens area: tokens created with basic auth, their scopes, their use and their deletion."""
+
+from __future__ import annotations
+
+from pytest_bdd import given, then, when
+
+from conformance.api import ForgeApi
+from conformance.client import BasicAuth, TokenAuth, json_of
+from conformance.context import ScenarioContext, TokenRef
+from conformance.identities import IdentityFactory
+from conformance.ledger import CleanupLedger
+from steps.common import parse_scopes, phrase
+
+
+def _basic_api(ctx: ScenarioContext, who: str) -> ForgeApi:
+    identity = ctx.user(who)
+    return identity.client(BasicAuth(identity.username, identity.password))
+
+
+def _create(ctx: ScenarioContext, who: str, name: str, scopes: list[str] | None) -> None:
+    identity = ctx.user(who)
+    ctx.response = _basic_api(ctx, who).tokens.create(identity.username, name, scopes)
+    if ctx.response.status_code == 201:
+        body = json_of(ctx.response)
+        value = str(body.get("sha1", ""))
+        ctx.admin.http.recorder.add_secret(value)
+        ctx.tokens[name] = TokenRef(who, int(body.get("id", 0)), name, value, tuple(scopes or ()))
+
+
+def _token_api(ctx: ScenarioContext, name: str) -> ForgeApi:
+    try:
+        token = ctx.tokens[name]
+    except KeyError:
+        raise AssertionError(f'no token "{name}" in this scenario') from None
+    return ctx.user(token.owner).client(TokenAuth(token.value))
+
+
+@given(phrase('"{who}" has a token "{name}" scoped "{scopes}"'))
+def has_token(identities: IdentityFactory, who: str, name: str, scopes: str) -> None:
+    """A further token of a scenario user."""
+    identities.token_for(who, name, parse_scopes(scopes))
+
+
+@given(phrase('"{who}" has deleted the token "{name}"'))
+def has_deleted_token(ctx: ScenarioContext, who: str, name: str) -> None:
+    """The token is deleted by its owner (basic auth)."""
+    identity = ctx.user(who)
+    response = _basic_api(ctx, who).tokens.delete(identity.username, ctx.tokens[name].id)
+    assert response.status_code == 204, f"deleting the token failed: {response.status_code} {response.text[:300]}"
+
+
+@when(phrase('"{who}" creates a token "{name}" scoped "{scopes}"'))
+def create_token(ctx: ScenarioContext, who: str, name: str, scopes: str) -> None:
+    """``POST /users/{name}/tokens`` with basic auth and the listed scopes."""
+    _create(ctx, who, name, parse_scopes(scopes))
+
+
+@when(phrase('"{who}" creates a token "{name}" without scopes'))
+def create_token_without_scopes(ctx: ScenarioContext, who: str, name: str) -> None:
+    """``POST /users/{name}/tokens`` with no scopes field."""
+    _create(ctx, who, name, None)
+
+
+@when(phrase('"{who}" creates a token for "{other}" named "{name}" scoped "{scopes}"'))
+def create_token_for_other(ctx: ScenarioContext, who: str, other: str, name: str, scopes: str) -> None:
+    """``POST /users/{other}/tokens`` with the basic auth of someone else."""
+    ctx.response = _basic_api(ctx, who).tokens.create(ctx.user(other).username, name, parse_scopes(scopes))
+
+
+@when(phrase('"{who}" deletes the token "{name}"'))
+def delete_token(ctx: ScenarioContext, who: str, name: str) -> None:
+    """``DELETE /users/{name}/tokens/{id}`` with basic auth."""
+    ctx.response = _basic_api(ctx, who).tokens.delete(ctx.user(who).username, ctx.tokens[name].id)
+
+
+@when(phrase('"{who}" lists their tokens'))
+def list_tokens(ctx: ScenarioContext, who: str) -> None:
+    """``GET /users/{name}/tokens`` with basic auth."""
+    ctx.response = _basic_api(ctx, who).tokens.list(ctx.user(who).username)
+
+
+@when(phrase('the token "{name}" is used to fetch the authenticated user'))
+def token_fetches_me(ctx: ScenarioContext, name: str) -> None:
+    """``GET /user`` with the named token."""
+    ctx.response = _token_api(ctx, name).users.me()
+
+
+@when(phrase('the token "{name}" is used to fetch the repository "{short}"'))
+def token_fetches_repo(ctx: ScenarioContext, name: str, short: str) -> None:
+    """``GET /repos/{owner}/{repo}`` with the named token."""
+    repo = ctx.repo(short)
+    ctx.response = _token_api(ctx, name).repos.get(repo.owner, repo.name)
+
+
+@when(phrase('the token "{name}" is used to fetch a repository that does not exist'))
+def token_fetches_missing_repo(ctx: ScenarioContext, name: str) -> None:
+    """``GET /repos/{owner}/{repo}`` of names nobody created."""
+    ctx.response = _token_api(ctx, name).repos.get(ctx.real_name("nobody"), ctx.real_name("nothing"))
+
+
+@when(phrase('the token "{name}" is used to create a repository "{repo_name}"'))
+def token_creates_repo(ctx: ScenarioContext, ledger: CleanupLedger, name: str, repo_name: str) -> None:
+    """``POST /user/repos`` with the named token (a write on the repository category)."""
+    owner = ctx.user(ctx.tokens[name].owner).username
+    real = ctx.real_name(repo_name)
+    ledger.record_repo(owner, real)
+    ctx.response = _token_api(ctx, name).repos.create(real)
+
+
+@then(phrase('the response holds the secret of the token "{name}"'))
+def response_holds_secret(ctx: ScenarioContext, name: str) -> None:
+    """sha1 is the token (40 hex characters) and token_last_eight its last eight characters."""
+    body = json_of(ctx.last_response())
+    sha1 = body.get("sha1", "")
+    assert isinstance(sha1, str) and len(sha1) == 40 and all(c in "0123456789abcdef" for c in sha1), (
+        "sha1 is not a 40-character lowercase hex token"
+    )
+    assert body.get("token_last_eight") == sha1[-8:], "token_last_eight is not the last eight characters of sha1"
+    assert body.get("name") == name, f"the token is named {body.get('name')!r}, expected {name!r}"
+
+
+@then(phrase('the listed tokens include "{name}" without its secret'))
+def listed_without_secret(ctx: ScenarioContext, name: str) -> None:
+    """The list has the token by name, with an empty sha1 and the right last eight characters."""
+    body = json_of(ctx.last_response())
+    assert isinstance(body, list), f"expected an array of tokens, got {type(body).__name__}"
+    matches = [item for item in body if isinstance(item, dict) and item.get("name") == name]
+    assert len(matches) == 1, f'expected one token named "{name}", found {len(matches)}'
+    assert matches[0].get("sha1", "") == "", "a listed token must not reveal its secret"
+    assert matches[0].get("token_last_eight") == ctx.tokens[name].value[-8:], "token_last_eight does not match"
