@@ -79,10 +79,8 @@ def normalize_scopes(scopes: object) -> tuple[str, ...]:
     """Gitea's scope list, normalized: ``all`` swallows the rest, ``write:`` swallows ``read:``; 400 if unknown."""
     if scopes is None:
         scopes = []
-    if isinstance(scopes, str):
-        scopes = [s for s in scopes.split(",") if s.strip()]
     if not isinstance(scopes, list) or not all(isinstance(s, str) for s in scopes):
-        raise InvalidScope("invalid access token scope provided: scopes must be a list of strings")
+        raise Unprocessable("[Scopes]: must be a list of strings")
     wanted = {s.strip() for s in scopes if s.strip()}
     levels: dict[str, str] = {}
     public_only = False
