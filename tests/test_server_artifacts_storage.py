@@ -1,0 +1,202 @@
+"""Crash safety of artifact storage (restart over the same data directory) and the streamed one-file ZIP."""
+
+from __future__ import annotations
+
+import io
+import struct
+import time
+import zipfile
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from test_server_artifacts_support import Job, block_id, block_list_xml, install_fake_actions, path_of, sha
+
+from reference_server import Config, create_app
+from reference_server.artifacts import staging, store
+from reference_server.artifacts.zipstream import ZIP64_THRESHOLD, ZipEntry, _headers, single_file_zip
+
+
+class Crash(BaseException):
+    """Stands for the process dying: nothing after it runs, no handler catches it."""
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+def start(data_dir: Path) -> Flask:
+    app = create_app(Config(data_dir=data_dir, base_url="http://forge.test/"))
+    app.testing = True
+    return app
+
+
+@pytest.fixture
+def first_life(data_dir: Path) -> Iterator[Flask]:
+    app = start(data_dir)
+    yield app
+    app.extensions["forge"].db.close()
+
+
+def restart(app: Flask, data_dir: Path) -> Flask:
+    """Stop ``app`` (close its database) and start a new instance over the same data directory."""
+    app.extensions["forge"].db.close()
+    return start(data_dir)
+
+
+def job_on(app: Flask, job: Job) -> Job:
+    """The same job (same token and task) talking to another instance."""
+    return Job(app.test_client(), job.token, job.task)
+
+
+def files_under(root: Path) -> list[Path]:
+    return sorted(path for path in root.rglob("*") if path.is_file()) if root.exists() else []
+
+
+def test_crash_between_blob_write_and_commit_leaves_nothing_half_finalized(
+    first_life: Flask, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = install_fake_actions(first_life, monkeypatch)
+    job = fake.start_job()
+    kept = job.upload("kept", b"finalized before the crash")
+    url = job.create("victim")
+    job.put_block(url, block_id(1), b"world")
+    job.put_block(url, block_id(0), b"hello ")
+    job.put_block_list(url, block_list_xml([block_id(0), block_id(1)]))
+
+    def die(*args: object, **kwargs: object) -> bool:
+        raise Crash
+
+    blobs = first_life.extensions["forge"].blobs
+    files_root = data_dir / "blobs" / staging.FILES_ROOT
+    before = files_under(files_root)
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "mark_finalized", die)
+        patch.setattr(blobs, "delete", lambda key: None)  # a dead process cleans nothing up
+        with pytest.raises(Crash):
+            job.finalize("victim", 11, sha(b"hello world"))
+    orphans = [path for path in files_under(files_root) if path not in before]
+    assert len(orphans) == 1 and orphans[0].read_bytes() == b"hello world"
+
+    second_life = restart(first_life, data_dir)
+    try:
+        fake.app = second_life
+        again = job_on(second_life, job)
+        assert [item["name"] for item in again.listed()] == ["kept"]
+        assert not orphans[0].exists()
+        assert again.client.get(path_of(again.signed_url("kept"))).data == b"finalized before the crash"
+        with second_life.app_context():
+            victim = store.find_by_name(job.task.run_id, "victim")
+            assert victim is not None and victim.status == store.PENDING
+        response = again.finalize("victim", 11, sha(b"hello world"))
+        assert response.status_code == 200, response.get_data(as_text=True)
+        assert again.client.get(path_of(again.signed_url("victim"))).data == b"hello world"
+        assert int(again.listed(name_filter="kept")[0]["databaseId"]) == kept
+    finally:
+        second_life.extensions["forge"].db.close()
+
+
+def test_restart_sweeps_staging_of_finished_or_vanished_uploads_only(
+    first_life: Flask, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = install_fake_actions(first_life, monkeypatch)
+    job = fake.start_job()
+    pending_url = job.create("in-progress")
+    job.put_block(pending_url, block_id(0), b"half")
+    done = job.upload("done", b"complete")
+    staging_root = data_dir / "blobs" / staging.STAGING_ROOT
+    leftover = staging_root / str(done) / "blocks" / "stale"
+    leftover.parent.mkdir(parents=True)
+    leftover.write_bytes(b"stale block of a finalized artifact")
+    vanished = staging_root / "987654" / "append.bin"
+    vanished.parent.mkdir(parents=True)
+    vanished.write_bytes(b"from a deleted artifact")
+
+    second_life = restart(first_life, data_dir)
+    try:
+        fake.app = second_life
+        assert not leftover.exists()
+        assert not vanished.exists()
+        again = job_on(second_life, job)
+        assert again.finalize("in-progress", 4, sha(b"half")).status_code == 200
+        assert again.client.get(path_of(again.signed_url("done"))).data == b"complete"
+    finally:
+        second_life.extensions["forge"].db.close()
+
+
+def test_a_failed_finalize_keeps_the_staged_data_for_a_retry(
+    first_life: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    job = install_fake_actions(first_life, monkeypatch).start_job()
+    url = job.create("retry")
+    job.put_block(url, block_id(0), b"payload")
+    assert job.finalize("retry", 99).status_code == 400
+    assert job.finalize("retry", 7, sha(b"other")).status_code == 400
+    blobs_root = first_life.extensions["forge"].config.data_dir / "blobs" / staging.FILES_ROOT
+    assert files_under(blobs_root) == []
+    assert job.finalize("retry", 7, sha(b"payload")).status_code == 200
+
+
+def test_interrupted_append_is_cut_back(first_life: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    job = install_fake_actions(first_life, monkeypatch).start_job()
+    url = job.create("appended")
+    assert job.client.put(url.replace("http://forge.test", "") + "&comp=appendBlock", data=b"good").status_code == 201
+
+    class Broken(io.RawIOBase):
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+            raise OSError("client went away")
+
+    with first_life.app_context():
+        row = store.find_by_name(job.task.run_id, "appended")
+        assert row is not None
+        blobs = first_life.extensions["forge"].blobs
+        with pytest.raises(OSError, match="went away"):
+            staging.append_data(blobs, row.id, io.BufferedReader(Broken()), 1024)
+    assert job.finalize("appended", 4, sha(b"good")).status_code == 200
+
+
+def entry_for(tmp_path: Path, data: bytes, name: str = "file.txt") -> ZipEntry:
+    path = tmp_path / "blob"
+    path.write_bytes(data)
+    return ZipEntry(name=name, path=path, size=len(data), crc32=zlib.crc32(data), modified=time.time())
+
+
+@pytest.mark.parametrize("force_zip64", [False, True])
+@pytest.mark.parametrize("name", ["file.txt", "résumé.pdf", "数据.bin"])
+def test_single_file_zip_is_a_valid_archive(tmp_path: Path, force_zip64: bool, name: str) -> None:
+    data = bytes(range(256)) * 4100
+    length, chunks = single_file_zip(entry_for(tmp_path, data, name), force_zip64=force_zip64)
+    archive_bytes = b"".join(chunks)
+    assert len(archive_bytes) == length
+    archive = zipfile.ZipFile(io.BytesIO(archive_bytes))
+    assert archive.namelist() == [name]
+    assert archive.testzip() is None
+    assert archive.read(name) == data
+    assert archive.getinfo(name).compress_type == zipfile.ZIP_STORED
+
+
+def test_empty_file_zip(tmp_path: Path) -> None:
+    length, chunks = single_file_zip(entry_for(tmp_path, b""))
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(chunks)))
+    assert archive.read("file.txt") == b""
+    assert length == len(archive.fp.getvalue())  # type: ignore[union-attr]
+
+
+def test_large_sizes_switch_to_zip64_headers(tmp_path: Path) -> None:
+    entry = entry_for(tmp_path, b"")
+    small_local, _ = _headers(ZipEntry(entry.name, entry.path, ZIP64_THRESHOLD - 1, 0, entry.modified), zip64=False)
+    big = ZipEntry(entry.name, entry.path, 5 * 1024**3, 0, entry.modified)
+    big_local, big_trailer = _headers(big, zip64=True)
+    assert struct.unpack_from("<H", small_local, 4)[0] == 20
+    assert struct.unpack_from("<H", big_local, 4)[0] == 45
+    assert struct.unpack_from("<II", big_local, 18) == (0xFFFFFFFF, 0xFFFFFFFF)
+    name_length, extra_length = struct.unpack_from("<HH", big_local, 26)
+    extra = big_local[30 + name_length : 30 + name_length + extra_length]
+    assert struct.unpack("<HHQQ", extra) == (1, 16, big.size, big.size)
+    assert b"PK\x06\x06" in big_trailer and b"PK\x06\x07" in big_trailer
