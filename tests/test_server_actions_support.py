@@ -102,9 +102,18 @@ class World:
         return body
 
     def push(
-        self, owner: str, repo: str, path: str, content: str, *, message: str = "Add workflow", branch: str = "main"
+        self,
+        owner: str,
+        repo: str,
+        path: str,
+        content: str,
+        *,
+        message: str = "Add workflow",
+        branch: str = "main",
+        new_branch: str | None = None,
     ) -> str:
-        """Commit one file (create or update) through the contents API; returns the new commit SHA."""
+        """Commit one file (create or update) through the contents API, on ``branch`` or on a ``new_branch``
+        made from it; returns the new commit SHA."""
         url = f"/api/v1/repos/{owner}/{repo}/contents/{path}"
         headers = self.user(owner)
         existing = self.client.get(url, headers=headers, query_string={"ref": branch})
@@ -113,6 +122,8 @@ class World:
             "message": message,
             "branch": branch,
         }
+        if new_branch:
+            body["new_branch"] = new_branch
         if existing.status_code == 200:
             body["sha"] = existing.get_json()["sha"]
             response = self.client.put(url, json=body, headers=headers)
