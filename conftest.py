@@ -13,7 +13,7 @@ import pytest
 
 STEPS_DIR = Path(__file__).resolve().parent / "steps"
 
-pytest.register_assert_rewrite("conformance", "steps")
+pytest.register_assert_rewrite("steps")
 
 _AREA_STEPS = sorted(
     module.name for module in pkgutil.iter_modules([str(STEPS_DIR)]) if module.name not in ("common", "__init__")
