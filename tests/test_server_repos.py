@@ -1,0 +1,243 @@
+"""Repositories of the reference server: creation over bare Git, visibility, permissions, deletion."""
+
+from __future__ import annotations
+
+import base64
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from reference_server.auth import Principal
+from reference_server.events import RepoDeletedEvent
+from reference_server.repos import models as repos
+from reference_server.repos.errors import RepoNotFound, RepoPermissionDenied
+
+PASSWORD = "correct-horse-battery"
+
+
+def basic(user: str) -> dict[str, str]:
+    return {"Authorization": "Basic " + base64.b64encode(f"{user}:{PASSWORD}".encode()).decode()}
+
+
+def make_user(client: FlaskClient, admin: dict[str, str], name: str) -> dict[str, str]:
+    """Create a user and return basic-auth headers for it."""
+    body = {"username": name, "email": f"{name}@example.com", "password": PASSWORD, "must_change_password": False}
+    assert client.post("/api/v1/admin/users", headers=admin, json=body).status_code == 201
+    return basic(name)
+
+
+def create_repo(client: FlaskClient, headers: dict[str, str], **body: Any) -> dict[str, Any]:
+    response = client.post("/api/v1/user/repos", headers=headers, json=body)
+    assert response.status_code == 201, response.json
+    created = response.json
+    assert isinstance(created, dict)
+    return created
+
+
+def assert_error(response: Any, status: int, contains: str = "") -> None:
+    assert response.status_code == status, (response.status_code, response.data)
+    assert set(response.json) == {"message", "url"}
+    assert contains.lower() in response.json["message"].lower(), response.json["message"]
+
+
+def test_create_repository_makes_a_bare_git_repository(
+    app: Flask, client: FlaskClient, admin_headers: dict[str, str]
+) -> None:
+    alice = make_user(client, admin_headers, "Alice")
+    repo = create_repo(client, alice, name="My-Repo", description="d")
+    git_dir = Path(app.extensions["forge"].config.data_dir)
+    bare = git_dir / "git" / "alice" / "my-repo.git"
+    assert bare.is_dir()
+    out = subprocess.run(
+        ["git", f"--git-dir={bare}", "rev-parse", "--is-bare-repository"], capture_output=True, check=True
+    )
+    assert out.stdout.strip() == b"true"
+    head = subprocess.run(["git", f"--git-dir={bare}", "symbolic-ref", "HEAD"], capture_output=True, check=True)
+    assert head.stdout.strip() == b"refs/heads/main"
+    assert repo["name"] == "My-Repo" and repo["full_name"] == "Alice/My-Repo"
+    assert repo["owner"]["login"] == "Alice"
+    assert repo["empty"] is True and repo["private"] is False and repo["fork"] is False
+    assert repo["default_branch"] == "main"
+    assert repo["description"] == "d"
+    assert repo["html_url"] == "http://forge.test/Alice/My-Repo"
+    assert repo["clone_url"] == "http://forge.test/Alice/My-Repo.git"
+    assert repo["url"] == "http://forge.test/api/v1/repos/Alice/My-Repo"
+    assert repo["permissions"] == {"admin": True, "push": True, "pull": True}
+    assert repo["created_at"].endswith("+00:00")
+    assert not [p for p in bare.parent.iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_auto_init_commits_a_readme_on_the_chosen_default_branch(
+    client: FlaskClient, admin_headers: dict[str, str]
+) -> None:
+    bob = make_user(client, admin_headers, "bob")
+    repo = create_repo(client, bob, name="init", auto_init=True, default_branch="trunk", description="About")
+    assert repo["empty"] is False and repo["default_branch"] == "trunk" and repo["branch_count"] == 1
+    readme = client.get("/api/v1/repos/bob/init/contents/README.md", headers=bob)
+    assert readme.status_code == 200 and readme.json is not None
+    assert base64.b64decode(readme.json["content"]) == b"# init\n\nAbout\n"
+    assert readme.json["url"].endswith("?ref=trunk")
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({}, 422, "[Name]: Required"),
+        ({"name": ""}, 422, "[Name]: Required"),
+        ({"name": "a b"}, 422, "[Name]"),
+        ({"name": "a/b"}, 422, "[Name]"),
+        ({"name": "."}, 422, "reserved"),
+        ({"name": ".."}, 422, "reserved"),
+        ({"name": "x.git"}, 422, "*.git"),
+        ({"name": "X.GIT"}, 422, "*.git"),
+        ({"name": "r" * 101}, 422, "MaxSize"),
+        ({"name": "ok", "private": "yes"}, 422, "[Private]"),
+        ({"name": "ok", "default_branch": "bad..name"}, 422, "DefaultBranch"),
+        ({"name": "ok", "readme": "Fancy"}, 422, "readme"),
+        ({"name": "ok", "license": "MIT"}, 422, "license"),
+        ({"name": "ok", "object_format_name": "sha256"}, 422, "ObjectFormatName"),
+    ],
+)
+def test_create_repository_refuses_bad_input(
+    app: Flask, admin_headers: dict[str, str], body: dict[str, Any], status: int, message: str
+) -> None:
+    client = app.test_client()
+    carol = make_user(client, admin_headers, "carol")
+    assert_error(client.post("/api/v1/user/repos", headers=carol, json=body), status, message)
+    data_dir = app.extensions["forge"].config.data_dir
+    assert not (data_dir / "git" / "carol").exists() or not any((data_dir / "git" / "carol").iterdir())
+
+
+def test_existing_name_is_a_conflict(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    dave = make_user(client, admin_headers, "dave")
+    create_repo(client, dave, name="twice", auto_init=True)
+    response = client.post("/api/v1/user/repos", headers=dave, json={"name": "TWICE"})
+    assert_error(response, 409, "same name already exists")
+    assert client.get("/api/v1/repos/dave/twice", headers=dave).json["empty"] is False  # type: ignore[index]
+
+
+def test_create_needs_credentials_and_both_scopes(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    erin = make_user(client, admin_headers, "erin")
+    assert_error(client.post("/api/v1/user/repos", json={"name": "r"}), 401)
+    only_repo = client.post(
+        "/api/v1/users/erin/tokens", headers=erin, json={"name": "r", "scopes": ["write:repository"]}
+    )
+    assert only_repo.json is not None
+    headers = {"Authorization": f"token {only_repo.json['sha1']}"}
+    assert_error(client.post("/api/v1/user/repos", headers=headers, json={"name": "r"}), 403, "write:user")
+
+
+def test_private_repository_visibility(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    frank = make_user(client, admin_headers, "frank")
+    grace = make_user(client, admin_headers, "grace")
+    create_repo(client, frank, name="hidden", private=True)
+    create_repo(client, frank, name="open")
+    assert client.get("/api/v1/repos/frank/hidden", headers=frank).status_code == 200
+    assert client.get("/api/v1/repos/frank/hidden", headers=admin_headers).status_code == 200
+    assert_error(client.get("/api/v1/repos/frank/hidden"), 404)
+    assert_error(client.get("/api/v1/repos/frank/hidden", headers=grace), 404)
+    public = client.get("/api/v1/repos/frank/open")
+    assert public.status_code == 200 and public.json is not None
+    assert public.json["permissions"] == {"admin": False, "push": False, "pull": True}
+    assert_error(client.get("/api/v1/repos/frank/missing", headers=frank), 404)
+    assert_error(client.get("/api/v1/repos/nobody/missing"), 404)
+
+
+def test_delete_repository_publishes_event_and_removes_git_data(
+    app: Flask, client: FlaskClient, admin_headers: dict[str, str]
+) -> None:
+    heidi = make_user(client, admin_headers, "heidi")
+    ivan = make_user(client, admin_headers, "ivan")
+    repo = create_repo(client, heidi, name="gone", auto_init=True)
+    seen: list[tuple[int, bool]] = []
+    forge = app.extensions["forge"]
+
+    def on_deleted(event: RepoDeletedEvent) -> None:
+        row = forge.db.one("SELECT id FROM repos WHERE id = ?", (event.repo_id,))
+        seen.append((event.repo_id, row is not None))
+
+    forge.events.subscribe(RepoDeletedEvent, on_deleted)
+    assert_error(client.delete("/api/v1/repos/heidi/gone", headers=ivan), 403, "owner")
+    assert_error(client.delete("/api/v1/repos/heidi/gone"), 401)
+    assert seen == []
+    assert client.delete("/api/v1/repos/heidi/gone", headers=heidi).status_code == 204
+    assert seen == [(repo["id"], True)]  # announced while the row still existed
+    assert_error(client.get("/api/v1/repos/heidi/gone", headers=heidi), 404)
+    assert not (forge.config.data_dir / "git" / "heidi" / "gone.git").exists()
+    assert_error(client.delete("/api/v1/repos/heidi/gone", headers=heidi), 404)
+    create_repo(client, heidi, name="gone")  # the name is free again
+
+
+def test_admin_may_delete_any_repository(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    judy = make_user(client, admin_headers, "judy")
+    create_repo(client, judy, name="r", private=True)
+    assert client.delete("/api/v1/repos/judy/r", headers=admin_headers).status_code == 204
+
+
+def test_org_repositories_and_owner_rights(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    kim = make_user(client, admin_headers, "kim")
+    leo = make_user(client, admin_headers, "leo")
+    assert client.post("/api/v1/orgs", headers=kim, json={"username": "team"}).status_code == 201
+    made = client.post("/api/v1/orgs/team/repos", headers=kim, json={"name": "svc", "private": True})
+    assert made.status_code == 201 and made.json is not None
+    assert made.json["owner"]["login"] == "team" and made.json["full_name"] == "team/svc"
+    assert_error(client.post("/api/v1/orgs/team/repos", headers=leo, json={"name": "x"}), 403, "not allowed")
+    assert_error(client.post("/api/v1/orgs/nowhere/repos", headers=kim, json={"name": "x"}), 404)
+    assert_error(client.post("/api/v1/orgs/team/repos", headers=kim, json={"name": "svc"}), 409)
+    assert_error(client.get("/api/v1/repos/team/svc", headers=leo), 404)
+    listed = client.get("/api/v1/orgs/team/repos", headers=kim)
+    assert listed.status_code == 200 and [r["name"] for r in listed.json or []] == ["svc"]
+    assert listed.headers["X-Total-Count"] == "1"
+    assert client.get("/api/v1/orgs/team/repos").json == []  # private repos are invisible anonymously
+    assert client.delete("/api/v1/repos/team/svc", headers=kim).status_code == 204
+
+
+def test_list_own_repositories(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    mia = make_user(client, admin_headers, "mia")
+    for name in ("b", "a", "c"):
+        create_repo(client, mia, name=name)
+    page = client.get("/api/v1/user/repos?limit=2", headers=mia)
+    assert page.status_code == 200 and [r["name"] for r in page.json or []] == ["a", "b"]
+    assert page.headers["X-Total-Count"] == "3"
+    assert_error(client.get("/api/v1/user/repos"), 401)
+
+
+def test_permission_and_require_repo_rules(app: Flask, client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    nick = make_user(client, admin_headers, "nick")
+    make_user(client, admin_headers, "olga")
+    create_repo(client, nick, name="pub")
+    create_repo(client, nick, name="priv", private=True)
+    with app.app_context():
+        from reference_server.users.models import get_user_by_name
+
+        owner_id = get_user_by_name("nick").id
+        other_id = get_user_by_name("olga").id
+        pub = repos.get_repo("NICK", "PUB")
+        priv = repos.get_repo_by_id(repos.get_repo("nick", "priv").id)
+        owner = Principal(owner_id, "nick", False, frozenset({"all"}))
+        other = Principal(other_id, "olga", False, frozenset({"all"}))
+        admin = Principal(1, "forge_admin", True, frozenset({"all"}))
+        assert repos.permission(None, pub) == repos.Permission(True, False, False)
+        assert repos.permission(None, priv) == repos.Permission(False, False, False)
+        assert repos.permission(owner, priv) == repos.Permission(True, True, True)
+        assert repos.permission(other, priv) == repos.Permission(False, False, False)
+        assert repos.permission(admin, priv) == repos.Permission(True, True, True)
+        public_only = Principal(owner_id, "nick", False, frozenset({"all", "public-only"}))
+        assert repos.permission(public_only, priv).can_read is False
+        assert pub.git_path == app.extensions["forge"].config.data_dir / "git" / "nick" / "pub.git"
+        with pytest.raises(RepoNotFound):
+            repos.get_repo_by_id(9999)
+    with app.test_request_context(headers=basic("olga")):
+        from reference_server.auth import resolve_credentials
+        from reference_server.users.models import principal_for_password, principal_for_token
+
+        resolve_credentials(principal_for_token, principal_for_password)
+        assert repos.require_repo("nick", "pub", "read").name == "pub"
+        with pytest.raises(RepoPermissionDenied):
+            repos.require_repo("nick", "pub", "write")
+        with pytest.raises(RepoNotFound):
+            repos.require_repo("nick", "priv", "read")
