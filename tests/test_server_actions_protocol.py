@@ -15,11 +15,6 @@ __all__ = ["world"]
 SUCCESS, FAILURE = runner_pb2.RESULT_SUCCESS, runner_pb2.RESULT_FAILURE
 
 
-def _setup(world: World, labels: list[str] | None = None) -> tuple[str, World]:
-    world.repo("alice", "app")
-    return "alice", world
-
-
 def test_ping_answers_in_the_callers_codec(world: World) -> None:
     answer = world.reply(world.call("Ping", ping_pb2.PingRequest(data="kit")), ping_pb2.PingResponse)
     assert answer.data == "Hello, kit!"
