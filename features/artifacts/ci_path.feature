@@ -7,7 +7,8 @@ Feature: The whole CI path: a pushed workflow runs on the mock runner and its ar
   the bytes the job wrote.
 
   Background:
-    Given a new repository with a mock runner registered to it with the labels "ubuntu-latest"
+    Given a repository "dev/app"
+    And a mock runner registered to "dev/app" with the labels "ubuntu-latest"
 
   @spec @slow @clause_S1_artifacts @clause_S1_runs_jobs_workflows @clause_S4_1_CreateArtifact @clause_S4_1_FinalizeArtifact @clause_S4_3_artifact_zip @clause_S4_3_artifact_zip_raw
   Scenario: A succeeding job's artifacts are listed and downloaded byte for byte

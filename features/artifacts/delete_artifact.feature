@@ -27,7 +27,7 @@ Feature: DeleteArtifact removes an artifact of the job's run
   Scenario: A deleted artifact is gone from the REST API
     Given the job has deleted the artifact "obsolete"
     When the repository's owner gets the REST artifact "obsolete"
-    Then the REST response status is 404
+    Then the request is refused with status 404
 
   @reference @clause_S4_1_DeleteArtifact
   Scenario: DeleteArtifact of an unknown name is refused with not_found

@@ -14,22 +14,22 @@ Feature: Artifacts over REST: list, get, delete and zip download of a repository
   @spec @clause_S4_3_artifacts_list @clause_S2_3_artifact
   Scenario: The repository's artifacts are listed as an object with a total count
     When the repository's owner lists the REST artifacts
-    Then the REST response status is 200
-    And the REST response matches the schema "artifact_list"
+    Then the response status is 200
+    And the response matches the schema "artifact_list"
     And the REST artifact list holds exactly "dist,docs"
     And the REST artifact list's total_count is 2
 
   @gitea @clause_S4_3_artifacts_list
   Scenario: The list can be filtered by name
     When the repository's owner lists the REST artifacts named "docs"
-    Then the REST response status is 200
+    Then the response status is 200
     And the REST artifact list holds exactly "docs"
 
   @spec @clause_S4_3_run_artifacts
   Scenario: A run's artifacts are listed under its unique run id
     When the repository's owner lists the REST artifacts of the job's run by its id
-    Then the REST response status is 200
-    And the REST response matches the schema "artifact_list"
+    Then the response status is 200
+    And the response matches the schema "artifact_list"
     And the REST artifact list holds exactly "dist,docs"
 
   @spec @clause_S4_3_run_artifacts
@@ -41,8 +41,8 @@ Feature: Artifacts over REST: list, get, delete and zip download of a repository
   @spec @clause_S4_3_artifact_get @clause_S2_3_artifact
   Scenario: One artifact is read by its id, with its run and its download URL
     When the repository's owner gets the REST artifact "dist"
-    Then the REST response status is 200
-    And the REST response matches the schema "artifact"
+    Then the response status is 200
+    And the response matches the schema "artifact"
     And the REST artifact is "dist" with size 13 of the job's run
     And the REST artifact's archive_download_url is its url followed by "/zip"
 
@@ -50,14 +50,14 @@ Feature: Artifacts over REST: list, get, delete and zip download of a repository
   Scenario: An artifact is not found through another repository
     Given the repository's owner has a second repository
     When the repository's owner gets the REST artifact "dist" through the second repository
-    Then the REST response status is 404
+    Then the request is refused with status 404
 
   @spec @clause_S4_3_artifact_delete
   Scenario: A deleted artifact is gone
     When the repository's owner deletes the REST artifact "dist"
-    Then the REST response status is 204
+    Then the response status is 204
     When the repository's owner gets the REST artifact "dist"
-    Then the REST response status is 404
+    Then the request is refused with status 404
     When the repository's owner lists the REST artifacts
     Then the REST artifact list holds exactly "docs"
     When the job calls ListArtifacts
@@ -66,14 +66,14 @@ Feature: Artifacts over REST: list, get, delete and zip download of a repository
   @gitea @clause_S4_3_artifact_delete
   Scenario: A read-only token cannot delete an artifact
     When the repository's owner deletes the REST artifact "dist" with a read-only token
-    Then the REST response status is 403
+    Then the request is refused with status 403
     When the repository's owner gets the REST artifact "dist"
-    Then the REST response status is 200
+    Then the response status is 200
 
   @spec @clause_S4_3_artifact_zip @clause_S4_3_artifact_zip_raw @clause_S2_3_artifact
   Scenario: The zip endpoint redirects to a signed raw URL that serves the file
     When the repository's owner requests the REST zip of "dist"
-    Then the REST response status is 302
+    Then the response status is 302
     And the REST redirect points to the raw zip of "dist" with a signature
     When the redirect target is fetched without credentials
     Then the download answers 200
@@ -92,4 +92,4 @@ Feature: Artifacts over REST: list, get, delete and zip download of a repository
   @gitea @clause_S4_3_artifact_zip
   Scenario: The zip of an unknown artifact is not found
     When the repository's owner requests the REST zip of an artifact id that does not exist
-    Then the REST response status is 404
+    Then the request is refused with status 404

@@ -5,7 +5,8 @@ Feature: The jobs of a run are listed and read over REST, with their labels, nee
   repository as an object {jobs, total_count}; a job's log is the text its runner sent.
 
   Background:
-    Given a new repository with a mock runner registered to it with the labels "ubuntu-latest,linux"
+    Given a repository "dev/app"
+    And a mock runner registered to "dev/app" with the labels "ubuntu-latest,linux"
     And the workflow "pipeline.yml" is pushed to the repository with
       """
       name: pipeline
@@ -25,8 +26,8 @@ Feature: The jobs of a run are listed and read over REST, with their labels, nee
   @spec @clause_S2_3_workflow_job @clause_S4_4_runs_jobs_repo
   Scenario: The jobs of a run are listed with their labels
     When the repository's owner lists the jobs of the run of "pipeline.yml"
-    Then the REST response status is 200
-    And the REST response matches the schema "action_workflow_job_list"
+    Then the response status is 200
+    And the response matches the schema "action_workflow_job_list"
     And the REST job list holds exactly the jobs "compile,package" with a total_count of 2
     And the job "compile" has the labels "ubuntu-latest,linux"
     And the job "package" has the labels "ubuntu-latest"
@@ -48,25 +49,25 @@ Feature: The jobs of a run are listed and read over REST, with their labels, nee
   @spec @clause_S4_3_jobs_scopes
   Scenario: The jobs of a repository are listed at repository and at user scope
     When the repository's owner lists the jobs of the repository
-    Then the REST response status is 200
-    And the REST response matches the schema "action_workflow_job_list"
+    Then the response status is 200
+    And the response matches the schema "action_workflow_job_list"
     And the REST job list holds exactly the jobs "compile,package" with a total_count of 2
     When the repository's owner lists the jobs at user scope
-    Then the REST response status is 200
+    Then the response status is 200
     And the REST job list includes the jobs "compile,package"
 
   @gitea @clause_S4_4_runs_jobs_repo
   Scenario: One job is read by its id
     When the repository's owner gets the job "compile"
-    Then the REST response status is 200
-    And the REST response matches the schema "action_workflow_job"
+    Then the response status is 200
+    And the response matches the schema "action_workflow_job"
     And the REST job is "compile" of the run of "pipeline.yml"
 
   @gitea @clause_S4_4_runs_jobs_repo
   Scenario: A job is not found through another repository
     Given the repository's owner has a second repository
     When the repository's owner gets the job "compile" through the second repository
-    Then the REST response status is 404
+    Then the request is refused with status 404
 
   @gitea @clause_S4_4_runs_jobs_repo
   Scenario: A job's log holds the lines its runner sent, in order
@@ -74,5 +75,5 @@ Feature: The jobs of a run are listed and read over REST, with their labels, nee
     And the mock runner sends the log lines "first line,second line,third line"
     And the mock runner reports the job's result as "success"
     And the repository's owner gets the log of the job "compile"
-    Then the REST response status is 200
+    Then the response status is 200
     And the log holds the lines "first line,second line,third line" in that order

@@ -5,26 +5,26 @@ Feature: Runner registration tokens are obtained over REST
   of that version). Creating a token needs a token with write access to repositories.
 
   Background:
-    Given a new repository
+    Given a repository "dev/app"
 
   @spec @clause_S4_4_registration_tokens
   Scenario: POST gives a registration token
     When the repository's owner requests a registration token with POST
-    Then the REST response status is 200
-    And the REST response matches the schema "action_registration_token"
+    Then the response status is 200
+    And the response matches the schema "action_registration_token"
     And the registration token is not empty
 
   @spec @clause_S4_4_registration_tokens @clause_S9_4
   Scenario: The legacy GET still gives a registration token
     When the repository's owner requests a registration token with GET
-    Then the REST response status is 200
-    And the REST response matches the schema "action_registration_token"
+    Then the response status is 200
+    And the response matches the schema "action_registration_token"
     And the registration token is not empty
 
   @gitea @clause_S4_4_registration_tokens
   Scenario Outline: A read-only token cannot obtain a registration token
     When the repository's owner requests a registration token with <method> and a read-only token
-    Then the REST response status is 403
+    Then the request is refused with status 403
 
     Examples:
       | method |
@@ -33,7 +33,7 @@ Feature: Runner registration tokens are obtained over REST
 
   @gitea @clause_S4_4_registration_tokens
   Scenario: A registration token registers a runner of the repository, which is then listed
-    Given a mock runner registered to the repository with the labels "ubuntu-latest,gpu"
+    Given a mock runner registered to "dev/app" with the labels "ubuntu-latest,gpu"
     When the repository's owner lists the repository's runners
-    Then the REST response status is 200
+    Then the response status is 200
     And the REST runner list holds the mock runner with the labels "ubuntu-latest,gpu"

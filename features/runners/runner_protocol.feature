@@ -5,7 +5,7 @@ Feature: The runner protocol registers runners and hands them tasks
   runner's uuid and token in x-runner-uuid and x-runner-token.
 
   Background:
-    Given a new repository
+    Given a repository "dev/app"
 
   @gitea @clause_S1_runners
   Scenario: Ping answers with a greeting
@@ -40,14 +40,14 @@ Feature: The runner protocol registers runners and hands them tasks
 
   @gitea @clause_S1_runners
   Scenario: Declare replaces the runner's labels and version
-    Given a mock runner registered to the repository with the labels "ubuntu-latest"
+    Given a mock runner registered to "dev/app" with the labels "ubuntu-latest"
     When the mock runner declares the labels "ubuntu-latest,arm64" and the version "v9.9.9"
     Then the runner call succeeds
     And the declared runner has the labels "ubuntu-latest,arm64" and the version "v9.9.9"
 
   @gitea @clause_S1_runners
   Scenario: FetchTask reports the tasks version and hands out a task only when one is waiting
-    Given a mock runner registered to the repository with the labels "ubuntu-latest"
+    Given a mock runner registered to "dev/app" with the labels "ubuntu-latest"
     When the mock runner fetches a task with tasks version 0
     Then no task is handed out and the tasks version is positive
     When the mock runner fetches a task with the tasks version it was given
@@ -58,7 +58,7 @@ Feature: The runner protocol registers runners and hands them tasks
 
   @gitea @clause_S1_runners
   Scenario: UpdateTask records the result and echoes it
-    Given a mock runner registered to the repository with the labels "ubuntu-latest"
+    Given a mock runner registered to "dev/app" with the labels "ubuntu-latest"
     And the workflow "ci.yml" named "CI" is pushed to the repository
     And the mock runner has taken the job
     When the mock runner reports the job's result as "success"
@@ -68,7 +68,7 @@ Feature: The runner protocol registers runners and hands them tasks
 
   @gitea @clause_S1_runners
   Scenario: UpdateLog acknowledges rows by index and ignores duplicates and gaps
-    Given a mock runner registered to the repository with the labels "ubuntu-latest"
+    Given a mock runner registered to "dev/app" with the labels "ubuntu-latest"
     And the workflow "ci.yml" named "CI" is pushed to the repository
     And the mock runner has taken the job
     When the mock runner sends 2 log rows from index 0
@@ -84,7 +84,7 @@ Feature: The runner protocol registers runners and hands them tasks
   Scenario: A call with a wrong x-runner-token is refused
     Gitea answers 500 with the Connect code "unknown" (its handlers return gRPC errors); the
     reference answers 401 "unauthenticated" (see the next scenario). Either way nothing is handed out.
-    Given a mock runner registered to the repository with the labels "ubuntu-latest"
+    Given a mock runner registered to "dev/app" with the labels "ubuntu-latest"
     And the workflow "ci.yml" named "CI" is pushed to the repository
     When the mock runner fetches a task with a wrong runner token
     Then the runner call is refused
@@ -92,6 +92,6 @@ Feature: The runner protocol registers runners and hands them tasks
 
   @reference @clause_S5_5
   Scenario: The reference refuses a wrong x-runner-token with the Connect code unauthenticated
-    Given a mock runner registered to the repository with the labels "ubuntu-latest"
+    Given a mock runner registered to "dev/app" with the labels "ubuntu-latest"
     When the mock runner fetches a task with a wrong runner token
     Then the runner call fails with status 401 and Connect code "unauthenticated"

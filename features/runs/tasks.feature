@@ -6,15 +6,16 @@ Feature: The tasks of a repository show runs in the shape of specification secti
   ISO 8601 with a UTC offset, and status is the internal status, "success" or "failure" once done.
 
   Background:
-    Given a new repository with a mock runner registered to it with the labels "ubuntu-latest"
+    Given a repository "dev/app"
+    And a mock runner registered to "dev/app" with the labels "ubuntu-latest"
     And the workflow "build.yml" named "Build" is pushed to the repository
     And the mock runner has taken the job
 
   @spec @clause_S2_2_list @clause_S2_2_id @clause_S2_2_name @clause_S2_2_head_branch @clause_S2_2_head_sha @clause_S2_2_run_number @clause_S2_2_event @clause_S2_2_display_title @clause_S2_2_workflow_id @clause_S2_2_url @clause_S2_2_created_at @clause_S2_2_updated_at @clause_S2_2_run_started_at
   Scenario: A taken task is listed with every field of section 2.2
     When the repository's owner lists the tasks
-    Then the REST response status is 200
-    And the REST response matches the schema "action_task_list"
+    Then the response status is 200
+    And the response matches the schema "action_task_list"
     And the task list holds 1 task with a total_count of 1
     And the task is named "Build" with workflow_id "build.yml" and event "push"
     And the task is on the default branch at the pushed commit with run number 1
