@@ -75,7 +75,7 @@ def run_baseline(data: DataFile, work: Path, threads: int) -> PathFigures:
         python_command(
             RAW_SERVER,
             *("--data-dir", str(store), "--threads", str(threads)),
-            *("--max-body", str(max(data.size, REFERENCE_MAX_BLOCK))),
+            *("--max-body", str(max(data.size, REFERENCE_MAX_BLOCK) + 1)),  # waitress refuses a body of exactly max
         ),
         work / "raw-server.log",
     )
@@ -125,7 +125,11 @@ def run_artifact(data: DataFile, work: Path, threads: int) -> PathFigures:
             *("--server-pid", str(server.pid), "--out", str(work / "artifact-result.json")),
         )
         raw = run_client(
-            mock_runner_command("exec", "--runner-file", str(runner_file), "--", *job),
+            mock_runner_command(
+                *("exec", "--runner-file", str(runner_file), "--workdir", str(work / "job"), "--timeout", "120"),
+                "--",
+                *job,
+            ),
             work / "artifact-result.json",
             work / "artifact-client.log",
             timeout=_client_timeout(data.size),
@@ -140,23 +144,31 @@ def run_artifact(data: DataFile, work: Path, threads: int) -> PathFigures:
     return _phases(raw, data, "artifact")
 
 
-def run_size(size: int, work: Path, threads: int) -> SizeFigures:
-    """Both paths, one after the other, on one freshly generated file."""
+def run_size(size: int, work: Path, threads: int, repeat: int) -> SizeFigures:
+    """Both paths, alternately ``repeat`` times (fresh servers each time), on one freshly generated file.
+
+    Alternating means a burst of load from elsewhere on the machine hits both paths alike.
+    """
     data = make_data_file(work / f"data-{size}.bin", size)
+    baseline: list[PathFigures] = []
+    artifact: list[PathFigures] = []
     try:
-        baseline = run_baseline(data, work, threads)
-        artifact = run_artifact(data, work, threads)
+        for _ in range(repeat):
+            baseline.append(run_baseline(data, work, threads))
+            artifact.append(run_artifact(data, work, threads))
     finally:
         data.path.unlink(missing_ok=True)
     return SizeFigures(size, data.sha256, baseline, artifact)
 
 
-def _environment(threads: int) -> dict[str, Any]:
+def _environment(threads: int, repeat: int) -> dict[str, Any]:
     return {
         "python": platform.python_version(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
+        "load_average_1min": round(os.getloadavg()[0], 2),
         "waitress_threads": threads,
+        "repeat": repeat,
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
 
@@ -171,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--work-dir", type=Path, help="where data files, server data and logs go (default: a temp dir)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs) after the run")
     parser.add_argument("--threads", type=int, default=16, help="waitress threads of both servers (default 16)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs of each path per size, alternating; the fastest counts (default 3)"
+    )
     parser.add_argument("--min-ratio", type=float, default=Targets.min_ratio, help="throughput target vs baseline")
     parser.add_argument("--max-peak-mib", type=float, default=Targets.max_peak_mib, help="peak memory target")
     parser.add_argument(
@@ -186,8 +201,8 @@ def main(argv: list[str] | None = None) -> int:
         sizes = parse_sizes(options.sizes)
     except ValueError as exc:
         parser.error(str(exc))
-    if options.threads < 1:
-        parser.error("--threads must be at least 1")
+    if options.threads < 1 or options.repeat < 1:
+        parser.error("--threads and --repeat must be at least 1")
     targets = Targets(options.min_ratio, options.max_peak_mib, options.max_growth_mib)
     work = options.work_dir or Path(tempfile.mkdtemp(prefix="kit-bench-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -196,22 +211,22 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for size in sizes:
             print(f"benchmarking {format_size(size)} ...", flush=True)
-            figures.append(run_size(size, work, options.threads))
+            figures.append(run_size(size, work, options.threads, options.repeat))
         finished = True
     except BenchmarkError as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)
         return 2
     finally:
-        if finished and not options.keep and options.work_dir is None:
+        if not finished:
+            print(f"logs are in {work}", file=sys.stderr, flush=True)
+        elif not options.keep and options.work_dir is None:
             shutil.rmtree(work, ignore_errors=True)
-        else:
-            print(f"logs are in {work}", file=sys.stderr)
     misses = evaluate(figures, targets)
     print()
     print(render_table(figures))
     print()
     if options.json:
-        report = to_json(figures, targets, misses, _environment(options.threads))
+        report = to_json(figures, targets, misses, _environment(options.threads, options.repeat))
         options.json.write_text(json.dumps(report, indent=2) + "\n")
     for miss in misses:
         print(f"TARGET MISSED: {miss}")

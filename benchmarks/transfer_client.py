@@ -13,6 +13,7 @@ import argparse
 import hashlib
 import http.client
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -45,7 +46,12 @@ class Phase:
 
 
 def measure_phase(direction: str, server_pid: int, transfer: Callable[[], tuple[int, str]]) -> Phase:
-    """Run ``transfer`` (returning size and sha256) between peak-memory resets and reads."""
+    """Run ``transfer`` (returning size and sha256) between peak-memory resets and reads.
+
+    Dirty pages of the previous phase (or of the data file) are written out first, so their writeback
+    does not slow this phase down: every phase starts from the same quiet disk.
+    """
+    os.sync()
     reset_peak_rss()
     reset_peak_rss(server_pid)
     started = time.perf_counter()
