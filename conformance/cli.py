@@ -60,7 +60,7 @@ def pytest_arguments(argv: Sequence[str]) -> list[str]:
     """The pytest command line for the command's arguments."""
     own, extra = _split(list(argv))
     options, unknown = build_parser().parse_known_args(own)
-    arguments = [str(SUITE_DIR), "--rootdir", str(KIT_ROOT), "--strict-markers", "-p", "no:cacheprovider"]
+    arguments = [str(SUITE_DIR), "--rootdir", str(KIT_ROOT), "--strict-markers", "-p", "no:cacheprovider", "--tb=short"]
     arguments += ["--report-dir", options.report_dir]
     for flag, value in (
         ("--target", options.target),

@@ -345,9 +345,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         result.message = result.message or _short_message(report)
         result.transcript = [exchange.as_dict() for exchange in exchanges]
         if exchanges:
-            report.sections.append(("HTTP transcript", "\n\n".join(exchange.render() for exchange in exchanges)))
+            _attach_transcript(report, "\n\n".join(exchange.render() for exchange in exchanges))
     elif report.when == "call" and result.outcome == "":
         result.outcome = "passed"
+
+
+def _attach_transcript(report: pytest.TestReport, text: str) -> None:
+    """Add the transcript to the failure's text, so the terminal and the JUnit report both show it."""
+    add_section = getattr(report.longrepr, "addsection", None)
+    if callable(add_section):
+        add_section("HTTP transcript (credentials masked)", text)
+    else:
+        report.sections.append(("HTTP transcript (credentials masked)", text))
 
 
 def _short_message(report: pytest.TestReport) -> str:
