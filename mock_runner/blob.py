@@ -106,11 +106,14 @@ class BlockUploader:
                     response = self.session.put(url, data=body, headers=headers, timeout=(10.0, self.timeout))
                 except requests.RequestException as exc:
                     raise _connection_error(exc, what) from exc
+                if response.status_code // 100 == 2 and response.status_code != 201:
+                    raise BlobTransferError(
+                        response.status_code,
+                        "failed_precondition",
+                        f"{what}: HTTP {response.status_code}; a blob PUT must answer 201, as Azure does",
+                    )
                 if response.status_code != 201:
-                    error = error_from_response(response, what, BlobTransferError)
-                    if response.status_code // 100 == 2:
-                        error.msg += " (a blob PUT must answer 201, as Azure does)"
-                    raise error
+                    raise error_from_response(response, what, BlobTransferError)
 
     def _put_block(self, block: str, data: bytes) -> None:
         url = with_params(self.url, comp="block", blockid=block)
@@ -222,11 +225,12 @@ class _Download:
                 content_range = response.headers.get("Content-Range", "")
                 if not content_range.startswith(f"bytes {self.written}-"):
                     raise BlobTransferError(206, "out_of_range", f"resume answered {content_range!r}")
+            elif response.status_code // 100 == 2 and response.status_code != 200:
+                raise BlobTransferError(
+                    response.status_code, "failed_precondition", f"GET signed URL: HTTP {response.status_code}, not 200"
+                )
             elif response.status_code != 200:
-                error = error_from_response(response, "GET signed URL", BlobTransferError)
-                if response.status_code // 100 == 2:
-                    error.msg += " (a download must answer 200)"
-                raise error
+                raise error_from_response(response, "GET signed URL", BlobTransferError)
             if self.headers is None:
                 self.headers = response.headers
             try:

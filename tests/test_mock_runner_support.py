@@ -130,3 +130,29 @@ def fake_server() -> Iterator[FakeServer]:
     server = FakeServer()
     yield server
     server.close()
+
+
+SIMPLE_WORKFLOW = """\
+name: simple
+on: [push]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo hello
+"""
+
+
+def take_task(forge: LiveForge, repo: str, workflow: str = SIMPLE_WORKFLOW) -> tuple[Any, Any]:
+    """Push a workflow, register a runner with the protocol client and take the job's task."""
+    from mock_runner.protocol import RunnerClient
+
+    forge.push_file(repo, ".gitea/workflows/ci.yml", workflow)
+    anonymous = RunnerClient(forge.url)
+    runner = anonymous.register(forge.registration_token(repo), "lib-runner", ["ubuntu-latest"])
+    client = RunnerClient(forge.url, runner.uuid, runner.token)
+    for _ in range(50):
+        task, _version = client.fetch_task(0)
+        if task is not None:
+            return task, client
+    raise AssertionError("the pushed workflow gave no task")
