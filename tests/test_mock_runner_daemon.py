@@ -1,0 +1,226 @@
+"""The daemon and the command end to end against a live reference server, plus polling rules on a fake."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+import requests
+from flask import Response, request
+from forge_proto import runner_pb2
+from test_mock_runner_support import ADMIN_TOKEN, FakeServer, LiveForge, fake_server, live_forge
+
+from mock_runner.cli import NO_TASK_STATUS, main
+from mock_runner.daemon import Daemon, exit_status
+from mock_runner.runnerfile import RunnerFile
+
+__all__ = ["fake_server", "live_forge"]
+
+BUILD = """\
+name: build
+on: [push]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    outputs:
+      lines: ${{ steps.make.outputs.lines }}
+    steps:
+      - id: make
+        run: |
+          mkdir -p out/sub && printf 'alpha\\n' > out/a.txt && seq 1 20000 > out/sub/numbers.txt
+          printf '\\000\\001\\377' > out/bytes.bin
+          echo "lines=$(wc -l < out/sub/numbers.txt)" >> "$GITHUB_OUTPUT"
+          echo "secret is ${{ secrets.GITEA_TOKEN }}"
+      - uses: actions/upload-artifact@v4
+        with:
+          name: build-output
+          path: out/
+      - uses: actions/download-artifact@v4
+        with:
+          name: build-output
+          path: back
+      - run: diff -r out back && echo identical
+"""
+
+FLAKY = """\
+name: flaky
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - run: mkdir -p out && seq 1 500 > out/partial.log
+      - uses: actions/upload-artifact@v4
+        with:
+          name: partial-logs
+          path: out/partial.log
+      - run: echo "tests failed" && exit 3
+      - uses: actions/upload-artifact@v4
+        with:
+          name: late-logs
+          path: out/partial.log
+"""
+
+
+def zip_of(forge: LiveForge, artifact: dict[str, object]) -> zipfile.ZipFile:
+    response = requests.get(
+        str(artifact["archive_download_url"]), headers={"Authorization": f"token {ADMIN_TOKEN}"}, timeout=30
+    )
+    assert response.status_code == 200, response.text
+    return zipfile.ZipFile(io.BytesIO(response.content))
+
+
+def test_a_pushed_workflow_runs_and_its_artifact_comes_back_byte_for_byte(
+    live_forge: LiveForge, tmp_path: Path
+) -> None:
+    repo = live_forge.create_repo("ci-success")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/build.yml", BUILD)
+    daemon = Daemon(runner_file, workdir=tmp_path / "work", fetch_interval=0.2)
+    outcome = daemon.run_once(timeout=20)
+    assert outcome is not None
+    assert outcome.result == runner_pb2.RESULT_SUCCESS, outcome.log_lines
+    assert "identical" in outcome.log_lines
+    assert "secret is ***" in outcome.log_lines
+    (run,) = live_forge.runs(repo)
+    assert (run["status"], run["conclusion"]) == ("completed", "success")
+    (artifact,) = live_forge.artifacts(repo)
+    assert artifact["name"] == "build-output"
+    archive = zip_of(live_forge, artifact)
+    assert sorted(archive.namelist()) == ["a.txt", "bytes.bin", "sub/numbers.txt"]
+    assert archive.read("bytes.bin") == b"\x00\x01\xff"
+    assert archive.read("sub/numbers.txt") == "".join(f"{n}\n" for n in range(1, 20001)).encode()
+    logs = live_forge.api("GET", f"/repos/{repo}/actions/jobs/{outcome.task_id}/logs")
+    assert logs.status_code == 200
+    assert "identical" in logs.text
+    assert not list((tmp_path / "work").iterdir()), "the task's workspace is removed afterwards"
+
+
+def test_a_failing_job_fails_the_run_and_keeps_earlier_artifacts(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("ci-failure")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/flaky.yml", FLAKY)
+    outcome = Daemon(runner_file, fetch_interval=0.2, workdir=tmp_path / "w").run_once(timeout=20)
+    assert outcome is not None and outcome.result == runner_pb2.RESULT_FAILURE
+    assert exit_status(outcome.result) == 1
+    (run,) = live_forge.runs(repo)
+    assert run["conclusion"] == "failure"
+    assert [a["name"] for a in live_forge.artifacts(repo)] == ["partial-logs"]
+    assert zip_of(live_forge, live_forge.artifacts(repo)[0]).namelist() == ["partial.log"]
+
+
+def test_run_once_without_a_job_returns_none(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("idle")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    assert Daemon(runner_file, fetch_interval=0.1).run_once(timeout=0.5) is None
+
+
+def test_exec_runs_a_command_as_the_job_with_the_artifact_commands(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("exec")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/build.yml", BUILD)
+    script = tmp_path / "job.sh"
+    script.write_text(
+        f"""set -e
+[ -z "${{GITHUB_SERVER_URL:-}}" ] && [ "$GITEA_SERVER_URL" = "{live_forge.url}" ]
+[ "$GITHUB_WORKSPACE" = "$PWD" ]
+printf 'payload' > file.txt
+{sys.executable} -m mock_runner.cli artifact upload raw-file file.txt --no-archive
+{sys.executable} -m mock_runner.cli artifact upload zipped file.txt
+{sys.executable} -m mock_runner.cli artifact list --json > list.json
+{sys.executable} -m mock_runner.cli artifact download zipped --path back
+cmp file.txt back/file.txt
+{sys.executable} -m mock_runner.cli artifact delete zipped
+python3 -c 'import json; print(sorted(a["name"] for a in json.load(open("list.json"))))'
+exit 7
+"""
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "mock_runner.cli", "exec", "--runner-file", str(runner_file), "--timeout", "20",
+         "--", "bash", str(script)],
+        capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )  # fmt: skip
+    assert completed.returncode == 7, completed.stdout + completed.stderr
+    assert "['raw-file', 'zipped']" in completed.stdout
+    (run,) = live_forge.runs(repo)
+    assert run["conclusion"] == "failure"
+    assert [a["name"] for a in live_forge.artifacts(repo)] == ["raw-file"]
+
+
+def test_exec_without_a_job_gives_up_after_the_timeout(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("exec-idle")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    status = main(["exec", "--runner-file", str(runner_file), "--timeout", "0.5", "--", "true"])
+    assert status == NO_TASK_STATUS
+
+
+def test_daemon_once_exits_with_the_job_status(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("daemon-once")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/flaky.yml", FLAKY)
+    status = main(["daemon", "--once", "--quiet", "--runner-file", str(runner_file), "--fetch-interval", "0.2"])
+    assert status == 1
+
+
+def test_register_refuses_a_bad_token(live_forge: LiveForge, tmp_path: Path) -> None:
+    status = main(
+        ["register", "--instance", live_forge.url, "--token", "0" * 40, "--name", "x", "--labels", "a",
+         "--no-interactive", "--runner-file", str(tmp_path / ".runner")]
+    )  # fmt: skip
+    assert status == 1
+    assert not (tmp_path / ".runner").exists()
+
+
+def test_register_off_a_terminal_without_flags_fails_clearly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(["register", "--instance", "http://127.0.0.1:9", "--runner-file", str(tmp_path / ".runner")])
+    assert status == 2
+    error = capsys.readouterr().err
+    assert "--token" in error and "not a terminal" in error
+
+
+def write_runner(path: Path, address: str) -> Path:
+    RunnerFile(id=1, uuid="u-1", name="fake", token="t-1", address=address, labels=["ubuntu-latest"]).save(path)
+    return path
+
+
+def test_polling_keeps_the_largest_version_and_resets_after_a_task(fake_server: FakeServer, tmp_path: Path) -> None:
+    sent: list[int] = []
+    replies = iter([(None, 3), (None, 2), (41, 3), (None, 5)])
+
+    def fetch() -> Response:
+        sent.append(runner_pb2.FetchTaskRequest.FromString(request.get_data()).tasks_version)
+        task_id, version = next(replies)
+        reply = runner_pb2.FetchTaskResponse(tasks_version=version)
+        if task_id:
+            reply.task.id = task_id
+        return Response(reply.SerializeToString(), content_type="application/proto")
+
+    fake_server.handlers["/api/actions/runner.v1.RunnerService/FetchTask"] = fetch
+    daemon = Daemon(write_runner(tmp_path / ".runner", fake_server.url), fetch_interval=0.01)
+    assert daemon.fetch() is None
+    assert daemon.fetch() is None
+    task = daemon.fetch()
+    assert task is not None and task.id == 41
+    assert daemon.fetch() is None
+    assert sent == [0, 3, 3, 0]
+    assert daemon.tasks_version == 5
+
+
+def test_declare_tolerates_servers_without_it(fake_server: FakeServer, tmp_path: Path) -> None:
+    fake_server.handlers["/api/actions/runner.v1.RunnerService/Declare"] = lambda: Response(
+        json.dumps({"code": "unimplemented", "message": "no"}), 501, content_type="application/json"
+    )
+    daemon = Daemon(write_runner(tmp_path / ".runner", fake_server.url))
+    daemon.declare()
+    _, headers, body = fake_server.requests[0]
+    assert headers["X-Runner-Uuid"] == "u-1"
+    assert list(runner_pb2.DeclareRequest.FromString(body).labels) == ["ubuntu-latest"]
