@@ -46,7 +46,10 @@ def validate_path(path: str, *, allow_root: bool = False) -> str:
     """A repository path: no ``..``/``.`` or empty components, no leading ``/``, no NUL, no ``.git`` (422)."""
     if "\x00" in path:
         raise InvalidPath("path contains a NUL character")
-    users.require_utf8(path, "TreePath")
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidPath("path must be valid UTF-8 text") from exc
     if path.startswith("/"):
         raise InvalidPath(f"path must be relative to the repository root [path: {path}]")
     clean = path.rstrip("/") if allow_root else path
@@ -299,7 +302,9 @@ def _parse_write(
     committer_pair = committer_pair or author_pair
     author = Identity(*author_pair, _date(options, "author", now))
     committer = Identity(*committer_pair, _date(options, "committer", now))
-    message = _text(options, "message") or _default_message(operation, path, from_path)
+    given_sha = _text(options, "sha")
+    kind: Operation = "create" if operation == "update" and not given_sha else operation
+    message = _text(options, "message") or _default_message(kind, path, from_path)
     if options.get("signoff") is True:
         message = f"{message.rstrip()}\n\nSigned-off-by: {committer.name} <{committer.email}>\n"
     return _Write(
@@ -307,7 +312,7 @@ def _parse_write(
         path=path,
         from_path=from_path,
         content=content,
-        given_sha=_text(options, "sha"),
+        given_sha=given_sha,
         branch=branch,
         new_branch=new_branch,
         force_push=options.get("force_push") is True,
