@@ -1,0 +1,103 @@
+"""The cleanup ledger: dependency order, already-gone things, and leaks recorded instead of raised."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import requests
+
+from conformance.api import ForgeApi
+from conformance.client import HttpClient
+from conformance.ledger import CleanupLedger, Leak
+
+
+def _answer(status: int, text: str = "") -> requests.Response:
+    response = requests.Response()
+    response.status_code = status
+    response._content = text.encode()
+    return response
+
+
+@dataclass
+class FakeAdmin:
+    """Records delete calls in order; answers from a table (default 204), or raises for a name."""
+
+    answers: dict[str, int] = field(default_factory=dict)
+    unreachable: set[str] = field(default_factory=set)
+    calls: list[str] = field(default_factory=list)
+
+    def _delete(self, what: str) -> requests.Response:
+        self.calls.append(what)
+        if what in self.unreachable:
+            raise requests.ConnectionError("connection refused")
+        return _answer(self.answers.get(what, 204), "nope")
+
+
+class FakeRepos:
+    def __init__(self, admin: FakeAdmin) -> None:
+        self.admin = admin
+
+    def delete(self, owner: str, name: str) -> requests.Response:
+        return self.admin._delete(f"repository {owner}/{name}")
+
+
+class FakeOrgs:
+    def __init__(self, admin: FakeAdmin) -> None:
+        self.admin = admin
+
+    def delete(self, name: str) -> requests.Response:
+        return self.admin._delete(f"organization {name}")
+
+
+class FakeUsers:
+    def __init__(self, admin: FakeAdmin) -> None:
+        self.admin = admin
+
+    def admin_delete(self, username: str, *, purge: bool = True) -> requests.Response:
+        assert purge, "users are deleted with purge"
+        return self.admin._delete(f"user {username}")
+
+
+def _ledger(fake: FakeAdmin) -> CleanupLedger:
+    api = ForgeApi(HttpClient("http://forge.test/api/v1/"), "http://forge.test/")
+    api.repos = FakeRepos(fake)  # type: ignore[assignment]
+    api.orgs = FakeOrgs(fake)  # type: ignore[assignment]
+    api.users = FakeUsers(fake)  # type: ignore[assignment]
+    return CleanupLedger(api)
+
+
+def test_repositories_then_organizations_then_users_newest_first() -> None:
+    fake = FakeAdmin()
+    ledger = _ledger(fake)
+    ledger.record_user("u1")
+    ledger.record_org("o1")
+    ledger.record_repo("u1", "r1")
+    ledger.record_user("u2")
+    ledger.record_repo("o1", "r2")
+    ledger.record_repo("u1", "r1")
+    assert ledger.cleanup() == []
+    assert fake.calls == [
+        "repository o1/r2",
+        "repository u1/r1",
+        "organization o1",
+        "user u2",
+        "user u1",
+    ]
+    assert ledger.entries == []
+
+
+def test_already_gone_is_not_a_leak_but_a_refusal_or_an_outage_is() -> None:
+    fake = FakeAdmin(answers={"repository u/gone": 404, "organization busy": 422}, unreachable={"user down"})
+    ledger = _ledger(fake)
+    ledger.record_repo("u", "gone")
+    ledger.record_org("busy")
+    ledger.record_user("down")
+    ledger.record_user("fine")
+    leaks = ledger.cleanup()
+    assert leaks == [
+        Leak("organization", "busy", "delete answered 422: nope"),
+        Leak("user", "down", "request failed: connection refused"),
+    ]
+    assert ledger.leaks == leaks
+    assert "user fine" in fake.calls, "one failure does not stop the cleanup"
+    assert leaks[0].as_dict() == {"kind": "organization", "name": "busy", "reason": "delete answered 422: nope"}
