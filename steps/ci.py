@@ -311,6 +311,14 @@ def push_unnamed_workflow(ctx: ScenarioContext, file_name: str) -> None:
     push_workflow(ctx, the_repo(ctx), file_name, simple_workflow(None, label))
 
 
+@given(phrase('a commit adding "{path}" is pushed to the repository'))
+def given_other_commit(ctx: ScenarioContext, path: str) -> None:
+    """A push of a file that is not a workflow (every push-triggered workflow runs again)."""
+    repo = the_repo(ctx)
+    response = owner_api(ctx, repo).contents.create(repo.owner, repo.name, path, f"{path}\n", message=f"Add {path}")
+    assert response.status_code == 201, f"pushing {path} answered {response.status_code}: {response.text[:300]}"
+
+
 @given("the mock runner has taken the job")
 @when("the mock runner takes the job")
 def runner_takes_job(ctx: ScenarioContext) -> None:

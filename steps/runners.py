@@ -77,9 +77,11 @@ def then_registration_token(ctx: ScenarioContext) -> None:
 
 @given(phrase("the repository's registration token has been replaced by a new one"))
 def given_token_replaced(ctx: ScenarioContext) -> None:
-    """Two POSTs: each makes a new active token and invalidates the previous one."""
+    """The active token, invalidated with DELETE (a reference extension), then a new one with POST."""
     repo = the_repo(ctx)
     first = registration_token(ctx, repo)
+    replaced = actions_of(ctx, repo).replace_registration_token(repo.owner, repo.name)
+    assert replaced.status_code == 204, f"replacing the token answered {replaced.status_code}: {replaced.text[:200]}"
     second = registration_token(ctx, repo)
     assert first != second, "a second POST of a registration token gave the same token: it was not replaced"
     world(ctx).values["registration tokens"] = {"replaced": first, "current": second}

@@ -81,6 +81,10 @@ class ActionsApi(ApiArea):
         """``POST`` (current) or ``GET`` (legacy) ``.../actions/runners/registration-token``."""
         return self.http.request(method, f"{self._repo(owner, repo)}/runners/registration-token")
 
+    def replace_registration_token(self, owner: str, repo: str) -> requests.Response:
+        """``DELETE .../actions/runners/registration-token``: the reference server's way to invalidate it."""
+        return self.http.delete(f"{self._repo(owner, repo)}/runners/registration-token")
+
     def list_runners(self, owner: str, repo: str) -> requests.Response:
         """``GET .../actions/runners`` (an ``ActionRunnersResponse``)."""
         return self.http.get(f"{self._repo(owner, repo)}/runners")

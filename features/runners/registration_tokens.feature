@@ -31,7 +31,7 @@ Feature: Runner registration tokens are obtained over REST
       | POST   |
       | GET    |
 
-  @gitea @clause_S4_4_registration_tokens
+  @gitea @clause_S4_4_registration_tokens @clause_S4_4_runners
   Scenario: A registration token registers a runner of the repository, which is then listed
     Given a mock runner registered to "dev/app" with the labels "ubuntu-latest,gpu"
     When the repository's owner lists the repository's runners

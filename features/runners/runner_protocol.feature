@@ -30,8 +30,9 @@ Feature: The runner protocol registers runners and hands them tasks
 
   @reference @clause_S1_runners
   Scenario: Register with a registration token that was replaced is refused
-    Each POST of a registration token makes a new active token and invalidates the previous one
-    of the scope, like Gitea's "reset registration token" action.
+    Like Gitea, the reference hands out the scope's active token on every POST until it is replaced;
+    it offers DELETE on the registration-token route (an extension standing in for Gitea's "reset
+    registration token" web action) to invalidate it, so the next POST makes a new one.
     Given the repository's registration token has been replaced by a new one
     When a runner registers with the replaced registration token as "builder-4" with the labels "ubuntu-latest"
     Then the runner call is refused

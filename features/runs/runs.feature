@@ -26,8 +26,10 @@ Feature: Workflow runs are created on push and listed over REST
 
   @spec @clause_S2_2_list @clause_S4_4_runs_jobs_repo
   Scenario: The runs of a repository are listed as an object with workflow_runs and total_count
-    Given the workflow "first.yml" named "first" is pushed to the repository
-    And the workflow "second.yml" named "second" is pushed to the repository
+    Every push runs every workflow of the pushed commit that "push" triggers: the workflow's own
+    commit and a later commit of another file make two runs.
+    Given the workflow "ci.yml" named "CI" is pushed to the repository
+    And a commit adding "notes.txt" is pushed to the repository
     When the repository's owner lists the workflow runs
     Then the response status is 200
     And the response matches the schema "action_workflow_run_list"
@@ -35,9 +37,9 @@ Feature: Workflow runs are created on push and listed over REST
 
   @spec @clause_S2_2_id @clause_S2_2_run_number
   Scenario: Run numbers count per repository while run ids are unique across the service
-    Given the workflow "first.yml" named "first" is pushed to the repository
-    And the workflow "second.yml" named "second" is pushed to the repository
-    And another repository has already had a workflow run
+    Given another repository has already had a workflow run
+    And the workflow "ci.yml" named "CI" is pushed to the repository
+    And a commit adding "notes.txt" is pushed to the repository
     Then the runs of the repository have the run numbers 1 and 2
     And the run of the other repository has the run number 1
     And the ids of the three runs are distinct
