@@ -2,7 +2,7 @@
 Feature: CreateArtifact opens an artifact of the running job for upload
   A job's runtime token lets it create artifacts of its own run over the artifact protocol, carried
   as Twirp at /twirp/github.actions.results.api.v1.ArtifactService/<Method> (the route act_runner and
-  @actions/artifact use). Every request carries the run and job backend ids of the job; the reply
+  the official client, @actions/artifact, use). Every request carries the run and job backend ids of the job; the reply
   carries ok and an absolute signed URL that accepts the upload.
 
   Background:
@@ -39,8 +39,8 @@ Feature: CreateArtifact opens an artifact of the running job for upload
 
   @gitea @clause_S2_1_CreateArtifactRequest
   Scenario: CreateArtifact with expires_at and a mime type is accepted
-    The optional mime_type is a wrapper string and expires_at a Timestamp; both are accepted as
-    @actions/artifact 6.2 sends them (RFC 3339 timestamp, bare string for the wrapper).
+    The optional mime_type is a wrapper string and expires_at a Timestamp; both are accepted as the
+    official client 6.2 sends them (RFC 3339 timestamp, bare string for the wrapper).
     When the job calls CreateArtifact with
       | name       | notes.txt            |
       | version    | 7                    |

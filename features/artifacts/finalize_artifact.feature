@@ -1,7 +1,7 @@
 @artifacts
 Feature: FinalizeArtifact seals an uploaded artifact after checking its size and hash
-  The hash is "sha256:" followed by the lowercase hex SHA-256 of exactly the uploaded bytes, as
-  @actions/artifact computes it. Finalize answers ok with the artifact's int64 id; a refusal is a
+  The hash is "sha256:" followed by the lowercase hex SHA-256 of exactly the uploaded bytes, as the
+  official client (@actions/artifact) computes it. Finalize answers ok with the artifact's int64 id; a refusal is a
   Twirp error and leaves the artifact unlisted, never a reply with ok false.
 
   Background:

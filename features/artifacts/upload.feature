@@ -1,6 +1,6 @@
 @artifacts
 Feature: The signed upload URL takes the artifact's bytes as Azure-style blocks
-  @actions/artifact uploads through the Azure blob SDK: each block is a PUT with comp=block and a
+  The official client uploads through the Azure blob SDK: each block is a PUT with comp=block and a
   blockid, then one PUT with comp=blocklist names the blocks in order. The SDK requires exactly 201
   for both, sends blocks concurrently (so in any order), and sends an empty block list for an empty
   artifact. The signed URL is the only credential: no Authorization header is sent. Block ids are
