@@ -13,7 +13,7 @@ from ..context import forge
 from ..errors import ConnectError
 from ..timefmt import from_unix
 from . import runner_store, store
-from .models import Job, Runner, Task, finish_job, get_job, get_task, refresh_run, steps_of_task
+from .models import Job, Runner, Task, finish_job, get_job, get_task, refresh_run, steps_of_task, task_queue_signal
 from .runners import hash_token, new_secret_token
 from .status import Status
 
@@ -176,6 +176,8 @@ def update_task(runner: Runner, report: TaskReport, outputs: Mapping[str, str]) 
             _record_steps(task, report.steps)
         sent = sorted(runner_store.outputs(task.id))
         final = get_task(task.id)
+    if result != Status.UNKNOWN:
+        task_queue_signal().notify()  # dependants may have become waiting: wake long polls
     return (final.status if final is not None else task.status), sent
 
 
