@@ -1,0 +1,67 @@
+"""The ``conformance`` command: its options become a pytest command line over the kit's suite."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import build_parser, pytest_arguments
+from conformance.paths import KIT_ROOT, SUITE_DIR
+
+
+def test_defaults_run_the_suite_with_strict_markers_and_reports() -> None:
+    arguments = pytest_arguments([])
+    assert arguments[0] == str(SUITE_DIR)
+    assert arguments[arguments.index("--rootdir") + 1] == str(KIT_ROOT)
+    assert "--strict-markers" in arguments
+    assert arguments[arguments.index("--report-dir") + 1] == "reports"
+    assert "--target" not in arguments and "--token" not in arguments
+
+
+def test_target_selection_and_output_options_pass_through() -> None:
+    target = ["--target", "http://f.test/", "--token", "T", "--target-config", "t.yaml"]
+    selection = ["-m", "artifacts and spec", "-k", "zip", "-x"]
+    arguments = pytest_arguments([*target, *selection, "--report-dir", "out", "--keep-data"])
+    pairs = {arguments[i]: arguments[i + 1] for i in range(len(arguments) - 1)}
+    assert pairs["--target"] == "http://f.test/" and pairs["--token"] == "T"
+    assert pairs["-m"] == "artifacts and spec" and pairs["-k"] == "zip"
+    assert pairs["--report-dir"] == "out" and pairs["--target-config"] == "t.yaml"
+    assert "-x" in arguments and "--keep-data" in arguments
+
+
+def test_unknown_options_and_everything_after_a_double_dash_go_to_pytest() -> None:
+    arguments = pytest_arguments(["-vv", "--lf", "--", "-k", "raw", "--durations=5"])
+    assert arguments[-3:] == ["-k", "raw", "--durations=5"]
+    assert "-vv" in arguments and "--lf" in arguments
+    assert arguments.index("--lf") < arguments.index("--durations=5")
+
+
+def test_help_names_the_options_and_the_exit_statuses() -> None:
+    text = build_parser().format_help()
+    for option in ("--target", "--token", "--target-config", "--report-dir", "--keep-data", "-m", "-k", "-x"):
+        assert option in text
+    assert "exit status" in text
+
+
+@pytest.mark.parametrize("argument", ["--help"])
+def test_the_console_command_answers_help(argument: str) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", argument], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert completed.returncode == 0 and "usage: conformance" in completed.stdout
+
+
+def test_an_unusable_target_stops_the_run_with_one_clear_line(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "--target", "http://127.0.0.1:9/", "--token", "x", "-m", "auth"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=str(tmp_path),
+    )
+    assert completed.returncode == 4, completed.stdout + completed.stderr
+    assert "does not answer" in completed.stdout + completed.stderr
