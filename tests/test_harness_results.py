@@ -1,0 +1,84 @@
+"""The results writer: per-area counts and verdicts, clause ids from tags, an atomic results.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conformance.results import RunResults, ScenarioResult, area_of, clauses_of, render_summary_table, summarise_areas
+from conformance.schemas import validate
+
+
+def _scenario(area: str, outcome: str, tags: list[str] | None = None) -> ScenarioResult:
+    return ScenarioResult(
+        id=f"suite/test_features.py::test_{area}_{outcome}",
+        feature=f"{area} feature",
+        feature_file=f"{area}/x.feature",
+        name=f"{area} {outcome}",
+        area=area,
+        tags=tags or [area, "gitea"],
+        clauses=[],
+        outcome=outcome,
+        duration=0.25,
+    )
+
+
+def test_area_and_clauses_come_from_tags() -> None:
+    assert area_of({"spec", "artifacts", "clause_S5_2"}) == "artifacts"
+    assert area_of({"spec"}) == "(none)"
+    assert clauses_of({"spec", "clause_S5_2", "clause_S4_3_artifact_zip", "clause_unknown"}) == [
+        "S4.3-artifact-zip",
+        "S5.2",
+    ]
+
+
+def test_verdicts_full_partial_failed() -> None:
+    areas = summarise_areas(
+        [
+            _scenario("users", "passed"),
+            _scenario("users", "passed"),
+            _scenario("orgs", "passed"),
+            _scenario("orgs", "skipped"),
+            _scenario("contents", "passed"),
+            _scenario("contents", "error"),
+            _scenario("auth", "failed"),
+        ]
+    )
+    assert {name: summary.verdict for name, summary in areas.items()} == {
+        "auth": "failed",
+        "contents": "failed",
+        "orgs": "partial",
+        "users": "full",
+    }
+    assert list(areas) == sorted(areas)
+    assert areas["users"].as_dict() == {
+        "passed": 2,
+        "failed": 0,
+        "error": 0,
+        "skipped": 0,
+        "total": 2,
+        "verdict": "full",
+    }
+    table = render_summary_table(areas)
+    assert table[0].split() == ["area", "passed", "failed", "error", "skipped", "verdict"]
+    assert table[2].split() == ["auth", "0", "1", "0", "0", "failed"]
+
+
+def test_results_file_is_written_whole_and_valid(tmp_path: Path) -> None:
+    results = RunResults(
+        target_url="http://127.0.0.1:3000/",
+        target_version="1.27.3",
+        kit_version="0.1.0",
+        run_prefix="ckabc123",
+        started="2026-11-22T02:00:00+00:00",
+        duration=1.5,
+        scenarios=[_scenario("users", "passed"), _scenario("users", "skipped")],
+        leaks=[{"kind": "user", "name": "ckabc123-1-alice", "reason": "delete answered 500: boom"}],
+    )
+    path = tmp_path / "deep" / "results.json"
+    results.write(path)
+    written = json.loads(path.read_text(encoding="utf-8"))
+    validate(written, "results.schema")
+    assert written["totals"]["verdict"] == "partial"
+    assert written["leaks"][0]["name"] == "ckabc123-1-alice"
+    assert [p.name for p in path.parent.iterdir()] == ["results.json"], "no temporary file is left behind"
