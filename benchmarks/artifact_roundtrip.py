@@ -31,7 +31,7 @@ if __package__ in (None, ""):  # run as a script (``./kit bench``): make ``bench
 from benchmarks.forge import ForgeClient, mock_runner_command
 from benchmarks.measure import MIB, DataFile, format_size, make_data_file, parse_sizes
 from benchmarks.processes import BenchmarkError, python_command, run_client, start_server
-from benchmarks.report import PathFigures, SizeFigures, Targets, evaluate, render_table, to_json
+from benchmarks.report import PathFigures, SizeFigures, Targets, evaluate, mib_per_second, render_table, to_json
 from benchmarks.transfer_client import Phase
 
 __all__ = ["main", "run_size"]
@@ -144,6 +144,14 @@ def run_artifact(data: DataFile, work: Path, threads: int) -> PathFigures:
     return _phases(raw, data, "artifact")
 
 
+def _progress(label: str, figures: PathFigures) -> None:
+    print(
+        f"  {label:<21} upload {mib_per_second(figures.upload):8.1f} MiB/s   "
+        f"download {mib_per_second(figures.download):8.1f} MiB/s",
+        flush=True,
+    )
+
+
 def run_size(size: int, work: Path, threads: int, repeat: int) -> SizeFigures:
     """Both paths, alternately ``repeat`` times (fresh servers each time), on one freshly generated file.
 
@@ -153,9 +161,11 @@ def run_size(size: int, work: Path, threads: int, repeat: int) -> SizeFigures:
     baseline: list[PathFigures] = []
     artifact: list[PathFigures] = []
     try:
-        for _ in range(repeat):
+        for attempt in range(1, repeat + 1):
             baseline.append(run_baseline(data, work, threads))
+            _progress(f"run {attempt}/{repeat} baseline", baseline[-1])
             artifact.append(run_artifact(data, work, threads))
+            _progress(f"run {attempt}/{repeat} artifact", artifact[-1])
     finally:
         data.path.unlink(missing_ok=True)
     return SizeFigures(size, data.sha256, baseline, artifact)
