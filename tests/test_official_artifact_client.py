@@ -1,0 +1,57 @@
+"""The official ``@actions/artifact`` client (npm, pinned in tests/node) under ``mock-runner exec``.
+
+CI installs it with ``npm ci --prefix tests/node``; without Node or those modules the test is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_mock_runner_support import LiveForge, live_forge
+
+__all__ = ["live_forge"]
+
+NODE_DIR = Path(__file__).parent / "node"
+WORKFLOW = """\
+name: official-client
+on: [push]
+jobs:
+  roundtrip:
+    runs-on: ubuntu-latest
+    steps:
+      - run: node tests/node/roundtrip.mjs
+"""
+
+
+def _skip_reason() -> str | None:
+    if shutil.which("node") is None:
+        return "node is not installed"
+    if not (NODE_DIR / "node_modules" / "@actions" / "artifact").is_dir():
+        return "tests/node/node_modules is missing: run `npm ci --prefix tests/node`"
+    return None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+def test_official_client_round_trip_under_mock_runner_exec(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("official-client")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/roundtrip.yml", WORKFLOW)
+    completed = subprocess.run(
+        [sys.executable, "-m", "mock_runner.cli", "exec", "--runner-file", str(runner_file), "--timeout", "30",
+         "--workdir", str(tmp_path / "work"), "--", "node", str(NODE_DIR / "roundtrip.mjs")],
+        capture_output=True, text=True, timeout=600, check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )  # fmt: skip
+    output = completed.stdout + completed.stderr
+    assert completed.returncode == 0, output
+    assert "official artifact client round trip: all checks passed" in completed.stdout
+    assert "MISMATCH" not in completed.stdout
+    (run,) = live_forge.runs(repo)
+    assert run["conclusion"] == "success"
+    assert [artifact["name"] for artifact in live_forge.artifacts(repo)] == ["single.json"]
