@@ -277,11 +277,11 @@ def then_disposition(ctx: ScenarioContext, filename: str) -> None:
 @then(step('the artifact "{name:Q}" downloads as "{text:Q}"'))
 def then_artifact_downloads(ctx: ScenarioContext, name: str, text: str) -> None:
     """GetSignedArtifactURL and a GET give exactly these bytes."""
-    from steps.artifacts import call_for_name, protocol
+    from steps.artifacts import ids_of, protocol
 
-    call_for_name(ctx, "GetSignedArtifactURL", name)
-    assert ctx.last_response().status_code == 200, f"GetSignedArtifactURL answered {ctx.last_response().status_code}"
-    response = protocol(ctx).fetch(notes(ctx).signed_url)
+    signing = protocol(ctx).call_json("GetSignedArtifactURL", {**ids_of(job_of(ctx)), "name": name})
+    assert signing.status_code == 200, f"GetSignedArtifactURL answered {signing.status_code}: {signing.text[:200]}"
+    response = protocol(ctx).fetch(str(reply_field(json_of(signing), "signed_url")))
     assert response.status_code == 200, f"the download answered {response.status_code}"
     assert response.content == text.encode("utf-8"), f"downloaded {response.content[:200]!r}, expected {text!r}"
 
