@@ -111,11 +111,12 @@ class World:
         message: str = "Add workflow",
         branch: str = "main",
         new_branch: str | None = None,
+        as_user: str | None = None,
     ) -> str:
         """Commit one file (create or update) through the contents API, on ``branch`` or on a ``new_branch``
-        made from it; returns the new commit SHA."""
+        made from it, as ``as_user`` (the owner by default); returns the new commit SHA."""
         url = f"/api/v1/repos/{owner}/{repo}/contents/{path}"
-        headers = self.user(owner)
+        headers = self.user(as_user or owner)
         existing = self.client.get(url, headers=headers, query_string={"ref": branch})
         body: dict[str, Any] = {
             "content": base64.b64encode(content.encode()).decode(),

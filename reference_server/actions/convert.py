@@ -9,14 +9,14 @@ from ..context import forge
 from ..errors import ApiError
 from ..timefmt import iso, iso_or_zero
 from . import runner_store
-from .models import Job, Run, Task, get_job, get_run, get_runner, steps_of_task
+from .models import Job, Run, Runner, Task, get_job, get_run, get_runner, steps_of_task
 from .status import Status, api_status
 from .triggers import WorkflowFile
 
 if TYPE_CHECKING:
     from ..repos.models import Repo
 
-__all__ = ["job_to_api", "run_details", "run_to_api", "task_to_api", "workflow_to_api"]
+__all__ = ["job_to_api", "run_details", "run_to_api", "runner_to_api", "task_to_api", "workflow_to_api"]
 
 
 def _repo_api(repo: Repo) -> str:
@@ -179,4 +179,20 @@ def run_details(run: Run, repo: Repo) -> dict[str, Any]:
         "workflow_run_id": run.id,
         "run_url": f"{_repo_api(repo)}/actions/runs/{run.id}",
         "html_url": f"{_repo_html(repo)}/actions/runs/{run.id}",
+    }
+
+
+def runner_to_api(runner: Runner) -> dict[str, Any]:
+    """Gitea's ``ActionRunner``: online when seen within the offline window, busy while it reports work."""
+    limits = forge().config.limits
+    now = forge().now()
+    online = now - runner.last_online <= limits.runner_offline_seconds
+    return {
+        "id": runner.id,
+        "name": runner.name,
+        "status": "online" if online else "offline",
+        "busy": online and now - runner.last_active <= limits.runner_idle_seconds,
+        "disabled": runner.disabled,
+        "ephemeral": runner.ephemeral,
+        "labels": [{"id": index, "name": label, "type": "custom"} for index, label in enumerate(runner.labels)],
     }

@@ -108,8 +108,11 @@ def _statuses(args: MultiDict[str, str] | Mapping[str, Any]) -> list[int]:
     return statuses
 
 
-def runs_page(repo: Repo, args: MultiDict[str, str], limit: int, offset: int) -> tuple[list[Run], int]:
-    """A page of the repository's runs, newest first, filtered by status, event, branch, actor, head_sha."""
+def runs_page(
+    args: MultiDict[str, str], limit: int, offset: int, *, repo_id: int | None = None, owner_id: int | None = None
+) -> tuple[list[Run], int]:
+    """A page of runs of a repository, an owner or the instance, newest first, filtered by status, event,
+    branch, actor and head_sha."""
     from ..users.models import find_account
 
     statuses = _statuses(args)
@@ -122,7 +125,8 @@ def runs_page(repo: Repo, args: MultiDict[str, str], limit: int, offset: int) ->
         actor_id = account.id
     branch = args.get("branch")
     rows, total = store.list_runs(
-        repo.id,
+        repo_id=repo_id,
+        owner_id=owner_id,
         statuses=statuses,
         event=args.get("event") or None,
         ref=f"refs/heads/{branch}" if branch else None,
@@ -135,9 +139,18 @@ def runs_page(repo: Repo, args: MultiDict[str, str], limit: int, offset: int) ->
 
 
 def jobs_page(
-    repo: Repo, args: MultiDict[str, str], limit: int, offset: int, *, run_id: int | None = None
+    args: MultiDict[str, str],
+    limit: int,
+    offset: int,
+    *,
+    repo_id: int | None = None,
+    owner_id: int | None = None,
+    run_id: int | None = None,
 ) -> tuple[list[Job], int]:
-    rows, total = store.list_jobs(repo_id=repo.id, run_id=run_id, statuses=_statuses(args), limit=limit, offset=offset)
+    """A page of jobs of a run, a repository, an owner or the instance, filtered by status."""
+    rows, total = store.list_jobs(
+        repo_id=repo_id, owner_id=owner_id, run_id=run_id, statuses=_statuses(args), limit=limit, offset=offset
+    )
     return [Job.from_row(row) for row in rows], total
 
 

@@ -1,4 +1,5 @@
-"""REST routes of the actions family at repository scope, plus the runner protocol mount and event hooks."""
+"""REST routes of the actions family at repository scope; mounts the scoped routes (runners, tokens, wider
+lists) and the runner protocol, and subscribes to pushes and repository deletions."""
 
 from __future__ import annotations
 
@@ -8,16 +9,16 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from ..auth import check_scope, current_principal, has_scope
+from ..auth import check_scope, current_principal
 from ..context import forge
-from ..errors import ApiError, Forbidden, Unprocessable
+from ..errors import ApiError, Unprocessable
 from ..events import PushEvent, RepoDeletedEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries
 from .convert import job_to_api, run_details, run_to_api, task_to_api
 from .models import TaskQueueSignal
 from .runner_protocol import register_runner_protocol
-from .runners import registration_token, replace_registration_token
+from .scopes import register_scoped_routes
 from .triggers import dispatch_workflow, on_push, on_repo_deleted
 
 __all__ = ["register"]
@@ -101,39 +102,13 @@ def dispatch(owner: str, repo: str, workflow_id: str) -> Response:
     return empty()
 
 
-# --- registration tokens --------------------------------------------------------------------------
-
-
-def _require_write_scope() -> None:
-    """Registration tokens need ``write:repository`` even on the legacy GET (a read token gets 403)."""
-    principal = current_principal()
-    if not has_scope(principal, "repository", write=True):
-        have = ",".join(sorted(principal.scopes))
-        raise Forbidden(
-            f"token does not have at least one of required scope(s), required=[write:repository], token scope={have}"
-        )
-
-
-def get_registration_token(owner: str, repo: str) -> Response:
-    _require_write_scope()
-    found = _repo(owner, repo, "admin")
-    return json_response({"token": registration_token(0, found.id)})
-
-
-def delete_registration_token(owner: str, repo: str) -> Response:
-    """Reference-server extension: invalidate the active token so the next request makes a new one."""
-    found = _repo(owner, repo, "admin")
-    replace_registration_token(0, found.id)
-    return empty()
-
-
 # --- runs, jobs, tasks ----------------------------------------------------------------------------
 
 
 def list_runs(owner: str, repo: str) -> Response:
     found = _repo(owner, repo)
     page = page_params()
-    runs, total = queries.runs_page(found, request.args, page.limit, page.offset)
+    runs, total = queries.runs_page(request.args, page.limit, page.offset, repo_id=found.id)
     return paged_response({"workflow_runs": [run_to_api(r, found) for r in runs], "total_count": total}, page, total)
 
 
@@ -152,7 +127,7 @@ def list_run_jobs(owner: str, repo: str, run_id: str) -> Response:
     found = _repo(owner, repo, anonymous_ok=True)
     run = queries.run_of_repo(found, run_id)
     page = page_params()
-    jobs, total = queries.jobs_page(found, request.args, page.limit, page.offset, run_id=run.id)
+    jobs, total = queries.jobs_page(request.args, page.limit, page.offset, repo_id=found.id, run_id=run.id)
     payload = {"jobs": [job_to_api(job, run, found) for job in jobs], "total_count": total}
     return paged_response(payload, page, total)
 
@@ -160,7 +135,7 @@ def list_run_jobs(owner: str, repo: str, run_id: str) -> Response:
 def list_jobs(owner: str, repo: str) -> Response:
     found = _repo(owner, repo)
     page = page_params()
-    jobs, total = queries.jobs_page(found, request.args, page.limit, page.offset)
+    jobs, total = queries.jobs_page(request.args, page.limit, page.offset, repo_id=found.id)
     payload = {"jobs": [job_to_api(job, queries.run_of_job(job), found) for job in jobs], "total_count": total}
     return paged_response(payload, page, total)
 
@@ -194,9 +169,6 @@ ROUTES: list[tuple[str, str, Callable[..., Response]]] = [
     ("PUT", "/workflows/<workflow_id>/disable", disable_workflow),
     ("PUT", "/workflows/<workflow_id>/enable", enable_workflow),
     ("POST", "/workflows/<workflow_id>/dispatches", dispatch),
-    ("POST", "/runners/registration-token", get_registration_token),
-    ("GET", "/runners/registration-token", get_registration_token),
-    ("DELETE", "/runners/registration-token", delete_registration_token),
     ("GET", "/runs", list_runs),
     ("GET", "/runs/<run_id>", get_run),
     ("DELETE", "/runs/<run_id>", delete_run),
@@ -227,6 +199,7 @@ def register(app: Flask) -> None:
     for method, path, view in ROUTES:
         endpoint = f"actions_{view.__name__}_{method.lower()}"
         app.add_url_rule(REPO + path, endpoint=endpoint, view_func=view, methods=[method])
+    register_scoped_routes(app)
     register_runner_protocol(app)
     app.extensions["actions_task_queue"] = TaskQueueSignal()
     events = forge().events

@@ -251,3 +251,26 @@ def close_log(task_id: int) -> None:
 def log_lines(task_id: int) -> list[str]:
     rows = forge().db.all("SELECT content FROM action_task_log WHERE task_id = ? ORDER BY line", (task_id,))
     return [str(row["content"]) for row in rows]
+
+
+def list_runners(
+    *, owner_id: int | None, repo_id: int | None, disabled: bool | None, limit: int, offset: int
+) -> tuple[list[Row], int]:
+    """A page of the live runners of a scope (owner runners are those with no repository), oldest first."""
+    clauses, params = ["deleted = 0"], []
+    if repo_id is not None:
+        clauses.append("repo_id = ?")
+        params.append(repo_id)
+    if owner_id is not None:
+        clauses.append("owner_id = ? AND repo_id = 0")
+        params.append(owner_id)
+    if disabled is not None:
+        clauses.append("disabled = ?")
+        params.append(int(disabled))
+    where = " AND ".join(clauses)
+    total = count(f"SELECT COUNT(*) FROM action_runner WHERE {where}", params)  # noqa: S608
+    rows = forge().db.all(
+        f"SELECT * FROM action_runner WHERE {where} ORDER BY id LIMIT ? OFFSET ?",  # noqa: S608
+        [*params, limit, offset],
+    )
+    return rows, total

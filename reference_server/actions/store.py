@@ -240,9 +240,20 @@ def _marks(values: Sequence[object]) -> str:
     return ", ".join("?" for _ in values)
 
 
+def _scope_filters(repo_id: int | None, owner_id: int | None) -> list[tuple[str, Sequence[object]]]:
+    """Rows of one repository, of the repositories of one owner, or (both None) of the whole instance."""
+    filters: list[tuple[str, Sequence[object]]] = []
+    if repo_id is not None:
+        filters.append(("repo_id = ?", (repo_id,)))
+    if owner_id is not None:
+        filters.append(("owner_id = ?", (owner_id,)))
+    return filters
+
+
 def list_runs(
-    repo_id: int,
     *,
+    repo_id: int | None = None,
+    owner_id: int | None = None,
     statuses: Sequence[int] = (),
     event: str | None = None,
     ref: str | None = None,
@@ -251,8 +262,8 @@ def list_runs(
     limit: int,
     offset: int,
 ) -> tuple[list[Row], int]:
-    """A page of a repository's runs, newest first, and the total count matching the filters."""
-    filters: list[tuple[str, Sequence[object]]] = [("repo_id = ?", (repo_id,))]
+    """A page of runs in a scope, newest first, and the total count matching the filters."""
+    filters = _scope_filters(repo_id, owner_id)
     if statuses:
         filters.append((f"status IN ({_marks(statuses)})", tuple(statuses)))
     if event:
@@ -318,10 +329,16 @@ def waiting_job_rows(scope_filter: str, scope_params: Iterable[object]) -> list[
 
 
 def list_jobs(
-    *, repo_id: int, run_id: int | None = None, statuses: Sequence[int] = (), limit: int, offset: int
+    *,
+    repo_id: int | None = None,
+    owner_id: int | None = None,
+    run_id: int | None = None,
+    statuses: Sequence[int] = (),
+    limit: int,
+    offset: int,
 ) -> tuple[list[Row], int]:
-    """A page of jobs of a repository (or of one of its runs), oldest first, and their total count."""
-    filters: list[tuple[str, Sequence[object]]] = [("repo_id = ?", (repo_id,))]
+    """A page of jobs in a scope (or of one run), oldest first, and their total count."""
+    filters = _scope_filters(repo_id, owner_id)
     if run_id is not None:
         filters.append(("run_id = ?", (run_id,)))
     if statuses:
