@@ -22,6 +22,8 @@ from typing import IO, Any
 import requests
 import yaml
 
+from .paths import KIT_ROOT
+
 __all__ = [
     "ENV_TARGET",
     "ENV_TOKEN",
@@ -122,7 +124,7 @@ class Target:
 
 
 class EmbeddedServer:
-    """The reference server as a subprocess for one run."""
+    """The reference server as a subprocess for one run, from the same checkout as this harness."""
 
     def __init__(self, log_path: Path, *, keep_data: bool = False) -> None:
         self.log_path = log_path
@@ -153,7 +155,11 @@ class EmbeddedServer:
             "--log-level",
             "INFO",
         ]
-        self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT)
+        environment = dict(os.environ)
+        environment["PYTHONPATH"] = os.pathsep.join(
+            part for part in (str(KIT_ROOT), environment.get("PYTHONPATH", "")) if part
+        )
+        self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT, env=environment)
         self.base_url = self._wait_for_listening()
         self._wait_for_answer()
         return self.base_url

@@ -8,7 +8,6 @@ from conformance.api import ForgeApi
 from conformance.client import BasicAuth, TokenAuth, json_of
 from conformance.context import ScenarioContext, TokenRef
 from conformance.identities import IdentityFactory
-from conformance.ledger import CleanupLedger
 from steps.common import parse_scopes, phrase
 
 
@@ -98,13 +97,11 @@ def token_fetches_missing_repo(ctx: ScenarioContext, name: str) -> None:
     ctx.response = _token_api(ctx, name).repos.get(ctx.real_name("nobody"), ctx.real_name("nothing"))
 
 
-@when(phrase('the token "{name}" is used to create a repository "{repo_name}"'))
-def token_creates_repo(ctx: ScenarioContext, ledger: CleanupLedger, name: str, repo_name: str) -> None:
-    """``POST /user/repos`` with the named token (a write on the repository category)."""
-    owner = ctx.user(ctx.tokens[name].owner).username
-    real = ctx.real_name(repo_name)
-    ledger.record_repo(owner, real)
-    ctx.response = _token_api(ctx, name).repos.create(real)
+@when(phrase('the token "{name}" is used to create the file "{path}" in "{short}"'))
+def token_creates_file(ctx: ScenarioContext, name: str, path: str, short: str) -> None:
+    """``POST .../contents/{path}`` with the named token: a write in the repository category only."""
+    repo = ctx.repo(short)
+    ctx.response = _token_api(ctx, name).contents.create(repo.owner, repo.name, path, "written with a token")
 
 
 @then(phrase('the response holds the secret of the token "{name}"'))

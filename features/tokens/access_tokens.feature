@@ -63,10 +63,20 @@ Feature: Access tokens are created with basic auth, carry scopes, and stop worki
 
   @gitea @clause_S5_5
   Scenario: A read scope does not allow a write
-    Given a user "alice"
+    Given a repository "alice/demo"
     And "alice" has a token "reader" scoped "read:repository"
-    When the token "reader" is used to create a repository "demo"
+    When the token "reader" is used to create the file "by-reader.txt" in "alice/demo"
     Then the request is refused with status 403
+    And the error message mentions "write:repository"
+    And the file "by-reader.txt" of "alice/demo" does not exist
+
+  @gitea
+  Scenario: A write scope allows the write
+    Given a repository "alice/demo"
+    And "alice" has a token "writer" scoped "write:repository"
+    When the token "writer" is used to create the file "by-writer.txt" in "alice/demo"
+    Then the response status is 201
+    And the file "by-writer.txt" of "alice/demo" holds "written with a token"
 
   @gitea
   Scenario: A write scope implies the read scope of its category
