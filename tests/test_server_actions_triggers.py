@@ -162,9 +162,15 @@ def test_push_to_a_filtered_branch_and_of_a_tag(world: World) -> None:
         alice_id = world.api("GET", "user", "alice").get_json()["id"]
         events.publish(PushEvent(repo.id, "refs/tags/v1.0", "0" * 40, sha, alice_id))
         events.publish(PushEvent(repo.id, "refs/tags/v1.0", sha, "0" * 40, alice_id))  # a deletion: no run
+        who = {"GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.test"}
+        git.run("tag", "-a", "v2.0", "-m", "release", sha, env=who)
+        tag_object = git.run("rev-parse", "refs/tags/v2.0").stdout.decode().strip()
+        assert tag_object != sha
+        events.publish(PushEvent(repo.id, "refs/tags/v2.0", "0" * 40, tag_object, alice_id))
     runs = world.runs("alice", "app")
-    assert len(runs) == 2 and runs[0]["path"] == "ci.yml@refs/tags/v1.0" and "head_branch" not in runs[0]
-    assert runs[0]["display_title"] == "Add workflow"
+    assert len(runs) == 3 and runs[1]["path"] == "ci.yml@refs/tags/v1.0" and "head_branch" not in runs[1]
+    assert runs[1]["display_title"] == "Add workflow"
+    assert runs[0]["path"] == "ci.yml@refs/tags/v2.0" and runs[0]["head_sha"] == sha  # the tag's commit
 
 
 def test_a_push_with_an_invalid_workflow_still_succeeds_and_starts_nothing(world: World) -> None:

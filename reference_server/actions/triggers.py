@@ -154,7 +154,10 @@ def on_push(event: PushEvent) -> None:
     except ApiError:
         return
     git = Git(repo.git_path)
-    files = [item for item in workflow_files(git, event.after) if item.workflow is not None]
+    sha = git.rev_parse(event.after)  # an annotated tag names a tag object: runs record its commit
+    if sha is None:
+        return
+    files = [item for item in workflow_files(git, sha) if item.workflow is not None]
     if not files:
         return
     disabled = store.disabled_workflows(repo.id)
@@ -162,7 +165,7 @@ def on_push(event: PushEvent) -> None:
 
     def changed_files() -> list[str] | None:
         if not changed:
-            changed.append(_changed_files(git, event.before, event.after))
+            changed.append(_changed_files(git, event.before, sha))
         return changed[0]
 
     matching = [
@@ -174,7 +177,7 @@ def on_push(event: PushEvent) -> None:
     ]
     if not matching:
         return
-    commit = git.commit_info(event.after)
+    commit = git.commit_info(sha)
     pusher = get_user(event.pusher_id)
     payload = {
         "ref": event.ref,
@@ -191,7 +194,7 @@ def on_push(event: PushEvent) -> None:
             workflow,
             event="push",
             ref=event.ref,
-            sha=event.after,
+            sha=sha,
             trigger_user_id=pusher.id,
             display_title=_first_line(commit.message),
             event_payload=payload,
