@@ -266,3 +266,65 @@ def test_round_trip_against_the_reference_server(live_forge: LiveForge, tmp_path
     with pytest.raises(TwirpCallError) as caught:
         client.signed_url("big")
     assert caught.value.status == 404
+
+
+class CountingStream(io.RawIOBase):
+    """``size`` bytes of a repeating pattern, produced on demand (nothing held in memory)."""
+
+    def __init__(self, size: int) -> None:
+        self.remaining = size
+        self.digest = hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        count = self.remaining if size < 0 else min(size, self.remaining)
+        data = (bytes(range(256)) * (count // 256 + 1))[:count]
+        self.remaining -= count
+        self.digest.update(data)
+        return data
+
+
+def test_upload_memory_does_not_grow_with_the_size(fake_server: FakeServer) -> None:
+    import tracemalloc
+
+    received = [0]
+    lock = threading.Lock()
+
+    def sink() -> Response:
+        size = len(request.get_data())
+        with lock:
+            received[0] += size
+        return Response("", 201)
+
+    fake_server.handlers["/upload/blob"] = sink
+    fake_server.keep_bodies = False
+    block = 1024 * 1024
+    peaks: dict[int, float] = {}
+    for blocks in (16, 96):
+        stream = CountingStream(blocks * block)
+        uploader = BlockUploader(requests.Session(), fake_server.url + "/upload/blob?sig=s", block_size=block,
+                                 concurrency=3, retry=FAST)  # fmt: skip
+        received[0] = 0
+        tracemalloc.start()
+        try:
+            size, digest = uploader.upload(stream)  # type: ignore[arg-type]
+            peaks[blocks] = tracemalloc.get_traced_memory()[1] / block
+        finally:
+            tracemalloc.stop()
+        assert (size, digest) == (blocks * block, stream.digest.hexdigest())
+        assert received[0] >= blocks * block
+    # the peak (client blocks in flight plus the in-process fake server's buffers) is the same for 16 and 96 MiB
+    assert peaks[96] < peaks[16] + 3, peaks
+    assert peaks[96] < 24, peaks
+
+
+def test_progress_bar_is_optional_and_harmless(live_forge: LiveForge, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = live_forge.create_repo("progress")
+    task, _ = take_task(live_forge, repo)
+    client = ArtifactClient(live_forge.url, task.context["gitea_runtime_token"], retry=FAST, progress=True)
+    result = client.upload("p", io.BytesIO(b"x" * 100_000))
+    sink = io.BytesIO()
+    assert client.download("p", sink).sha256 == result.sha256
+    assert "upload p" in capsys.readouterr().err

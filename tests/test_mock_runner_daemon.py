@@ -5,8 +5,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -224,3 +226,52 @@ def test_declare_tolerates_servers_without_it(fake_server: FakeServer, tmp_path:
     _, headers, body = fake_server.requests[0]
     assert headers["X-Runner-Uuid"] == "u-1"
     assert list(runner_pb2.DeclareRequest.FromString(body).labels) == ["ubuntu-latest"]
+
+
+def start_daemon(runner_file: Path, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "mock_runner.cli", "daemon", "--runner-file", str(runner_file),
+         "--fetch-interval", "0.2", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )  # fmt: skip
+
+
+def test_sigterm_stops_an_idle_daemon_cleanly(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("sigterm-idle")
+    daemon = start_daemon(live_forge.register_runner(repo, tmp_path / ".runner"))
+    try:
+        time.sleep(1.5)
+        daemon.send_signal(signal.SIGTERM)
+        assert daemon.wait(timeout=15) == 0
+    finally:
+        daemon.kill()
+
+
+def test_sigterm_during_a_job_cancels_it_and_reports_it(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("sigterm-busy")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/slow.yml", SLOW)
+    daemon = start_daemon(runner_file, "--once")
+    try:
+        assert daemon.stdout is not None
+        for line in daemon.stdout:
+            if line.strip() == "started":
+                break
+        daemon.send_signal(signal.SIGTERM)
+        assert daemon.wait(timeout=30) == 3
+    finally:
+        daemon.kill()
+    (run,) = live_forge.runs(repo)
+    assert (run["status"], run["conclusion"]) == ("completed", "cancelled")
+
+
+SLOW = """\
+name: slow
+on: [push]
+jobs:
+  wait:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo started && sleep 60
+"""

@@ -107,10 +107,12 @@ class FakeServer:
         self.app = Flask("fake")
         self.handlers: dict[str, Handler] = {}
         self.requests: list[tuple[str, dict[str, str], bytes]] = []
+        self.keep_bodies = True
 
         @self.app.route("/<path:path>", methods=["GET", "POST", "PUT", "DELETE"])
         def dispatch(path: str) -> Response:
-            self.requests.append((request.full_path.rstrip("?"), dict(request.headers), request.get_data()))
+            body = request.get_data() if self.keep_bodies else b""
+            self.requests.append((request.full_path.rstrip("?"), dict(request.headers), body))
             handler = self.handlers.get("/" + path)
             if handler is None:
                 return Response("no such route", status=404, content_type="text/plain")
