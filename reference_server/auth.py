@@ -56,6 +56,10 @@ class Principal:
     is_admin: bool
     scopes: frozenset[str]
     token_id: int | None = None
+    task_id: int | None = None
+    """Set when the caller is a running Actions task (its job token, ``GITEA_TOKEN``)."""
+    task_repo_id: int | None = None
+    """The repository of that task: the only private repository such a caller may see, and the only one it writes."""
 
 
 def has_scope(principal: Principal, category: str, write: bool) -> bool:

@@ -281,3 +281,45 @@ def test_validate_path_accepts(path: str, allow_root: bool, clean: str) -> None:
 def test_validate_path_refuses(path: str) -> None:
     with pytest.raises(InvalidPath):
         validate_path(path)
+
+
+def _fake_task(token: str, repo_id: int, status: int) -> dict[str, object]:
+    import hashlib
+
+    return {
+        "id": 77, "job_id": 1, "run_id": 1, "repo_id": repo_id, "owner_id": 0, "runner_id": 1, "attempt": 1,
+        "status": status, "token_hash": hashlib.sha256(token.encode()).hexdigest(), "token_last_eight": token[-8:],
+        "log_length": 0, "log_closed": 0, "created": 0, "updated": 0, "started": 0, "stopped": 0,
+    }  # fmt: skip
+
+
+def test_running_task_job_token_reads_and_writes_its_own_repository_only(
+    client: FlaskClient, ann: dict[str, str], monkeypatch: pytest.MonkeyPatch, pushes: list[PushEvent]
+) -> None:
+    from reference_server.actions import runner_store
+    from reference_server.actions.status import Status
+
+    client.post("/api/v1/user/repos", headers=ann, json={"name": "other", "private": True, "auto_init": True})
+    own = client.post("/api/v1/user/repos", headers=ann, json={"name": "mine", "private": True, "auto_init": True})
+    assert own.json is not None
+    job_token = "f" * 40
+    status = {"value": int(Status.RUNNING)}
+
+    def lookup(digest: str) -> dict[str, object] | None:
+        row = _fake_task(job_token, own.json["id"], status["value"])  # type: ignore[index]
+        return row if digest == row["token_hash"] else None
+
+    monkeypatch.setattr(runner_store, "task_row_by_token_hash", lookup)
+    as_job = {"Authorization": "Basic " + base64.b64encode(f"x-access-token:{job_token}".encode()).decode()}
+    readme = client.get("/api/v1/repos/ann/mine/contents/README.md", headers=as_job)
+    assert readme.status_code == 200
+    assert_error(client.get("/api/v1/repos/ann/other/contents/README.md", headers=as_job), 404)
+    written = client.post("/api/v1/repos/ann/mine/contents/out.txt", headers=as_job, json={"content": b64(b"o")})
+    assert written.status_code == 201 and written.json is not None
+    assert written.json["commit"]["author"] == {
+        "name": "gitea-actions", "email": "teabot@gitea.io", "date": written.json["commit"]["author"]["date"]
+    }  # fmt: skip
+    assert pushes[-1].pusher_id == -2
+    assert_error(client.delete("/api/v1/repos/ann/mine", headers=as_job), 403)
+    status["value"] = int(Status.SUCCESS)  # a finished task's token no longer works
+    assert_error(client.get("/api/v1/repos/ann/mine/contents/README.md", headers=as_job), 401)

@@ -293,9 +293,8 @@ def _parse_write(
     for name in (branch, new_branch):
         if name and not valid_branch_name(name):
             raise Unprocessable(f"invalid branch name [name: {name}]")
-    doer = users.get_user(principal.user_id)
     now = int(forge().now())
-    fallback = (doer.name, doer.email or f"{doer.name.lower()}@noreply.invalid")
+    fallback = users.doer_identity(principal)
     author_pair = _identity(options, "author")
     committer_pair = _identity(options, "committer")
     author_pair = author_pair or committer_pair or fallback

@@ -138,9 +138,14 @@ def list_repos_of_owner(owner_id: int, limit: int, offset: int) -> tuple[list[Re
 
 def permission(principal: Principal | None, repo: Repo) -> Permission:
     """Site admins, the owner and owners of the owning organization have everything; organization members
-    read; anyone reads a public repository; a ``public-only`` token never sees a private one."""
+    read; anyone reads a public repository; a ``public-only`` token never sees a private one; a running
+    task's job token reads and writes its own repository only."""
     if principal is not None and repo.private and "public-only" in principal.scopes:
         return Permission(False, False, False)
+    if principal is not None and principal.task_id is not None:
+        if principal.task_repo_id == repo.id:
+            return Permission(True, True, False)
+        return Permission(not repo.private, False, False)
     if principal is not None:
         if principal.is_admin or principal.user_id == repo.owner_id:
             return Permission(True, True, True)

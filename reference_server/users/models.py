@@ -48,6 +48,7 @@ __all__ = [
     "create_user",
     "delete_token",
     "delete_user",
+    "doer_identity",
     "find_account",
     "get_user",
     "get_user_by_name",
@@ -418,6 +419,14 @@ def user_to_api(user: User, viewer: Principal | None = None, *, anonymous: bool 
         "starred_repos_count": 0,
         "username": user.name,
     }
+
+
+def doer_identity(principal: Principal) -> tuple[str, str]:
+    """Name and e-mail that commits made by this caller carry (the Actions user for a task's job token)."""
+    if principal.task_id is not None:
+        return tokens.ACTIONS_USER_NAME, tokens.ACTIONS_USER_EMAIL
+    doer = get_user(principal.user_id)
+    return doer.name, doer.email or f"{doer.name.lower()}@noreply.invalid"
 
 
 def require_self_or_admin(principal: Principal, user: User) -> None:

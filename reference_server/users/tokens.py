@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from .models import User
 
 __all__ = [
+    "ACTIONS_USER_EMAIL",
+    "ACTIONS_USER_ID",
+    "ACTIONS_USER_NAME",
     "AccessToken",
     "NewToken",
     "create_token",
@@ -168,12 +171,44 @@ def token_to_api(token: AccessToken, plaintext: str = "") -> dict[str, Any]:
     }
 
 
+ACTIONS_USER_ID = -2
+ACTIONS_USER_NAME = "gitea-actions"
+ACTIONS_USER_EMAIL = "teabot@gitea.io"
+
+
+def _task_principal(digest: str) -> Principal | None:
+    """The Actions user acting for the running task whose job token hashes to ``digest`` (as Gitea's
+    ``gitea-actions`` user: every scope, but only the task's repository beyond public ones)."""
+    from ..actions import runner_store
+    from ..actions.models import Task
+
+    row = runner_store.task_row_by_token_hash(digest)
+    if row is None:
+        return None
+    task = Task.from_row(row)
+    if not task.is_running:
+        return None
+    return Principal(
+        ACTIONS_USER_ID,
+        ACTIONS_USER_NAME,
+        False,
+        frozenset({"all"}),
+        None,
+        task_id=task.id,
+        task_repo_id=task.repo_id,
+    )
+
+
 def principal_for_token(token: str) -> Principal | None:
-    """The caller an access token stands for, or None when it is unknown or its user may not log in."""
+    """The caller an access token (or a running task's job token) stands for, or None when it is unknown,
+    its user may not log in, or its task has finished."""
     if not token or len(token) > 512:
         return None
-    row = store.token_by_hash(token_hash(token))
-    if row is None or row["user_is_org"] or not row["user_active"] or row["user_prohibit_login"]:
+    digest = token_hash(token)
+    row = store.token_by_hash(digest)
+    if row is None:
+        return _task_principal(digest)
+    if row["user_is_org"] or not row["user_active"] or row["user_prohibit_login"]:
         return None
     now = int(forge().now())
     if now - row["last_used"] >= TOKEN_TOUCH_INTERVAL:
