@@ -174,6 +174,7 @@ def test_delete_needs_write_and_removes_the_artifact(
     row = store.find_by_id(artifact_id)
     assert row is not None
     blob = app.extensions["forge"].blobs.path(row.blob_key)
+    assert blob.is_dir()
     url = f"{base(repo)}/artifacts/{artifact_id}"
     assert client.delete(url, headers=owner["read"]).status_code == 403
     assert client.get(url, headers=owner["read"]).status_code == 200
@@ -296,6 +297,7 @@ def test_repository_deletion_drops_its_artifacts(
     gone_row = store.find_by_id(gone)
     assert gone_row is not None
     blob = app.extensions["forge"].blobs.path(gone_row.blob_key)
+    assert blob.is_dir()
     assert client.delete(f"{API}/repos/{doomed['full_name']}", headers=admin_headers).status_code == 204
     assert store.find_by_id(gone) is None
     assert not blob.exists()
@@ -309,6 +311,7 @@ def test_delete_artifacts_of_run_drops_rows_and_blobs(actions: FakeActions, repo
     other = actions.start_job(repo_id=repo["id"]).upload("other", b"o")
     row = store.find_by_id(finalized)
     assert row is not None
+    assert app.extensions["forge"].blobs.path(row.blob_key).is_dir()
     models.delete_artifacts_of_run(run_job.task.run_id)
     assert store.rows_of_run(run_job.task.run_id) == []
     assert not app.extensions["forge"].blobs.path(row.blob_key).exists()

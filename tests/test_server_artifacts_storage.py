@@ -56,7 +56,7 @@ def files_under(root: Path) -> list[Path]:
     return sorted(path for path in root.rglob("*") if path.is_file()) if root.exists() else []
 
 
-def test_crash_between_blob_write_and_commit_leaves_nothing_half_finalized(
+def test_crash_between_publish_and_commit_leaves_nothing_half_finalized(
     first_life: Flask, data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake = install_fake_actions(first_life, monkeypatch)
@@ -70,31 +70,68 @@ def test_crash_between_blob_write_and_commit_leaves_nothing_half_finalized(
     def die(*args: object, **kwargs: object) -> bool:
         raise Crash
 
-    blobs = first_life.extensions["forge"].blobs
     files_root = data_dir / "blobs" / staging.FILES_ROOT
     before = files_under(files_root)
     with monkeypatch.context() as patch:
         patch.setattr(store, "mark_finalized", die)
-        patch.setattr(blobs, "delete", lambda key: None)  # a dead process cleans nothing up
+        patch.setattr(staging, "unpublish", lambda *args: None)  # a dead process cleans nothing up
         with pytest.raises(Crash):
             job.finalize("victim", 11, sha(b"hello world"))
-    orphans = [path for path in files_under(files_root) if path not in before]
-    assert len(orphans) == 1 and orphans[0].read_bytes() == b"hello world"
+    published = [path for path in files_under(files_root) if path not in before]
+    assert sorted(path.read_bytes() for path in published) == [b"hello ", b"world"]
+    with first_life.app_context():
+        victim = store.find_by_name(job.task.run_id, "victim")
+        assert victim is not None and victim.status == store.PENDING
+        assert not (data_dir / "blobs" / staging.staging_prefix(victim.id)).exists()
 
     second_life = restart(first_life, data_dir)
     try:
         fake.app = second_life
         again = job_on(second_life, job)
         assert [item["name"] for item in again.listed()] == ["kept"]
-        assert not orphans[0].exists()
+        assert not any(path.exists() for path in published)
         assert again.client.get(path_of(again.signed_url("kept"))).data == b"finalized before the crash"
-        with second_life.app_context():
-            victim = store.find_by_name(job.task.run_id, "victim")
-            assert victim is not None and victim.status == store.PENDING
         response = again.finalize("victim", 11, sha(b"hello world"))
         assert response.status_code == 200, response.get_data(as_text=True)
         assert again.client.get(path_of(again.signed_url("victim"))).data == b"hello world"
         assert int(again.listed(name_filter="kept")[0]["databaseId"]) == kept
+    finally:
+        second_life.extensions["forge"].db.close()
+
+
+def test_commit_failure_returns_the_data_to_staging(first_life: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    job = install_fake_actions(first_life, monkeypatch).start_job()
+    url = job.create("flaky")
+    job.put_block(url, block_id(0), b"data")
+
+    def refuse(*args: object, **kwargs: object) -> bool:
+        raise RuntimeError("database is locked")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "mark_finalized", refuse)
+        assert job.finalize("flaky", 4, sha(b"data")).status_code == 500
+    assert files_under(first_life.extensions["forge"].config.data_dir / "blobs" / staging.FILES_ROOT) == []
+    assert job.finalize("flaky", 4, sha(b"data")).status_code == 200
+
+
+def test_orphan_published_data_of_finalized_or_vanished_rows_is_removed_at_start(
+    first_life: Flask, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = install_fake_actions(first_life, monkeypatch)
+    job = fake.start_job()
+    done = job.upload("done", b"complete")
+    stray_of_done = data_dir / "blobs" / staging.FILES_ROOT / str(done) / "0123abcd" / "append.bin"
+    stray_of_nobody = data_dir / "blobs" / staging.FILES_ROOT / "555" / "feedbeef" / "append.bin"
+    for stray in (stray_of_done, stray_of_nobody):
+        stray.parent.mkdir(parents=True)
+        stray.write_bytes(b"stray")
+    second_life = restart(first_life, data_dir)
+    try:
+        fake.app = second_life
+        assert not stray_of_done.exists()
+        assert not stray_of_nobody.exists()
+        again = job_on(second_life, job)
+        assert again.client.get(path_of(again.signed_url("done"))).data == b"complete"
     finally:
         second_life.extensions["forge"].db.close()
 
@@ -127,7 +164,7 @@ def test_restart_sweeps_staging_of_finished_or_vanished_uploads_only(
         second_life.extensions["forge"].db.close()
 
 
-def test_a_failed_finalize_keeps_the_staged_data_for_a_retry(
+def test_a_refused_finalize_keeps_the_staged_data_for_a_retry(
     first_life: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     job = install_fake_actions(first_life, monkeypatch).start_job()
@@ -162,9 +199,14 @@ def test_interrupted_append_is_cut_back(first_life: Flask, monkeypatch: pytest.M
 
 
 def entry_for(tmp_path: Path, data: bytes, name: str = "file.txt") -> ZipEntry:
-    path = tmp_path / "blob"
-    path.write_bytes(data)
-    return ZipEntry(name=name, path=path, size=len(data), crc32=zlib.crc32(data), modified=time.time())
+    """An entry whose bytes are split over three part files, as blocks are stored."""
+    third = len(data) // 3
+    parts = []
+    for index, piece in enumerate((data[:third], data[third : 2 * third], data[2 * third :])):
+        part = tmp_path / f"part{index}"
+        part.write_bytes(piece)
+        parts.append(part)
+    return ZipEntry(name=name, parts=parts, size=len(data), crc32=zlib.crc32(data), modified=time.time())
 
 
 @pytest.mark.parametrize("force_zip64", [False, True])
@@ -190,8 +232,8 @@ def test_empty_file_zip(tmp_path: Path) -> None:
 
 def test_large_sizes_switch_to_zip64_headers(tmp_path: Path) -> None:
     entry = entry_for(tmp_path, b"")
-    small_local, _ = _headers(ZipEntry(entry.name, entry.path, ZIP64_THRESHOLD - 1, 0, entry.modified), zip64=False)
-    big = ZipEntry(entry.name, entry.path, 5 * 1024**3, 0, entry.modified)
+    small_local, _ = _headers(ZipEntry(entry.name, entry.parts, ZIP64_THRESHOLD - 1, 0, entry.modified), zip64=False)
+    big = ZipEntry(entry.name, entry.parts, 5 * 1024**3, 0, entry.modified)
     big_local, big_trailer = _headers(big, zip64=True)
     assert struct.unpack_from("<H", small_local, 4)[0] == 20
     assert struct.unpack_from("<H", big_local, 4)[0] == 45

@@ -39,6 +39,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
 from ..context import forge
@@ -236,11 +237,12 @@ def _find_in_run(run_id: int, name: str) -> ArtifactRow:
 
 
 def finalize_artifact(run_id: int, name: str, size: int, hash_value: str | None) -> ArtifactRow:
-    """Assemble the staged data, check size and hash, and publish the artifact atomically.
+    """Check size and hash of the staged parts, then publish them and the row atomically.
 
-    The blob is written first (temp file + rename under a fresh key) and the row flips to finalized in
-    one transaction afterwards; a crash in between leaves a pending row (never listed) and an orphan
-    blob that :func:`recover_storage` removes at the next start.
+    The staging folder is renamed to a fresh key first and the row flips to finalized in one
+    transaction afterwards; a crash in between leaves a pending row (never listed) and a folder nobody
+    references, which :func:`recover_storage` moves back to staging at the next start so a retried
+    finalize still works.
     """
     fg = forge()
     expected_sha = parse_hash(hash_value) if hash_value is not None else None
@@ -251,31 +253,43 @@ def finalize_artifact(run_id: int, name: str, size: int, hash_value: str | None)
         if row.size == size and (expected_sha is None or expected_sha == row.sha256):
             return row
         raise PreconditionError("the artifact is already finalized with another size or hash")
-    sources = staging.sources_for(fg.blobs, row.id, row.block_list)
-    assembled = staging.assemble(fg.blobs, staging.new_file_key(row.id), sources)
+    parts = staging.parts_for(fg.blobs, row.id, row.block_list)
+    digest = staging.digest_parts(fg.blobs, row.id, parts)
+    if digest.size != size:
+        raise InvalidArgumentError(f"size {size} does not match the {digest.size} bytes uploaded")
+    if expected_sha is not None and expected_sha != digest.sha256:
+        raise InvalidArgumentError(f"hash mismatch: the uploaded data has sha256:{digest.sha256}")
+    key = staging.new_file_key(row.id)
+    staging.publish(fg.blobs, row.id, key)
     try:
-        if assembled.size != size:
-            raise InvalidArgumentError(f"size {size} does not match the {assembled.size} bytes uploaded")
-        if expected_sha is not None and expected_sha != assembled.sha256:
-            raise InvalidArgumentError(f"hash mismatch: the uploaded data has sha256:{assembled.sha256}")
         with fg.db.transaction():
             done = store.mark_finalized(
-                row.id,
-                size=assembled.size,
-                sha256=assembled.sha256,
-                crc32=assembled.crc32,
-                blob_key=assembled.key,
-                now=int(fg.now()),
+                row.id, size=digest.size, sha256=digest.sha256, blob_key=key, parts=parts, now=int(fg.now())
             )
         if not done:
             raise PreconditionError("the artifact was finalized or replaced concurrently")
     except BaseException:
-        fg.blobs.delete(assembled.key)
+        staging.unpublish(fg.blobs, row.id, key)
         raise
-    staging.drop_staging(fg.blobs, row.id)
+    _prune_unused_parts(key, parts)
     final = store.find_by_id(row.id)
     assert final is not None
     return final
+
+
+def _prune_unused_parts(key: str, parts: list[str]) -> None:
+    """Drop staged blocks the committed list left out (they were published along with the rest)."""
+    folder = forge().blobs.path(key)
+    used = set(parts)
+    for path in folder.rglob("*"):
+        if path.is_file() and path.relative_to(folder).as_posix() not in used:
+            path.unlink(missing_ok=True)
+
+
+def stored_paths(row: ArtifactRow) -> list[Path]:
+    """The files holding a finalized artifact's bytes, in order."""
+    folder = forge().blobs.path(row.blob_key)
+    return [folder / part for part in row.parts]
 
 
 def list_run_artifacts(run_id: int, *, name: str | None = None, artifact_id: int | None = None) -> list[ArtifactRow]:
@@ -317,13 +331,22 @@ def repo_artifacts(
     return rows, store.count_finalized(repo_id=repo_id, run_id=run_id, name=name)
 
 
+def zip_crc32(row: ArtifactRow) -> int:
+    """The CRC-32 of a finalized artifact's bytes, computed once on first need and remembered."""
+    if row.crc32 is not None:
+        return row.crc32
+    fg = forge()
+    crc = staging.parts_crc32(stored_paths(row))
+    with fg.db.transaction():
+        store.set_crc32(row.id, row.blob_key, crc)
+    return crc
+
+
 def _remove(row: ArtifactRow) -> None:
-    """Drop a row, then its blob and staged data (a crash in between leaves only orphans, swept at start)."""
+    """Drop a row, then its stored and staged data (a crash in between leaves only orphans, swept at start)."""
     fg = forge()
     with fg.db.transaction():
         store.delete_row(row.id)
-    if row.blob_key:
-        fg.blobs.delete(row.blob_key)
     fg.blobs.delete_tree(f"{staging.FILES_ROOT}/{row.id}")
     staging.drop_staging(fg.blobs, row.id)
 
@@ -352,22 +375,33 @@ def delete_artifacts_of_repo(repo_id: int) -> None:
 
 
 def recover_storage() -> None:
-    """Sweep what a crash may have left: blobs no finalized row points at, staging of vanished uploads."""
+    """Sweep what a crash may have left, at start-up.
+
+    A published folder no finalized row references goes back to staging when its row is still pending
+    and has no staging (the crash hit between publish and commit), else it is removed; staging of rows
+    that are gone or finalized is removed.
+    """
     fg = forge()
     rows = {row.id: row for row in store.all_rows()}
-    live_blobs = {fg.blobs.path(row.blob_key) for row in rows.values() if row.status == FINALIZED and row.blob_key}
+    live = {row.blob_key for row in rows.values() if row.status == FINALIZED and row.blob_key}
     files_root = fg.blobs.path(staging.FILES_ROOT)
-    if files_root.is_dir():
-        for blob in files_root.glob("*/*"):
-            if blob.is_file() and blob not in live_blobs:
-                log.info("removing orphan artifact blob %s", blob)
-                blob.unlink(missing_ok=True)
+    for folder in sorted(files_root.glob("*/*")) if files_root.is_dir() else []:
+        key = f"{staging.FILES_ROOT}/{folder.parent.name}/{folder.name}"
+        if key in live:
+            continue
+        row = rows.get(int(folder.parent.name)) if folder.parent.name.isdigit() else None
+        staged = fg.blobs.path(staging.staging_prefix(row.id)) if row is not None else None
+        if row is not None and row.status == PENDING and staged is not None and not staged.exists():
+            log.info("returning unpublished artifact data %s to staging", folder)
+            staging.unpublish(fg.blobs, row.id, key)
+        else:
+            log.info("removing orphan artifact data %s", folder)
+            fg.blobs.delete_tree(key)
     staging_root = fg.blobs.path(staging.STAGING_ROOT)
-    if staging_root.is_dir():
-        for folder in staging_root.iterdir():
-            row = rows.get(int(folder.name)) if folder.name.isdigit() else None
-            if row is None or row.status != PENDING:
-                fg.blobs.delete_tree(f"{staging.STAGING_ROOT}/{folder.name}")
+    for folder in sorted(staging_root.iterdir()) if staging_root.is_dir() else []:
+        row = rows.get(int(folder.name)) if folder.name.isdigit() else None
+        if row is None or row.status != PENDING:
+            fg.blobs.delete_tree(f"{staging.STAGING_ROOT}/{folder.name}")
 
 
 def artifact_to_api(row: ArtifactRow, owner: str, repo: str, head_sha: str) -> dict[str, object]:

@@ -1,15 +1,19 @@
-"""Staged upload data on disk and its assembly into the final artifact blob.
+"""Upload data on disk: staged blocks, and their publication as the artifact's stored parts.
 
-An upload in progress lives under ``artifacts/staging/<artifact id>/``: one file per block, named by
-the SHA-256 of the block id (so no block id can reach outside the folder), and ``append.bin`` for
-``comp=appendBlock`` uploads. Finalize concatenates the staged data into ``artifacts/files/<id>/<nonce>.bin``
-(temp file + rename), computing size, SHA-256 and CRC-32 in one pass of 1 MiB pieces.
+An upload in progress lives under ``artifacts/staging/<artifact id>/``: one file per block under
+``blocks/``, named by the SHA-256 of the block id (so no block id can reach outside the folder), and
+``append.bin`` for ``comp=appendBlock`` uploads. Finalize does not copy them: it hashes the parts in
+order (while another thread flushes them to disk), then renames the whole folder to
+``artifacts/files/<id>/<nonce>/`` (one atomic rename) and the row records the ordered part names.
+Downloads stream the parts one after the other. A gigabyte is thus written once, not twice.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
+import tempfile
 import threading
 import zlib
 from collections.abc import Iterator, Sequence
@@ -23,18 +27,22 @@ from .errors import InvalidArgumentError, PreconditionError
 __all__ = [
     "FILES_ROOT",
     "STAGING_ROOT",
-    "Assembled",
+    "Digest",
     "append_data",
-    "assemble",
     "block_exists",
+    "digest_parts",
     "drop_staging",
     "new_file_key",
-    "sources_for",
+    "parts_crc32",
+    "parts_for",
+    "publish",
     "store_block",
+    "unpublish",
 ]
 
 STAGING_ROOT = "artifacts/staging"
 FILES_ROOT = "artifacts/files"
+APPEND_PART = "append.bin"
 PIECE = 1024 * 1024
 
 _append_locks: dict[int, threading.Lock] = {}
@@ -42,13 +50,11 @@ _append_locks_guard = threading.Lock()
 
 
 @dataclass(frozen=True)
-class Assembled:
-    """The final blob written by :func:`assemble`."""
+class Digest:
+    """Size and SHA-256 of an artifact's parts taken in order."""
 
-    key: str
     size: int
     sha256: str
-    crc32: int
 
 
 class BodyTooLargeError(InvalidArgumentError):
@@ -63,17 +69,16 @@ def staging_prefix(artifact_id: int) -> str:
 
 
 def _block_key(artifact_id: int, block_id: str) -> str:
-    digest = hashlib.sha256(block_id.encode("utf-8")).hexdigest()
-    return f"{staging_prefix(artifact_id)}/blocks/{digest}"
+    return f"{staging_prefix(artifact_id)}/{_block_part(block_id)}"
 
 
 def _append_key(artifact_id: int) -> str:
-    return f"{staging_prefix(artifact_id)}/append.bin"
+    return f"{staging_prefix(artifact_id)}/{APPEND_PART}"
 
 
 def new_file_key(artifact_id: int) -> str:
-    """A fresh key for one finalize attempt, so a lost race never overwrites a committed blob."""
-    return f"{FILES_ROOT}/{artifact_id}/{secrets.token_hex(8)}.bin"
+    """A fresh folder key for one finalize attempt, so a lost race never overwrites committed data."""
+    return f"{FILES_ROOT}/{artifact_id}/{secrets.token_hex(8)}"
 
 
 def _pieces(stream: BinaryIO, limit: int) -> Iterator[bytes]:
@@ -89,9 +94,31 @@ def _pieces(stream: BinaryIO, limit: int) -> Iterator[bytes]:
         yield piece
 
 
+def _write_staged(target: Path, pieces: Iterator[bytes]) -> int:
+    """Write a staged part through a temp file and a rename, neither hashed nor fsync'ed.
+
+    Unlike :meth:`BlobStore.write`, staged data needs no digest (finalize hashes the assembled whole)
+    and no fsync (finalize writes the durable copy and checks size and hash, so a block lost to a power
+    cut makes finalize fail instead of publishing bad data); skipping both keeps uploads near disk speed.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+    size = 0
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for piece in pieces:
+                out.write(piece)
+                size += len(piece)
+        Path(tmp_name).replace(target)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    return size
+
+
 def store_block(blobs: BlobStore, artifact_id: int, block_id: str, stream: BinaryIO, limit: int) -> int:
     """Stage one block (replacing an earlier block of the same id atomically); returns its size."""
-    return blobs.write(_block_key(artifact_id, block_id), _pieces(stream, limit)).size
+    return _write_staged(blobs.path(_block_key(artifact_id, block_id)), _pieces(stream, limit))
 
 
 def block_exists(blobs: BlobStore, artifact_id: int, block_id: str) -> bool:
@@ -123,46 +150,105 @@ def append_data(blobs: BlobStore, artifact_id: int, stream: BinaryIO, limit: int
     return added
 
 
-def _staged_blocks(blobs: BlobStore, artifact_id: int) -> list[Path]:
+def _staged_blocks(blobs: BlobStore, artifact_id: int) -> list[str]:
     folder = blobs.path(f"{staging_prefix(artifact_id)}/blocks")
-    return sorted(folder.iterdir()) if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    return sorted(f"blocks/{path.name}" for path in folder.iterdir() if not path.name.startswith("."))
 
 
-def sources_for(blobs: BlobStore, artifact_id: int, block_list: Sequence[str] | None) -> list[Path]:
-    """The files to concatenate, in order: the committed block list, else the single block or the appends."""
+def _block_part(block_id: str) -> str:
+    return "blocks/" + hashlib.sha256(block_id.encode("utf-8")).hexdigest()
+
+
+def parts_for(blobs: BlobStore, artifact_id: int, block_list: Sequence[str] | None) -> list[str]:
+    """The staged parts in order (relative names): the committed block list, else the single block or the appends."""
+    folder = blobs.path(staging_prefix(artifact_id))
     if block_list is not None:
-        paths = [blobs.path(_block_key(artifact_id, block_id)) for block_id in block_list]
-        missing = [block_id for block_id, path in zip(block_list, paths, strict=True) if not path.is_file()]
+        parts = [_block_part(block_id) for block_id in block_list]
+        missing = [block_id for block_id, part in zip(block_list, parts, strict=True) if not (folder / part).is_file()]
         if missing:
             raise PreconditionError(f"the committed block list names blocks that were not uploaded: {missing[0]!r}")
-        return paths
+        return parts
     blocks = _staged_blocks(blobs, artifact_id)
-    appended = blobs.path(_append_key(artifact_id))
-    if blocks and appended.is_file():
+    appended = (folder / APPEND_PART).is_file()
+    if blocks and appended:
         raise PreconditionError("both blocks and appended data were uploaded; commit a block list to say which counts")
     if len(blocks) > 1:
         raise PreconditionError("more than one block was uploaded; commit a block list (comp=blocklist) first")
     if blocks:
         return blocks
-    if appended.is_file():
-        return [appended]
+    if appended:
+        return [APPEND_PART]
     raise PreconditionError("no data was uploaded for this artifact")
 
 
-def assemble(blobs: BlobStore, key: str, sources: Sequence[Path]) -> Assembled:
-    """Concatenate ``sources`` into the blob ``key`` atomically, with size, SHA-256 and CRC-32."""
+def _flush(paths: Sequence[Path]) -> None:
+    for path in paths:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def digest_parts(blobs: BlobStore, artifact_id: int, parts: Sequence[str]) -> Digest:
+    """Size and SHA-256 of the staged parts in order; they are flushed to disk meanwhile by another thread."""
+    folder = blobs.path(staging_prefix(artifact_id))
+    flusher = threading.Thread(target=_flush, args=([folder / part for part in dict.fromkeys(parts)],), daemon=True)
+    flusher.start()
+    digest = hashlib.sha256()
+    size = 0
+    buffer = bytearray(PIECE)
+    view = memoryview(buffer)
+    try:
+        for part in parts:
+            with (folder / part).open("rb", buffering=0) as handle:
+                while count := handle.readinto(buffer):
+                    digest.update(view[:count])
+                    size += count
+    finally:
+        flusher.join()
+    return Digest(size=size, sha256=digest.hexdigest())
+
+
+def _sync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def publish(blobs: BlobStore, artifact_id: int, key: str) -> None:
+    """Move the staging folder to ``key`` in one rename (and make the rename durable)."""
+    target = blobs.path(key)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staged = blobs.path(staging_prefix(artifact_id))
+    staged.mkdir(parents=True, exist_ok=True)  # an empty block list stages nothing
+    staged.rename(target)
+    _sync_folder(target.parent)
+    with _append_locks_guard:
+        _append_locks.pop(artifact_id, None)
+
+
+def unpublish(blobs: BlobStore, artifact_id: int, key: str) -> None:
+    """Undo :func:`publish` (the commit failed): the data goes back to staging for a retry."""
+    staged = blobs.path(staging_prefix(artifact_id))
+    if not staged.exists():
+        blobs.path(key).rename(staged)
+    else:
+        blobs.delete_tree(key)
+
+
+def parts_crc32(paths: Sequence[Path]) -> int:
+    """CRC-32 of stored parts, needed only to wrap them in a ZIP (so computed on first use, not at finalize)."""
     crc = 0
-
-    def pieces() -> Iterator[bytes]:
-        nonlocal crc
-        for source in sources:
-            with source.open("rb", buffering=0) as handle:
-                while piece := handle.read(PIECE):
-                    crc = zlib.crc32(piece, crc)
-                    yield piece
-
-    written = blobs.write(key, pieces())
-    return Assembled(key=key, size=written.size, sha256=written.sha256, crc32=crc)
+    for path in paths:
+        with path.open("rb", buffering=0) as handle:
+            while piece := handle.read(PIECE):
+                crc = zlib.crc32(piece, crc)
+    return crc
 
 
 def drop_staging(blobs: BlobStore, artifact_id: int) -> None:

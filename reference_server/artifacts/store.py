@@ -15,17 +15,19 @@ __all__ = [
     "SCHEMA",
     "ArtifactRow",
     "NewArtifact",
+    "all_rows",
+    "count_finalized",
     "delete_row",
     "find_by_id",
     "find_by_name",
     "insert_pending",
     "list_finalized",
-    "list_repo_ids_in_run",
     "mark_finalized",
     "restart_pending",
     "rows_of_repo",
     "rows_of_run",
     "set_block_list",
+    "set_crc32",
 ]
 
 PENDING = 1
@@ -45,8 +47,9 @@ CREATE TABLE IF NOT EXISTS artifacts (
     status        INTEGER NOT NULL,
     size          INTEGER NOT NULL DEFAULT 0,
     sha256        TEXT    NOT NULL DEFAULT '',
-    crc32         INTEGER NOT NULL DEFAULT 0,
+    crc32         INTEGER,
     blob_key      TEXT    NOT NULL DEFAULT '',
+    parts         TEXT    NOT NULL DEFAULT '[]',
     block_list    TEXT,
     created       INTEGER NOT NULL,
     updated       INTEGER NOT NULL,
@@ -73,8 +76,9 @@ class ArtifactRow:
     status: int
     size: int
     sha256: str
-    crc32: int
+    crc32: int | None
     blob_key: str
+    parts: tuple[str, ...]
     block_list: tuple[str, ...] | None
     created: int
     updated: int
@@ -115,6 +119,7 @@ def _row(raw: sqlite3.Row | None) -> ArtifactRow | None:
         sha256=raw["sha256"],
         crc32=raw["crc32"],
         blob_key=raw["blob_key"],
+        parts=tuple(json.loads(raw["parts"])),
         block_list=None if blocks is None else tuple(json.loads(blocks)),
         created=raw["created"],
         updated=raw["updated"],
@@ -161,7 +166,7 @@ def restart_pending(artifact_id: int, new: NewArtifact, now: int) -> bool:
     """Reset a pending row for a new upload under the same id; False when it is no longer pending."""
     cursor = forge().db.execute(
         "UPDATE artifacts SET job_id = ?, task_id = ?, file_name = ?, content_type = ?, version = ?,"
-        " block_list = NULL, size = 0, sha256 = '', crc32 = 0, blob_key = '', updated = ?, expires = ?"
+        " block_list = NULL, size = 0, sha256 = '', crc32 = NULL, blob_key = '', parts = '[]', updated = ?, expires = ?"
         " WHERE id = ? AND status = ?",
         (
             new.job_id,
@@ -187,14 +192,22 @@ def set_block_list(artifact_id: int, block_ids: Sequence[str], now: int) -> bool
     return cursor.rowcount == 1
 
 
-def mark_finalized(artifact_id: int, *, size: int, sha256: str, crc32: int, blob_key: str, now: int) -> bool:
-    """Flip a pending row to finalized with its blob; False when another finalize won the race."""
+def mark_finalized(artifact_id: int, *, size: int, sha256: str, blob_key: str, parts: Sequence[str], now: int) -> bool:
+    """Flip a pending row to finalized with its stored parts; False when another finalize won the race."""
     cursor = forge().db.execute(
-        "UPDATE artifacts SET status = ?, size = ?, sha256 = ?, crc32 = ?, blob_key = ?, block_list = NULL,"
-        " updated = ? WHERE id = ? AND status = ?",
-        (FINALIZED, size, sha256, crc32, blob_key, now, artifact_id, PENDING),
+        "UPDATE artifacts SET status = ?, size = ?, sha256 = ?, crc32 = NULL, blob_key = ?, parts = ?,"
+        " block_list = NULL, updated = ? WHERE id = ? AND status = ?",
+        (FINALIZED, size, sha256, blob_key, json.dumps(list(parts)), now, artifact_id, PENDING),
     )
     return cursor.rowcount == 1
+
+
+def set_crc32(artifact_id: int, blob_key: str, crc32: int) -> None:
+    """Remember the CRC-32 of a finalized blob (computed on its first ZIP download)."""
+    forge().db.execute(
+        "UPDATE artifacts SET crc32 = ? WHERE id = ? AND blob_key = ? AND status = ?",
+        (crc32, artifact_id, blob_key, FINALIZED),
+    )
 
 
 def list_finalized(
@@ -239,10 +252,6 @@ def rows_of_run(run_id: int) -> list[ArtifactRow]:
 
 def rows_of_repo(repo_id: int) -> list[ArtifactRow]:
     return _rows(forge().db.all("SELECT * FROM artifacts WHERE repo_id = ? ORDER BY id", (repo_id,)))
-
-
-def list_repo_ids_in_run(run_id: int) -> list[int]:
-    return [int(raw[0]) for raw in forge().db.all("SELECT DISTINCT repo_id FROM artifacts WHERE run_id = ?", (run_id,))]
 
 
 def all_rows() -> list[ArtifactRow]:

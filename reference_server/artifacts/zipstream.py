@@ -8,7 +8,7 @@ used when the file or the offsets do not fit 32 bits.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,10 +25,10 @@ UNIX_FILE_ATTRS = (0o100644 << 16) & U32
 
 @dataclass(frozen=True)
 class ZipEntry:
-    """The file to wrap: its name inside the archive, where it is, and what finalize recorded."""
+    """The file to wrap: its name inside the archive, the parts holding its bytes in order, size and CRC."""
 
     name: str
-    path: Path
+    parts: Sequence[Path]
     size: int
     crc32: int
     modified: float
@@ -108,13 +108,13 @@ def single_file_zip(entry: ZipEntry, *, force_zip64: bool = False) -> tuple[int,
     """(archive length, chunks) of a ZIP holding ``entry`` alone."""
     zip64 = force_zip64 or entry.size >= ZIP64_THRESHOLD
     local, trailer = _headers(entry, zip64)
-    handle = entry.path.open("rb")  # opened now, so a deletion during streaming cannot cut the archive
 
     def chunks() -> Iterator[bytes]:
-        with handle:
-            yield local
-            while piece := handle.read(PIECE):
-                yield piece
-            yield trailer
+        yield local
+        for part in entry.parts:
+            with part.open("rb") as handle:
+                while piece := handle.read(PIECE):
+                    yield piece
+        yield trailer
 
     return len(local) + entry.size + len(trailer), chunks()
