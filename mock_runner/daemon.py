@@ -180,8 +180,7 @@ class Daemon:
         return self.workdir
 
     def _finish(self, task: runner_pb2.Task, reporter: TaskReporter, result: int, base: Path) -> TaskOutcome:
-        reporter.write(f"mock-runner reports task {task.id} as {result_name(result)}")
-        reporter.close(result)
+        reporter.close(result, last_line=f"mock-runner reports task {task.id} as {result_name(result)}")
         with self._active_lock:
             self._active.pop(task.id, None)
         if not self.keep_workdir:

@@ -23,7 +23,7 @@ from forge_proto import runner_pb2
 
 from .actions_builtin import run_builtin
 from .expressions import Evaluator, ExpressionError, to_text
-from .jobenv import JobRuntime, StepError, job_environment
+from .jobenv import JobRuntime, StepError, job_environment, runner_arch, runner_os
 from .workflow import Job, Step, Workflow, WorkflowError, parse_payload
 
 __all__ = ["JobSink", "execute_job", "parse_command_file", "shell_command"]
@@ -132,8 +132,8 @@ class _JobExecution:
             "job": {"status": "success"},
             "runner": {
                 "name": runner_name,
-                "os": "Linux",
-                "arch": "X64",
+                "os": runner_os(),
+                "arch": runner_arch(),
                 "temp": str(runtime.temp),
                 "tool_cache": str(runtime.temp / "toolcache"),
             },

@@ -27,6 +27,8 @@ __all__ = [
     "job_environment",
     "job_token",
     "masker_for",
+    "runner_arch",
+    "runner_os",
     "runtime_token",
     "task_context",
     "trusted_by_artifact_client",
@@ -66,7 +68,13 @@ def trusted_by_artifact_client(server_url: str) -> bool:
     return host == "github.com" or host.endswith((".ghe.com", ".localhost"))
 
 
-def _arch() -> str:
+def runner_os() -> str:
+    """``RUNNER_OS`` / ``runner.os`` of this host, in the runner's spelling."""
+    return {"Darwin": "macOS", "Windows": "Windows"}.get(platform.system(), "Linux")
+
+
+def runner_arch() -> str:
+    """``RUNNER_ARCH`` / ``runner.arch`` of this host, in the runner's spelling."""
     machine = platform.machine().lower()
     return {"x86_64": "X64", "amd64": "X64", "aarch64": "ARM64", "arm64": "ARM64", "i386": "X86", "i686": "X86"}.get(
         machine, machine.upper() or "X64"
@@ -123,8 +131,8 @@ def job_environment(
             "GITHUB_WORKFLOW": _text(context.get("workflow")),
             "GITHUB_JOB": job_id or _text(context.get("job")),
             "GITHUB_WORKSPACE": str(workspace),
-            "RUNNER_OS": {"Darwin": "macOS", "Windows": "Windows"}.get(platform.system(), "Linux"),
-            "RUNNER_ARCH": _arch(),
+            "RUNNER_OS": runner_os(),
+            "RUNNER_ARCH": runner_arch(),
             "RUNNER_NAME": runner_name,
             "RUNNER_TEMP": str(temp),
             "RUNNER_TOOL_CACHE": str(temp / "toolcache"),

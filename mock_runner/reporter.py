@@ -141,11 +141,17 @@ class TaskReporter:
         self._thread = threading.Thread(target=self._loop, name=f"report-task-{self.task_id}", daemon=True)
         self._thread.start()
 
-    def close(self, result: int, *, attempts: int = 10) -> bool:
-        """Send the rest of the log with ``no_more`` and the final state; True when the server has both."""
+    def close(self, result: int, *, last_line: str = "", attempts: int = 10) -> bool:
+        """Send the rest of the log with ``no_more`` and the final state; True when the server has both.
+
+        ``last_line`` is written once the periodic reports have stopped, so the ``no_more`` call carries at
+        least one row: Gitea ignores ``no_more`` on a call without rows and would never close the log.
+        """
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
+        if last_line:
+            self.logs.write(last_line)
         with self._lock:
             stopped = _now_stamp(self.clock)
             for step in self.state.steps:

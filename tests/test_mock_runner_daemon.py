@@ -275,3 +275,23 @@ jobs:
     steps:
       - run: echo started && sleep 60
 """
+
+
+def test_register_prompts_for_missing_flags_on_a_terminal(
+    live_forge: LiveForge, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = live_forge.create_repo("interactive")
+    answers = iter([live_forge.url, live_forge.registration_token(repo), "", "gpu,linux:host"])
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", answer)
+    assert main(["register", "--runner-file", str(tmp_path / ".runner")]) == 0
+    assert len(prompts) == 4 and "[" in prompts[2]  # the name prompt offers the host name as default
+    saved = RunnerFile.load(tmp_path / ".runner")
+    assert saved.labels == ["gpu", "linux:host"]
+    assert saved.address == live_forge.url

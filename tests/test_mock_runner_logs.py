@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Mapping
 
 from forge_proto import runner_pb2
@@ -165,3 +166,20 @@ def test_unfinished_steps_are_cancelled_at_close() -> None:
     step = client.states[-1].steps[0]
     assert step.result == runner_pb2.RESULT_CANCELLED
     assert step.log_length == 1
+
+
+def test_the_closing_call_carries_rows_so_gitea_applies_no_more() -> None:
+    client = FakeClient()
+    reporter = TaskReporter(client, 8, interval=0.01)  # type: ignore[arg-type]
+    reporter.start()
+    reporter.write("all of this is flushed by the heartbeat")
+    for _ in range(200):
+        if client.log.stored:
+            break
+        threading.Event().wait(0.01)
+    assert client.log.stored
+    assert reporter.close(runner_pb2.RESULT_SUCCESS, last_line="done")
+    index, rows, no_more = client.log.calls[-1]
+    assert (index, rows, no_more) == (1, 1, True)
+    assert client.log.archived
+    assert client.log.stored == ["all of this is flushed by the heartbeat", "done"]
