@@ -224,3 +224,41 @@ def test_deleting_a_repository_forgets_its_runs(world: World) -> None:
 def test_unknown_repository_is_404(world: World, path: str) -> None:
     world.user("alice")
     assert world.api("GET", f"repos/alice/missing/actions/{path}", "alice").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "options", "status"),
+    [
+        ("GET", "runs", {"query_string": {"page": "abc"}}, 400),
+        ("GET", "runs", {"query_string": {"limit": "-5", "page": "-2"}}, 200),
+        ("GET", "jobs", {"query_string": {"status": "nope"}}, 400),
+        ("GET", "jobs/99999999999999999999999", {}, 404),
+        ("GET", "runs/99999999999999999999999", {}, 404),
+        ("GET", "runs/99999999999999999999999/jobs", {}, 404),
+        ("DELETE", "runs/9223372036854775807", {}, 404),
+        ("PATCH", "runners/99999999999999999999999", {"json": {"disabled": True}}, 404),
+        ("POST", "workflows/ci.yml/dispatches", {"data": "[]", "content_type": "application/json"}, 422),
+        ("POST", "workflows/ci.yml/dispatches", {"data": "{bad", "content_type": "application/json"}, 422),
+        ("POST", "workflows/ci.yml/dispatches?return_run_details=maybe", {"json": {"ref": "main"}}, 400),
+        ("POST", "workflows/ci.yml/dispatches", {"json": {"ref": "-rf"}}, 404),
+        ("POST", "workflows/ci.yml/dispatches", {"json": {"ref": "main\x00x"}}, 404),
+        ("POST", "workflows/..%2F..%2Fetc/dispatches", {"json": {"ref": "main"}}, 404),
+    ],
+)
+def test_bad_input_gets_a_clear_4xx(
+    world: World, method: str, path: str, options: dict[str, object], status: int
+) -> None:
+    world.repo("alice", "app")
+    world.push("alice", "app", ".gitea/workflows/ci.yml", SIMPLE_WORKFLOW)
+    response = world.api(method, f"repos/alice/app/actions/{path}", "alice", **options)
+    assert response.status_code == status, response.get_data(as_text=True)
+    if status >= 400:
+        assert response.get_json()["message"]
+
+
+def test_a_pathologically_nested_workflow_is_listed_but_never_runs(world: World) -> None:
+    world.repo("alice", "app")
+    world.push("alice", "app", ".gitea/workflows/deep.yml", "a: " + "[" * 5000 + "]" * 5000 + "\n")
+    listed = world.api("GET", "repos/alice/app/actions/workflows", "alice")
+    assert listed.status_code == 200 and [w["name"] for w in listed.get_json()["workflows"]] == ["deep.yml"]
+    assert world.runs("alice", "app") == []

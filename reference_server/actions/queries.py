@@ -27,6 +27,7 @@ __all__ = [
     "job_log_lines",
     "job_of_repo",
     "jobs_page",
+    "parse_id",
     "run_of_job",
     "run_of_repo",
     "runs_page",
@@ -67,10 +68,22 @@ def set_workflow_state(repo: Repo, workflow_id: str, *, disabled: bool) -> None:
         store.set_workflow_disabled(repo.id, workflow_id, disabled, int(forge().now()))
 
 
+MAX_ID = 2**63 - 1
+
+
+def parse_id(raw: str) -> int | None:
+    """A database id from a path segment, or None when it cannot name a row (not a positive int64)."""
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 19:
+        return None
+    value = int(raw)
+    return value if 0 < value <= MAX_ID else None
+
+
 def _positive_id(raw: str, missing: ApiError) -> int:
-    if not raw.isascii() or not raw.isdigit() or int(raw) <= 0:
+    value = parse_id(raw)
+    if value is None:
         raise missing
-    return int(raw)
+    return value
 
 
 def run_of_repo(repo: Repo, raw_id: str) -> Run:

@@ -128,7 +128,8 @@ def _runners(scope: Scope) -> Response:
 
 
 def _runner_in(scope: Scope, raw_id: str) -> Runner:
-    row = runner_store.runner_by_id(int(raw_id)) if raw_id.isascii() and raw_id.isdigit() else None
+    runner_id = queries.parse_id(raw_id)
+    row = None if runner_id is None else runner_store.runner_by_id(runner_id)
     runner = None if row is None else Runner.from_row(row)
     if runner is None or not scope.holds(runner):
         raise NotFound("Runner not found")

@@ -281,6 +281,8 @@ def parse_workflow(file_name: str, path: str, content: bytes) -> Workflow:
         document = yaml.safe_load(content.decode("utf-8"))
     except (UnicodeDecodeError, yaml.YAMLError) as exc:
         raise WorkflowError(f"invalid workflow YAML: {exc}") from exc
+    except RecursionError as exc:
+        raise WorkflowError("invalid workflow YAML: nested too deeply") from exc
     if not isinstance(document, dict):
         raise WorkflowError("a workflow must be a YAML mapping")
     raw_on = document["on"] if "on" in document else document.get(True)  # YAML 1.1 reads a bare `on` as true
