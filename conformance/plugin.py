@@ -147,6 +147,11 @@ def pytest_configure(config: pytest.Config) -> None:
     state = RunState(config)
     config.stash[STATE_KEY] = state
     if state.writes_reports:
+        try:
+            state.settings()
+        except TargetError as error:
+            raise pytest.UsageError(f"conformance: {error}") from None
+    if state.writes_reports:
         state.report_dir.mkdir(parents=True, exist_ok=True)
         if not getattr(option, "xmlpath", None):
             option.xmlpath = str(state.report_dir / "junit.xml")

@@ -65,3 +65,19 @@ def test_an_unusable_target_stops_the_run_with_one_clear_line(tmp_path: Path) ->
     )
     assert completed.returncode == 4, completed.stdout + completed.stderr
     assert "does not answer" in completed.stdout + completed.stderr
+
+
+def test_a_broken_target_config_is_refused_before_any_scenario_runs(tmp_path: Path) -> None:
+    config = tmp_path / "target.yaml"
+    config.write_text("target: http://forge.test/\n", encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "conformance.cli", "--target-config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=str(tmp_path),
+    )
+    assert completed.returncode == 4, completed.stdout + completed.stderr
+    assert "needs an admin token" in completed.stderr
+    assert "passed" not in completed.stdout and "failed" not in completed.stdout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from conformance.results import RunResults, ScenarioResult, area_of, clauses_of, render_summary_table, summarise_areas
@@ -82,3 +83,39 @@ def test_results_file_is_written_whole_and_valid(tmp_path: Path) -> None:
     assert written["totals"]["verdict"] == "partial"
     assert written["leaks"][0]["name"] == "ckabc123-1-alice"
     assert [p.name for p in path.parent.iterdir()] == ["results.json"], "no temporary file is left behind"
+
+
+BROKEN_BINDING = """\
+from pytest_bdd.exceptions import GherkinParseError
+
+from suite.test_features import _broken_feature
+
+test_unparsable_users_broken = _broken_feature(
+    "users/broken.feature", GherkinParseError("A tag may not contain whitespace", 3, "  @a b", "broken.feature")
+)
+"""
+
+
+def test_an_unparsable_feature_is_one_failed_record_of_its_area(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from conformance.paths import KIT_ROOT
+
+    (tmp_path / "conftest.py").write_text('pytest_plugins = ["conformance.plugin"]\n', encoding="utf-8")
+    (tmp_path / "test_broken.py").write_text(BROKEN_BINDING, encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--report-dir", "out", "-q", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(KIT_ROOT)},
+    )
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    written = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    validate(written, "results.schema")
+    [record] = written["scenarios"]
+    assert record["area"] == "users" and record["outcome"] == "failed"
+    assert "users/broken.feature does not parse" in record["message"]
