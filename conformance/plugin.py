@@ -377,8 +377,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     state.collected = [item.stash[SCENARIO_KEY] for item in session.items if SCENARIO_KEY in item.stash]
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Write results.json when the run had scenarios and writes reports."""
+    """Write results.json when the run had scenarios and writes reports.
+
+    Last, so that the session fixtures (cleanup ledger, embedded server) were torn down even in a run
+    stopped early (``-x``, Ctrl-C) and the leaks are known.
+    """
     state = _state(session.config)
     state.results.duration = time.monotonic() - state.started
     state.results.exit_status = int(exitstatus)
