@@ -14,6 +14,7 @@ from steps.artifacts import (
     expand_controls,
     finalize_raw,
     finalize_with_hash,
+    job_of,
     notes,
     other_id,
     protocol,
@@ -26,7 +27,7 @@ from steps.artifacts import (
     upload_artifact,
     upload_url,
 )
-from steps.ci import world
+from steps.ci import report_result, world
 from steps.common import phrase
 
 __all__: list[str] = []
@@ -92,6 +93,12 @@ def given_deleted(ctx: ScenarioContext, name: str) -> None:
     """DeleteArtifact succeeded."""
     call_for_name(ctx, "DeleteArtifact", name)
     assert ctx.last_response().status_code == 200, f"DeleteArtifact answered {ctx.last_response().status_code}"
+
+
+@given(phrase('the job has finished with result "{result}"'))
+def given_job_finished(ctx: ScenarioContext, result: str) -> None:
+    """The mock runner reported the job's final result (its runtime token stops working)."""
+    report_result(job_of(ctx), result)
 
 
 @given(phrase('the job has obtained the signed URL of "{name}"'))

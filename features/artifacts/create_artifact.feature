@@ -95,3 +95,13 @@ Feature: CreateArtifact opens an artifact of the running job for upload
     When the job calls CreateArtifact for "wrong-job" naming another job id
     Then the RPC fails with status 403 and Twirp code "permission_denied"
     And the job's run lists no artifacts
+
+  @reference @clause_S2_1_CreateArtifactRequest
+  Scenario: An expiry in the past is refused
+    expires_at is used to the second and must lie in the future; without it the artifact is kept for
+    the configured retention (90 days by default).
+    When the job calls CreateArtifact with
+      | name       | stale                |
+      | version    | 4                    |
+      | expires_at | 2001-01-01T00:00:00Z |
+    Then the RPC fails with status 400 and Twirp code "invalid_argument"

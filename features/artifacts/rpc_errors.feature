@@ -86,3 +86,12 @@ Feature: The artifact protocol refuses bad input with a clear Twirp error and ch
       | cr{CR}return    |
       | tab{TAB}char    |
       | {EMPTY}         |
+
+  @reference @clause_S4_1_ListArtifacts
+  Scenario: The runtime token of a finished job is refused
+    A runtime token authorizes its job while the job runs; once the runner reported the job's result
+    the token is refused with unauthenticated (Gitea answers 500 for a task that is not running).
+    Given the job has uploaded the artifact "before-the-end" containing "kept"
+    And the job has finished with result "success"
+    When the job calls ListArtifacts
+    Then the RPC fails with status 401 and Twirp code "unauthenticated"

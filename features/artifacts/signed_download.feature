@@ -63,3 +63,13 @@ Feature: GetSignedArtifactURL gives a signed URL that downloads the artifact
     When the job calls GetSignedArtifactURL for "bundle" in binary protobuf
     Then the RPC succeeds in binary protobuf
     And the binary reply has field 1 holding an absolute URL with a signature
+
+  @reference @clause_S5_1 @clause_S8_signed_url_lifetime
+  Scenario: A signed URL stays valid for its hour after the job has finished
+    The signature is the authorization of a download, so a URL handed out while the job ran keeps
+    working after the job ended (Gitea requires the task to be still running).
+    Given the job has obtained the signed URL of "bundle"
+    And the job has finished with result "success"
+    When the obtained signed URL is fetched without credentials
+    Then the download answers 200
+    And the downloaded body is "0123456789abcdef"
