@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, request
 
@@ -21,18 +21,21 @@ from .runner_protocol import register_runner_protocol
 from .scopes import register_scoped_routes
 from .triggers import dispatch_workflow, on_push, on_repo_deleted
 
+if TYPE_CHECKING:
+    from ..repos.models import Need, Repo
+
 __all__ = ["register"]
 
 log = logging.getLogger(__name__)
 REPO = "/api/v1/repos/<owner>/<repo>/actions"
 
 
-def _repo(owner: str, name: str, need: str = "read", *, anonymous_ok: bool = False) -> Any:
+def _repo(owner: str, name: str, need: Need = "read", *, anonymous_ok: bool = False) -> Repo:
     """Scope first (403 before any lookup), then the repository with the needed permission."""
     from ..repos.models import require_repo
 
     check_scope("repository", anonymous_ok=anonymous_ok)
-    return require_repo(owner, name, need)  # type: ignore[arg-type]
+    return require_repo(owner, name, need)
 
 
 # --- workflows ------------------------------------------------------------------------------------
