@@ -60,3 +60,15 @@ def me_with_unknown_query_token(ctx: ScenarioContext) -> None:
 def version_with_unknown_token(ctx: ScenarioContext) -> None:
     """``GET /version`` (public) with a token that was never issued."""
     ctx.response = ctx.admin.http.with_auth(TokenAuth("0" * 40)).get("version")
+
+
+TOKEN_AS_USER = (
+    '"{who}" fetches the authenticated user with basic auth, their token as the user name and the password "{password}"'
+)
+
+
+@when(phrase(TOKEN_AS_USER))
+def me_with_token_as_user(ctx: ScenarioContext, who: str, password: str) -> None:
+    """``GET /user`` with basic auth ``token:<password>`` (Gitea reads the user name as the token)."""
+    identity = ctx.user(who)
+    ctx.response = identity.client(BasicAuth(identity.token, password)).users.me()

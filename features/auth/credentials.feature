@@ -32,6 +32,17 @@ Feature: Every way Gitea accepts credentials, and bad credentials
     And the response field "login" is the name of "alice"
 
   @gitea @clause_S5_5
+  Scenario Outline: Basic auth with the token as the user name and the password "<password>"
+    When "alice" fetches the authenticated user with basic auth, their token as the user name and the password "<password>"
+    Then the response status is 200
+    And the response field "login" is the name of "alice"
+
+    Examples:
+      | password      |
+      |               |
+      | x-oauth-basic |
+
+  @gitea @clause_S5_5
   Scenario Outline: A token in the <parameter> query parameter works with a deprecation warning
     When "alice" fetches the authenticated user with their token in the "<parameter>" query parameter
     Then the response status is 200
