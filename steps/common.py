@@ -147,7 +147,12 @@ def _send(ctx: ScenarioContext, who: str, method: str, path: str, body: str | No
         http = ctx.admin.http.with_auth(None)
     else:
         http = ctx.user(who).http
-    payload = json.loads(expand(ctx, body)) if body is not None else None
+    payload = None
+    if body is not None:
+        try:
+            payload = json.loads(expand(ctx, body))
+        except ValueError as error:
+            raise AssertionError(f"the step's body is not valid JSON: {error}") from None
     ctx.response = http.request(method, expand(ctx, path).lstrip("/"), json=payload)
 
 

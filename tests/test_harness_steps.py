@@ -1,0 +1,44 @@
+"""Helpers of the shared vocabulary: field paths, scopes, bodies, and the generic request step."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.api import ForgeApi
+from conformance.client import HttpClient
+from conformance.context import ScenarioContext
+from steps.common import field_value, parse_scopes, phrase, when_admin_sends_body
+
+
+def test_field_paths_walk_objects_and_arrays() -> None:
+    document = {"owner": {"login": "a"}, "items": [{"name": "x"}, {"name": "y"}]}
+    assert field_value(document, "owner.login") == "a"
+    assert field_value(document, "items.1.name") == "y"
+    with pytest.raises(AssertionError, match=r'no field "items\.2"'):
+        field_value(document, "items.2.name")
+    with pytest.raises(AssertionError, match=r'no field "owner\.email"'):
+        field_value(document, "owner.email")
+
+
+def test_scopes_are_split_on_commas_and_trimmed() -> None:
+    assert parse_scopes("read:user, write:repository ,") == ["read:user", "write:repository"]
+
+
+def test_number_literal_and_text_steps_do_not_overlap() -> None:
+    text = phrase('the response field "{path}" is "{expected}"')
+    number = phrase('the response field "{path}" is {expected:d}')
+    assert number.is_matching('the response field "size" is 12')
+    assert not text.is_matching('the response field "size" is 12')
+    assert not number.is_matching('the response field "size" is "12"')
+
+
+def test_a_request_body_that_is_not_json_is_a_clear_step_error() -> None:
+    ctx = ScenarioContext("ckabc123", 1, ForgeApi(HttpClient("http://127.0.0.1:9/api/v1/"), "http://127.0.0.1:9/"))
+    with pytest.raises(AssertionError, match="not valid JSON"):
+        when_admin_sends_body(ctx, "POST", "/orgs", "{not json")
+
+
+def test_no_response_yet_is_a_clear_step_error() -> None:
+    ctx = ScenarioContext("ckabc123", 1, ForgeApi(HttpClient("http://forge.test/api/v1/"), "http://forge.test/"))
+    with pytest.raises(AssertionError, match="a When step must come first"):
+        ctx.last_response()
