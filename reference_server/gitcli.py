@@ -14,15 +14,18 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 __all__ = [
     "ZERO_SHA",
+    "BackendProcess",
     "CommitInfo",
     "Git",
     "GitError",
     "Identity",
     "RefUpdateRejectedError",
     "TreeEntry",
+    "http_backend",
     "valid_branch_name",
 ]
 
@@ -226,6 +229,17 @@ class Git:
             refs[ref[len(prefix) :]] = sha
         return refs
 
+    def ref_commits(self) -> dict[str, str]:
+        """Every branch and tag by full ref name, with the commit it points at (annotated tags peeled)."""
+        out = self._text(
+            "for-each-ref", "--format=%(refname) %(objectname) %(*objectname)", "refs/heads/", "refs/tags/"
+        )
+        refs: dict[str, str] = {}
+        for line in out.splitlines():
+            ref, sha, *peeled = line.split(" ")
+            refs[ref] = peeled[0] if peeled and peeled[0] else sha
+        return refs
+
     def _batch_object(self, spec: str) -> tuple[str, str, bytes] | None:
         """``(sha, type, content)`` of the object ``spec`` names, or None when it names nothing."""
         if "\n" in spec or "\x00" in spec:
@@ -397,3 +411,46 @@ class Git:
             self.run("update-ref", "-m", "reference-server", ref, new, old)
         except GitError as exc:
             raise RefUpdateRejectedError(exc.command, exc.returncode, exc.stderr) from exc
+
+
+@dataclass
+class BackendProcess:
+    """A running ``git http-backend``: read ``process.stdout``; ``stderr`` is a file (read it after exit)."""
+
+    process: subprocess.Popen[bytes]
+    stderr: BinaryIO
+
+    def error_text(self) -> str:
+        self.stderr.seek(0)
+        return self.stderr.read().decode("utf-8", "replace").strip()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self.stderr.close()
+
+
+def http_backend(project_root: Path, cgi: Mapping[str, str], body: BinaryIO) -> BackendProcess:
+    """Start ``git http-backend`` (smart HTTP) as a CGI over ``project_root``; the caller reads its stdout.
+
+    ``cgi`` holds the CGI variables (``PATH_INFO``, ``REQUEST_METHOD``, ``QUERY_STRING``...); receive-pack
+    is enabled here because the server has already checked the caller may push.
+    """
+    env = _environment(
+        {
+            "GIT_PROJECT_ROOT": str(project_root),
+            "GIT_HTTP_EXPORT_ALL": "1",
+            "GIT_CONFIG_COUNT": "2",
+            "GIT_CONFIG_KEY_0": "http.receivepack",
+            "GIT_CONFIG_VALUE_0": "true",
+            "GIT_CONFIG_KEY_1": "http.uploadpack",
+            "GIT_CONFIG_VALUE_1": "true",
+        }
+    )
+    env.update(cgi)
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by BackendProcess.close
+    process = subprocess.Popen(["git", "http-backend"], stdin=body, stdout=subprocess.PIPE, stderr=errors, env=env)
+    return BackendProcess(process, errors)

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import base64
+import os
 import subprocess
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.serving import make_server
 
 from reference_server.auth import Principal
-from reference_server.events import RepoDeletedEvent
+from reference_server.events import PushEvent, RepoDeletedEvent
+from reference_server.gitcli import ZERO_SHA
 from reference_server.repos import models as repos
 from reference_server.repos.errors import RepoNotFound, RepoPermissionDenied
 
@@ -241,3 +246,80 @@ def test_permission_and_require_repo_rules(app: Flask, client: FlaskClient, admi
             repos.require_repo("nick", "pub", "write")
         with pytest.raises(RepoNotFound):
             repos.require_repo("nick", "priv", "read")
+
+
+# -- Git smart HTTP --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def live_url(app: Flask) -> Iterator[str]:
+    """The app served over real HTTP on a free port, for a real ``git`` client."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+def run_git(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": os.devnull, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    env |= {"GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "Pat", "GIT_AUTHOR_EMAIL": "pat@example.com"}
+    env |= {"GIT_COMMITTER_NAME": "Pat", "GIT_COMMITTER_EMAIL": "pat@example.com"}
+    return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=60)
+
+
+def test_git_clone_and_push_over_smart_http_publish_push_events(
+    app: Flask, client: FlaskClient, admin_headers: dict[str, str], live_url: str, tmp_path: Path
+) -> None:
+    pat = make_user(client, admin_headers, "pat")
+    make_user(client, admin_headers, "quin")
+    create_repo(client, pat, name="code", auto_init=True)
+    pushes: list[PushEvent] = []
+    app.extensions["forge"].events.subscribe(PushEvent, pushes.append)
+    work = tmp_path / "work"
+    cloned = run_git("clone", "-q", f"{live_url}/pat/code.git", str(work))
+    assert cloned.returncode == 0, cloned.stderr
+    assert (work / "README.md").read_text() == "# code\n\n\n"
+    (work / "new.txt").write_text("pushed\n")
+    assert run_git("add", "new.txt", cwd=work).returncode == 0
+    assert run_git("commit", "-q", "-m", "over http", cwd=work).returncode == 0
+    head = run_git("rev-parse", "HEAD", cwd=work).stdout.strip()
+    anonymous = run_git("push", "-q", "origin", "main", cwd=work)
+    assert anonymous.returncode != 0 and pushes == []  # challenged, and no credentials to give
+    as_quin = run_git("push", "-q", f"http://quin:{PASSWORD}@{live_url[7:]}/pat/code.git", "main", cwd=work)
+    assert as_quin.returncode != 0 and "403" in as_quin.stderr
+    pushed = run_git("push", "-q", f"http://pat:{PASSWORD}@{live_url[7:]}/pat/code.git", "main", "main:side", cwd=work)
+    assert pushed.returncode == 0, pushed.stderr
+    assert sorted((e.ref, e.after) for e in pushes) == [("refs/heads/main", head), ("refs/heads/side", head)]
+    side = next(e for e in pushes if e.ref == "refs/heads/side")
+    assert side.before == ZERO_SHA
+    served = client.get("/api/v1/repos/pat/code/contents/new.txt?ref=side").json
+    assert served is not None and base64.b64decode(served["content"]) == b"pushed\n"
+
+
+def test_git_smart_http_access_rules(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    rae = make_user(client, admin_headers, "rae")
+    sid = make_user(client, admin_headers, "sid")
+    create_repo(client, rae, name="open", auto_init=True)
+    create_repo(client, rae, name="closed", private=True, auto_init=True)
+    advert = client.get("/rae/open.git/info/refs?service=git-upload-pack")
+    assert advert.status_code == 200
+    assert advert.headers["Content-Type"] == "application/x-git-upload-pack-advertisement"
+    assert b"refs/heads/main" in advert.data
+    assert client.get("/rae/open.git/info/refs").status_code == 403  # the dumb protocol is not served
+    challenged = client.get("/rae/closed.git/info/refs?service=git-upload-pack")
+    assert challenged.status_code == 401 and challenged.headers["WWW-Authenticate"].startswith("Basic")
+    assert client.get("/rae/missing.git/info/refs?service=git-upload-pack").status_code == 401
+    assert client.get("/rae/closed.git/info/refs?service=git-upload-pack", headers=sid).status_code == 404
+    assert client.get("/rae/closed.git/info/refs?service=git-upload-pack", headers=rae).status_code == 200
+    assert client.get("/rae/open.git/info/refs?service=git-receive-pack").status_code == 401
+    assert client.get("/rae/open.git/info/refs?service=git-receive-pack", headers=sid).status_code == 403
+    receive = client.get("/rae/open.git/info/refs?service=git-receive-pack", headers=rae)
+    assert receive.status_code == 200 and receive.headers["Content-Type"].endswith("receive-pack-advertisement")
+    reader = client.post("/api/v1/users/rae/tokens", headers=rae, json={"name": "ro", "scopes": ["read:repository"]})
+    assert reader.json is not None
+    ro = {"Authorization": "Basic " + base64.b64encode(f"rae:{reader.json['sha1']}".encode()).decode()}
+    assert client.get("/rae/closed.git/info/refs?service=git-upload-pack", headers=ro).status_code == 200
+    assert client.get("/rae/open.git/info/refs?service=git-receive-pack", headers=ro).status_code == 403
+    assert client.post("/rae/open.git/git-other-pack", headers=rae).status_code == 404

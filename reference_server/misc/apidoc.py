@@ -90,7 +90,24 @@ def _operations(app: Flask) -> list[tuple[str, str, dict[str, Any], list[str]]]:
                 operation["summary"] = doc[0]
             found.append((path, method.lower(), operation, names))
     found.sort(key=lambda item: (item[0], item[1]))
+    _unique_operation_ids(found)
     return found
+
+
+def _unique_operation_ids(found: list[tuple[str, str, dict[str, Any], list[str]]]) -> None:
+    """One endpoint may serve several methods or paths; operation ids must still be unique in the document."""
+    counts: dict[str, int] = {}
+    for _, _, operation, _ in found:
+        counts[operation["operationId"]] = counts.get(operation["operationId"], 0) + 1
+    used: set[str] = set()
+    for path, method, operation, _ in found:
+        base = operation["operationId"]
+        candidate = base if counts[base] == 1 else f"{base}_{method}"
+        if candidate in used:
+            slug = re.sub(r"[^A-Za-z0-9]+", "_", path).strip("_")
+            candidate = f"{base}_{method}_{slug}"
+        used.add(candidate)
+        operation["operationId"] = candidate
 
 
 def _security_schemes() -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""REST routes of repositories and contents (thin: scope check, parse, call the model, render)."""
+"""REST routes of repositories and contents, and Git smart HTTP (thin: scope check, parse, call the model, render)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ..auth import check_scope, current_principal, optional_principal
 from ..errors import Forbidden
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
-from . import contents, models
+from . import contents, githttp, models
 
 __all__ = ["register"]
 
@@ -122,3 +122,7 @@ def register(app: Flask) -> None:
     ]
     for path, endpoint, view, methods in rules:
         app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=methods)
+    git = "/<owner>/<repo>.git"
+    app.add_url_rule(f"{git}/info/refs", endpoint="gitInfoRefs", view_func=githttp.info_refs, methods=["GET"])
+    services = '<any("git-upload-pack", "git-receive-pack"):service>'
+    app.add_url_rule(f"{git}/{services}", endpoint="gitServiceRpc", view_func=githttp.service_rpc, methods=["POST"])
