@@ -15,7 +15,7 @@ import time
 from collections.abc import Generator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 import requests
@@ -168,14 +168,14 @@ def _connect(state: RunState) -> Target:
     try:
         settings = state.settings()
     except TargetError as error:
-        pytest.exit(f"conformance: {error}", returncode=TARGET_UNUSABLE_EXIT)
+        _unusable(str(error))
     if settings.url is None:
         log_dir = state.report_dir if state.writes_reports else Path(tempfile.mkdtemp(prefix="conformance-log-"))
         state.embedded = EmbeddedServer(log_dir / "reference-server.log", keep_data=state.keep_data)
         try:
             base_url = state.embedded.start()
         except TargetError as error:
-            pytest.exit(f"conformance: {error}", returncode=TARGET_UNUSABLE_EXIT)
+            _unusable(str(error))
         target = Target(base_url=base_url, admin_token=state.embedded.admin_token, is_embedded=True)
     else:
         assert settings.token is not None
@@ -188,28 +188,32 @@ def _connect(state: RunState) -> Target:
     return target
 
 
+def _unusable(reason: str) -> NoReturn:
+    """Stop the run with one line and the exit status of an unusable target."""
+    pytest.exit(f"conformance: {reason}", returncode=TARGET_UNUSABLE_EXIT)
+
+
 def _check_target(target: Target) -> str:
     """The target's version; exit with one clear line when it does not answer as a forge or refuses the token."""
-    http = HttpClient(api_url_of(target.base_url), TokenAuth(target.admin_token), recorder=Recorder(), timeout=15)
+    api_url = api_url_of(target.base_url)
+    anonymous = HttpClient(api_url, recorder=Recorder(), timeout=15)
+    admin = anonymous.with_auth(TokenAuth(target.admin_token))
     try:
-        version = http.get("version", auth=None)
-        me = http.get("user")
+        version = anonymous.get("version")
+        me = admin.get("user")
     except requests.RequestException as error:
-        pytest.exit(f"conformance: the target {target.base_url} does not answer: {error}", returncode=4)
+        _unusable(f"the target {target.base_url} does not answer: {error}")
     finally:
-        http.close()
+        anonymous.close()
+        admin.close()
     try:
         body = json_of(version)
     except AssertionError:
-        pytest.exit(f"conformance: {target.base_url}api/v1/version did not answer JSON; is this a forge?", returncode=4)
+        _unusable(f"{api_url}version did not answer JSON; is {target.base_url} a forge?")
     if version.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("version"), str):
-        pytest.exit(
-            f"conformance: {target.base_url}api/v1/version answered {version.status_code}, not a version", returncode=4
-        )
+        _unusable(f"{api_url}version answered {version.status_code} without a version")
     if me.status_code != 200:
-        pytest.exit(
-            f"conformance: the target refuses the admin token (GET /user answered {me.status_code})", returncode=4
-        )
+        _unusable(f"the target refuses the admin token (GET {api_url}user answered {me.status_code})")
     return str(body["version"])
 
 

@@ -81,3 +81,36 @@ def test_a_broken_target_config_is_refused_before_any_scenario_runs(tmp_path: Pa
     assert completed.returncode == 4, completed.stdout + completed.stderr
     assert "needs an admin token" in completed.stderr
     assert "passed" not in completed.stdout and "failed" not in completed.stdout
+
+
+def _run_against(url: str, token: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "conformance.cli", "--target", url, "--token", token, "-m", "auth"]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False, cwd=str(cwd))
+
+
+def test_a_target_that_rejects_the_token_stops_the_run(tmp_path: Path) -> None:
+    from conformance.target import EmbeddedServer
+
+    server = EmbeddedServer(tmp_path / "server.log")
+    server.start()
+    try:
+        completed = _run_against(server.base_url, "not-the-admin-token", tmp_path)
+    finally:
+        server.stop()
+    assert completed.returncode == 4, completed.stdout + completed.stderr
+    assert "refuses the admin token" in completed.stdout + completed.stderr
+
+
+def test_a_target_that_answers_html_stops_the_run(tmp_path: Path) -> None:
+    import http.server
+    import threading
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+    thread = threading.Thread(target=site.serve_forever, daemon=True)
+    thread.start()
+    try:
+        completed = _run_against(f"http://127.0.0.1:{site.server_port}/", "t", tmp_path)
+    finally:
+        site.shutdown()
+    assert completed.returncode == 4, completed.stdout + completed.stderr
+    assert "did not answer JSON" in completed.stdout + completed.stderr
