@@ -102,7 +102,12 @@ def test_extraction_refuses_a_file_that_is_not_a_zip(tmp_path: Path) -> None:
         extract_zip(bundle, tmp_path / "dest")
 
 
-def test_checkout_copies_the_commit_through_the_contents_api(live_forge: LiveForge, tmp_path: Path) -> None:
+@pytest.mark.parametrize("transport", ["contents API", "git over HTTP"])
+def test_checkout_copies_the_commit(
+    live_forge: LiveForge, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, transport: str
+) -> None:
+    if transport == "contents API":
+        monkeypatch.setattr("mock_runner.checkout._serves_git", lambda *_: False)
     repo = live_forge.create_repo("checkout")
     live_forge.push_file(repo, "docs/intro.md", "# demo\n")
     sha = live_forge.push_file(repo, "src/pkg/data.bin", bytes(range(256)))
@@ -118,7 +123,7 @@ def test_checkout_copies_the_commit_through_the_contents_api(live_forge: LiveFor
     assert (root / "README.md").exists()
     assert (root / "src" / "pkg" / "data.bin").read_bytes() == bytes(range(256))
     assert not (root / "src" / "later.txt").exists()
-    assert any("contents API" in line or "git over HTTP" in line for line in lines)
+    assert any(transport in line for line in lines), lines
 
 
 def test_checkout_refuses_paths_outside_the_workspace(tmp_path: Path) -> None:

@@ -295,3 +295,32 @@ def test_register_prompts_for_missing_flags_on_a_terminal(
     saved = RunnerFile.load(tmp_path / ".runner")
     assert saved.labels == ["gpu", "linux:host"]
     assert saved.address == live_forge.url
+
+
+def test_checkout_in_a_job_uses_the_job_token(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("checkout-job")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, "data/payload.txt", "checked out\n")
+    live_forge.push_file(repo, ".gitea/workflows/co.yml", CHECKOUT)
+    outcome = Daemon(runner_file, fetch_interval=0.2).run_once(timeout=20)
+    assert outcome is not None
+    assert outcome.result == runner_pb2.RESULT_SUCCESS, outcome.log_lines
+    assert "checked out" in outcome.log_lines
+    assert "head matches" in outcome.log_lines
+
+
+CHECKOUT = """\
+name: checkout
+on: [push]
+jobs:
+  c:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          path: src
+      - run: cat src/data/payload.txt
+      - run: |
+          if [ -d src/.git ]; then [ "$(git -C src rev-parse HEAD)" = "$GITHUB_SHA" ]; fi
+          echo "head matches"
+"""
