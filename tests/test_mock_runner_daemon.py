@@ -324,3 +324,47 @@ jobs:
           if [ -d src/.git ]; then [ "$(git -C src rev-parse HEAD)" = "$GITHUB_SHA" ]; fi
           echo "head matches"
 """
+
+
+def test_job_outputs_reach_the_dependent_job_through_needs(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("needs")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/chain.yml", CHAIN)
+    daemon = Daemon(runner_file, fetch_interval=0.2)
+    first = daemon.run_once(timeout=20)
+    assert first is not None and first.result == runner_pb2.RESULT_SUCCESS
+    second = daemon.run_once(timeout=20)
+    assert second is not None
+    assert second.result == runner_pb2.RESULT_SUCCESS, second.log_lines
+    assert "got 1.2.3 from a success job" in second.log_lines
+    (run,) = live_forge.runs(repo)
+    assert run["conclusion"] == "success"
+
+
+def test_exec_of_a_missing_command_fails_the_job(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("exec-missing")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/build.yml", BUILD)
+    status = main(["exec", "--runner-file", str(runner_file), "--timeout", "20", "--", "no-such-command-xyz"])
+    assert status == 127
+    (run,) = live_forge.runs(repo)
+    assert run["conclusion"] == "failure"
+
+
+CHAIN = """\
+name: chain
+on: [push]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    outputs:
+      version: ${{ steps.v.outputs.version }}
+    steps:
+      - id: v
+        run: echo "version=1.2.3" >> "$GITHUB_OUTPUT"
+  deploy:
+    needs: build
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "got ${{ needs.build.outputs.version }} from a ${{ needs.build.result }} job"
+"""
