@@ -114,6 +114,12 @@ def ping(ctx: ScenarioContext, target: Target, data: str) -> None:
     _record(ctx, lambda: RunnerClient(target.base_url).ping(data))
 
 
+@when(phrase('a runner pings the instance with "{data}" in Connect JSON'))
+def ping_json(ctx: ScenarioContext, target: Target, data: str) -> None:
+    """PingService/Ping with application/json bodies."""
+    _record(ctx, lambda: RunnerClient(target.base_url, codec="json").ping(data))
+
+
 def _register(ctx: ScenarioContext, target: Target, token: str, name: str, labels: str) -> None:
     real = ctx.real_name(name)
     world(ctx).values["registered name"] = real

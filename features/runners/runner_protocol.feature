@@ -13,6 +13,13 @@ Feature: The runner protocol registers runners and hands them tasks
     Then the runner call answers "Hello, conformance!"
 
   @gitea @clause_S1_runners
+  Scenario: The runner protocol also speaks Connect with JSON bodies
+    act_runner sends binary protobuf; connect-go servers accept protojson as well, which makes the
+    wire readable when debugging.
+    When a runner pings the instance with "json-client" in Connect JSON
+    Then the runner call answers "Hello, json-client!"
+
+  @gitea @clause_S1_runners
   Scenario: Register with a valid registration token gives a runner identity
     When a runner registers with the repository's registration token as "builder-1" with the labels "ubuntu-latest"
     Then the runner call succeeds
