@@ -186,8 +186,8 @@ def filename_from_disposition(header: str) -> str:
         return ""
     message = Message()
     message["content-disposition"] = header
-    name = message.get_filename() or ""
-    return PurePosixPath(name.replace("\\", "/")).name
+    name = PurePosixPath((message.get_filename() or "").replace("\\", "/")).name
+    return "" if name in (".", "..") else name
 
 
 class _Download:

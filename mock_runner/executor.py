@@ -180,8 +180,13 @@ class _JobExecution:
     def run(self) -> int:
         steps = self.job.steps
         self.sink.set_steps(len(steps))
+        results = {need["result"] for need in self.contexts["needs"].values()}
+        # a job's success()/failure() look at the jobs it needs; its steps then start from success
+        self.status = "cancelled" if "cancelled" in results else ("failure" if "failure" in results else "success")
         try:
-            if not self.evaluator.condition(self.job.if_):
+            wanted = self.evaluator.condition(self.job.if_)
+            self.status = "success"
+            if not wanted:
                 self.sink.write(f"Job {self.job.id} skipped: its if: is false")
                 for step in steps:
                     self.sink.step_finished(step.index, runner_pb2.RESULT_SKIPPED)
@@ -241,7 +246,7 @@ class _JobExecution:
             env = self._step_env(step)
             timeout = self._timeout(step.timeout_minutes)
             if deadline is not None:
-                remaining = deadline - time.monotonic()
+                remaining = max(0.0, deadline - time.monotonic())
                 timeout = remaining if timeout is None else min(timeout, remaining)
             if step.uses is not None:
                 inputs = {key: self.evaluator.interpolate(value) for key, value in step.with_.items()}

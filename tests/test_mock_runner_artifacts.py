@@ -237,6 +237,7 @@ def test_content_disposition_names() -> None:
     assert filename_from_disposition("attachment; filename*=utf-8''r%C3%A9sum%C3%A9.pdf") == "résumé.pdf"
     assert filename_from_disposition('inline; filename="../../etc/passwd"') == "passwd"
     assert filename_from_disposition("") == ""
+    assert filename_from_disposition('inline; filename=".."') == ""
 
 
 def test_round_trip_against_the_reference_server(live_forge: LiveForge, tmp_path: Path) -> None:

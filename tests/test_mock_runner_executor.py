@@ -357,3 +357,30 @@ def test_shell_commands(tmp_path: Path) -> None:
     assert shell_command("perl {0}", script) == ["perl", str(script)]
     with pytest.raises(StepError, match="not supported"):
         shell_command("pwsh", script)
+
+
+@pytest.mark.parametrize(
+    ("condition", "need_result", "expected"),
+    [
+        ("", SUCCESS, SUCCESS),
+        ("", FAILURE, SKIPPED),
+        ("if: failure()", FAILURE, SUCCESS),
+        ("if: always()", FAILURE, SUCCESS),
+        ("if: failure()", SUCCESS, SKIPPED),
+    ],
+)
+def test_job_conditions_look_at_the_needed_jobs(
+    tmp_path: Path, condition: str, need_result: int, expected: int
+) -> None:
+    workflow = f"""
+jobs:
+  report:
+    runs-on: x
+    {condition}
+    steps:
+      - run: echo ran
+"""
+    needs = {"build": runner_pb2.TaskNeed(result=need_result)}  # type: ignore[arg-type]
+    result, sink = run(workflow, tmp_path, needs=needs)
+    assert result == expected, sink.lines
+    assert ("ran" in sink.lines) == (expected == SUCCESS)
