@@ -30,12 +30,13 @@ ALIASES = {
 
 def _protoc(out_dir: Path) -> None:
     """Run grpcio-tools' bundled protoc over every source into ``out_dir``."""
-    import grpc_tools  # type: ignore[import-untyped]
-    from grpc_tools import protoc  # type: ignore[import-untyped]
+    import grpc_tools
+    from grpc_tools import protoc
 
     include = Path(grpc_tools.__file__).parent / "_proto"
     sources = sorted(str(p.relative_to(SOURCES)) for p in SOURCES.rglob("*.proto"))
-    args = ["protoc", f"-I{SOURCES}", f"-I{include}", f"--python_out={out_dir}", f"--pyi_out={out_dir}", *sources]
+    args = ["protoc", f"-I{SOURCES}", f"-I{include}", f"--python_out={out_dir}", f"--pyi_out={out_dir}"]
+    args += sources
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
 
@@ -52,7 +53,10 @@ def _finish(out_dir: Path) -> None:
                 init.write_text(STAMP)
             current = current.parent
     lines = [STAMP, '"""Generated protobuf modules of the kit, with short aliases."""\n\n']
-    lines += [f"from .{target.rsplit('.', 1)[0]} import {target.rsplit('.', 1)[1]} as {alias}\n" for alias, target in ALIASES.items()]
+    lines += [
+        f"from .{target.rsplit('.', 1)[0]} import {target.rsplit('.', 1)[1]} as {alias}\n"
+        for alias, target in ALIASES.items()
+    ]
     lines.append(f"\n__all__ = {sorted(ALIASES)!r}\n")
     (out_dir / "__init__.py").write_text("".join(lines))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import sys
 from pathlib import Path
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         connection_limit=512,
         clear_untrusted_proxy_headers=True,
     )
-    port = server.effective_port  # type: ignore[union-attr]
+    port = server.effective_port
     if options.base_url is None and options.port == 0:
         config.base_url = f"http://{options.host}:{port}/"
     generated = app.config.get("GENERATED_ADMIN_TOKEN")
@@ -70,10 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"admin user {config.admin_username}, token: {generated}", flush=True)
     print(f"reference-server listening on http://{options.host}:{port}/ (base URL {config.base_url})", flush=True)
     del waitress
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.run()
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

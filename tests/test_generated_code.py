@@ -41,8 +41,10 @@ def test_artifact_messages_keep_the_specified_field_numbers() -> None:
         descriptor = artifact_pb2.DESCRIPTOR.message_types_by_name[message]
         assert {name: descriptor.fields_by_name[name].number for name in fields} == fields
     wrappers = artifact_pb2.DESCRIPTOR.message_types_by_name["ListArtifactsRequest"].fields_by_name
-    assert wrappers["name_filter"].message_type.full_name == "google.protobuf.StringValue"
-    assert wrappers["id_filter"].message_type.full_name == "google.protobuf.Int64Value"
+    wrapper_types = {
+        name: getattr(wrappers[name].message_type, "full_name", None) for name in ("name_filter", "id_filter")
+    }
+    assert wrapper_types == {"name_filter": "google.protobuf.StringValue", "id_filter": "google.protobuf.Int64Value"}
     service = artifact_pb2.DESCRIPTOR.services_by_name["ArtifactService"]
     assert [m.name for m in service.methods] == [
         "CreateArtifact",
