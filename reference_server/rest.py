@@ -15,6 +15,8 @@ from .errors import BadRequest, Unprocessable
 __all__ = ["Page", "empty", "json_body", "json_response", "page_params", "paged_response", "query_bool"]
 
 JSON_TYPE = "application/json;charset=utf-8"
+MAX_PAGE = 1_000_000_000
+"""Pages beyond this are clamped, so ``(page - 1) * limit`` always fits SQLite's 64-bit integers."""
 
 
 def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
@@ -83,7 +85,7 @@ def _int_arg(name: str, default: int) -> int:
 def page_params() -> Page:
     """``page`` (≤0 means 1) and ``limit`` (≤0 means the default, capped at the maximum)."""
     limits = forge().config.limits
-    page = max(_int_arg("page", 1), 1)
+    page = min(max(_int_arg("page", 1), 1), MAX_PAGE)
     limit = _int_arg("limit", limits.default_paging_num)
     if limit <= 0:
         limit = limits.default_paging_num

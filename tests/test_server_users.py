@@ -334,6 +334,9 @@ def test_token_list_is_paged(client: FlaskClient, admin_headers: dict[str, str])
     assert page.headers["X-Total-Count"] == "3"
     assert [t["name"] for t in page.json] == ["t0"]
     assert 'rel="first"' in page.headers["Link"]
+    far = client.get("/api/v1/users/xena/tokens?page=99999999999999999999", headers=basic("xena"))
+    assert far.status_code == 200 and far.json == []
+    assert_error(client.get("/api/v1/users/xena/tokens?limit=many", headers=basic("xena")), 400, "limit")
 
 
 def test_public_only_token_hides_private_repositories(client: FlaskClient, admin_headers: dict[str, str]) -> None:

@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from flask import Response, request, stream_with_context
+from flask import Response, request
 
 from ..auth import Principal, has_scope, optional_principal
 from ..context import forge
@@ -112,7 +112,7 @@ def _streamed(backend: BackendProcess, body: BinaryIO) -> Response:
             backend.close()
             body.close()
 
-    response = Response(stream_with_context(chunks()), status=status, direct_passthrough=True)
+    response = Response(chunks(), status=status, direct_passthrough=True)
     for name, value in headers:
         response.headers[name] = value
     return response
