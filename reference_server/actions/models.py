@@ -355,11 +355,13 @@ def emit_ready_jobs(run_id: int, now: int) -> None:
     while changed:
         changed = False
         jobs = jobs_of_run(run_id)
-        status_by_key = {job.job_key: job.status for job in jobs}
+        statuses_by_key: dict[str, list[Status]] = {}
+        for job in jobs:
+            statuses_by_key.setdefault(job.job_key, []).append(job.status)  # matrix siblings share a key
         for job in jobs:
             if job.status != Status.BLOCKED:
                 continue
-            needs = [status_by_key.get(key, Status.SKIPPED) for key in job.needs]
+            needs = [status for key in job.needs for status in statuses_by_key.get(key, [Status.SKIPPED])]
             if not all(status.is_done for status in needs):
                 continue
             if all(status == Status.SUCCESS for status in needs) or _status_function_allows(job.condition, needs):

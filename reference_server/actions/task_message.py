@@ -11,6 +11,7 @@ from ..context import forge
 from ..errors import ApiError
 from . import runner_store
 from .models import Run, get_run, jobs_of_run
+from .status import Status, aggregate
 from .tasks import PickedTask
 
 __all__ = ["build_task_context", "build_task_message"]
@@ -87,14 +88,21 @@ def build_task_context(picked: PickedTask, run: Run, runtime_token: str) -> dict
 
 
 def _needs(picked: PickedTask) -> dict[str, runner_pb2.TaskNeed]:
-    """The results and outputs of the jobs this job needs (outputs of their latest task)."""
+    """The result and outputs of each job this job needs; matrix siblings (same key) are merged, their
+    result aggregated as a run's would be and their outputs combined (first value of a key wins)."""
     wanted = set(picked.job.needs)
-    needs: dict[str, runner_pb2.TaskNeed] = {}
+    statuses: dict[str, list[Status]] = {}
+    outputs: dict[str, dict[str, str]] = {}
     for job in jobs_of_run(picked.job.run_id):
         if job.job_key in wanted:
-            outputs = runner_store.outputs(job.task_id) if job.task_id else {}
-            needs[job.job_key] = runner_pb2.TaskNeed(outputs=outputs, result=job.status.as_result())  # type: ignore[arg-type]
-    return needs
+            statuses.setdefault(job.job_key, []).append(job.status)
+            merged = outputs.setdefault(job.job_key, {})
+            for name, value in (runner_store.outputs(job.task_id) if job.task_id else {}).items():
+                merged.setdefault(name, value)
+    return {
+        key: runner_pb2.TaskNeed(outputs=outputs[key], result=aggregate(statuses[key]).as_result())  # type: ignore[arg-type]
+        for key in statuses
+    }
 
 
 def build_task_message(picked: PickedTask) -> runner_pb2.Task:

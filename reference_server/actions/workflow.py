@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from .matrix import MatrixError, expand_matrix, matrix_job_name, substitute_matrix
+
 __all__ = [
     "WORKFLOW_DIRS",
     "DispatchInput",
@@ -222,34 +224,67 @@ def _job_payload(document: dict[Any, Any], key: str, job: dict[str, Any]) -> byt
     return yaml.safe_dump(single, sort_keys=False, allow_unicode=True).encode("utf-8")
 
 
+def _needs(key: str, raw: Any, known: set[str]) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list) or not all(isinstance(need, str) for need in raw):
+        raise WorkflowError(f"job {key!r}: needs must be a job id or a list of job ids")
+    for need in raw:
+        if need not in known:
+            raise WorkflowError(f"job {key!r} needs unknown job {need!r}")
+    return tuple(raw)
+
+
+def _expand(key: str, job: dict[str, Any]) -> list[tuple[str, tuple[str, ...], dict[str, Any]]]:
+    """``(name, runs-on labels, job for the payload)`` for each matrix combination (one without a matrix)."""
+    raw_name = job.get("name")
+    name = str(raw_name) if raw_name else key
+    labels = _labels(job.get("runs-on"))
+    strategy = job.get("strategy")
+    try:
+        combinations = expand_matrix(strategy.get("matrix") if isinstance(strategy, dict) else None)
+    except MatrixError as exc:
+        raise WorkflowError(f"job {key!r}: {exc}") from exc
+    if not combinations:
+        return [(name, labels, job)]
+    expanded = []
+    for combination in combinations:
+        concrete = dict(job)
+        concrete["strategy"] = {**(strategy or {}), "matrix": {k: [v] for k, v in combination.items()}}
+        runs_on = tuple(substitute_matrix(label, combination) for label in labels)
+        if "runs-on" in job:
+            concrete["runs-on"] = list(runs_on)
+        expanded.append((matrix_job_name(name, combination), runs_on, concrete))
+    return expanded
+
+
 def _job_specs(document: dict[Any, Any]) -> tuple[JobSpec, ...]:
     jobs = document.get("jobs")
     if not isinstance(jobs, dict) or not jobs:
         raise WorkflowError("the workflow has no jobs")
+    known = {str(k) for k in jobs}
     specs: list[JobSpec] = []
     for raw_key, job in jobs.items():
         key = str(raw_key)
         if not isinstance(job, dict):
             raise WorkflowError(f"job {key!r} is not a mapping")
-        needs_raw = job.get("needs", [])
-        needs = (needs_raw,) if isinstance(needs_raw, str) else tuple(str(n) for n in needs_raw or [])
-        for need in needs:
-            if need not in {str(k) for k in jobs}:
-                raise WorkflowError(f"job {key!r} needs unknown job {need!r}")
+        needs = _needs(key, job.get("needs"), known)
         steps_raw = job.get("steps") or []
         steps = tuple(_step_name(step, i) for i, step in enumerate(steps_raw if isinstance(steps_raw, list) else []))
-        name = job.get("name")
-        specs.append(
-            JobSpec(
-                key=key,
-                name=(str(name) if name else key)[:MAX_NAME],
-                runs_on=_labels(job.get("runs-on")),
-                needs=needs,
-                condition=str(job.get("if") or "").strip(),
-                steps=steps,
-                payload=_job_payload(document, key, job),
+        for name, runs_on, concrete in _expand(key, job):
+            specs.append(
+                JobSpec(
+                    key=key,
+                    name=name[:MAX_NAME],
+                    runs_on=runs_on,
+                    needs=needs,
+                    condition=str(job.get("if") or "").strip(),
+                    steps=steps,
+                    payload=_job_payload(document, key, concrete),
+                )
             )
-        )
     _reject_cycles({spec.key: spec.needs for spec in specs})
     return tuple(specs)
 
