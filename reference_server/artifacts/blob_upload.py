@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import io
 import re
 import xml.etree.ElementTree as ET
-from typing import BinaryIO, cast
+from typing import cast
 
 from flask import Response, request
 
@@ -81,7 +82,7 @@ def parse_block_list(body: bytes) -> list[str]:
     return ids
 
 
-def _body(limit: int) -> BinaryIO:
+def _body(limit: int) -> io.RawIOBase:
     """The request body, at most ``limit`` bytes: a declared larger body is refused before reading it.
 
     The app-wide body limit does not apply here (blocks may be larger); ``limit`` replaces it.
@@ -90,7 +91,7 @@ def _body(limit: int) -> BinaryIO:
     if declared is not None and declared > limit:
         raise InvalidArgumentError(f"the request body exceeds the limit of {limit} bytes")
     request.max_content_length = limit + 1  # one byte more, so the caller's own check reports the excess
-    return cast(BinaryIO, request.stream)
+    return cast(io.RawIOBase, request.stream)
 
 
 def _created() -> Response:

@@ -12,7 +12,7 @@ import json
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, cast
 from urllib.parse import quote
 
 from flask import Response, request
@@ -85,10 +85,11 @@ class PartsReader(io.RawIOBase):
         self._pos = max(base + offset, 0)
         return self._pos
 
-    def readinto(self, buffer: WriteableBuffer) -> int:
+    def _locate(self) -> tuple[io.FileIO, int] | None:
+        """The open part holding the current position, seeked there, and how many bytes it has left."""
         remaining = self._length - self._pos
         if remaining <= 0:
-            return 0
+            return None
         absolute = self._start + self._pos
         index = bisect.bisect_right(self._ends, absolute)
         if index >= len(self._paths):
@@ -100,9 +101,28 @@ class PartsReader(io.RawIOBase):
             self._handle = self._paths[index].open("rb", buffering=0)
             self._index = index
         self._handle.seek(absolute - part_start)
+        return self._handle, min(remaining, self._ends[index] - absolute)
+
+    def read(self, size: int | None = -1) -> bytes:
+        """Up to ``size`` bytes, from one part at a time (one allocation, like a plain file read)."""
+        located = self._locate()
+        if located is None:
+            return b""
+        handle, available = located
+        wanted = available if size is None or size < 0 else min(size, available)
+        data = handle.read(wanted) or b""
+        if wanted and not data:
+            raise OSError("a stored artifact part is shorter than recorded")
+        self._pos += len(data)
+        return data
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        located = self._locate()
+        if located is None:
+            return 0
+        handle, available = located
         view = memoryview(buffer).cast("B")
-        wanted = min(len(view), remaining, self._ends[index] - absolute)
-        count = self._handle.readinto(view[:wanted])
+        count = handle.readinto(view[: min(len(view), available)])
         if not count:
             raise OSError("a stored artifact part is shorter than recorded")
         self._pos += count
@@ -130,7 +150,7 @@ def serve_stored(row: ArtifactRow, *, kind: str = "inline", filename: str | None
         status = 206
     reader = PartsReader(stored_paths(row), start, stop)
     response = Response(
-        wrap_file(request.environ, io.BufferedReader(reader, PIECE), PIECE),
+        wrap_file(request.environ, cast("IO[bytes]", reader), PIECE),
         status=status,
         content_type=row.content_type,
         direct_passthrough=True,
