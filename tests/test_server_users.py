@@ -129,6 +129,15 @@ def test_create_user_refuses_bad_input(
     assert client.get("/api/v1/users/bob", headers=admin_headers).status_code == 404
 
 
+def test_create_user_keeps_a_given_creation_time(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    user = make_user(client, admin_headers, "old", created_at="2020-02-03T04:05:06Z")
+    assert user["created"] == "2020-02-03T04:05:06+00:00"
+    naive = make_user(client, admin_headers, "old2", created_at="2020-02-03T04:05:06")
+    assert naive["created"] == "2020-02-03T04:05:06+00:00"
+    body = {"username": "old3", "email": "o3@example.com", "password": PASSWORD, "created_at": "last year"}
+    assert_error(client.post("/api/v1/admin/users", headers=admin_headers, json=body), 422, "CreatedAt")
+
+
 def test_create_user_refuses_taken_name_and_email(client: FlaskClient, admin_headers: dict[str, str]) -> None:
     make_user(client, admin_headers, "carol")
     same_name = {"username": "CAROL", "email": "other@example.com", "password": PASSWORD}

@@ -9,6 +9,7 @@ import secrets
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -307,6 +308,21 @@ def account_values(name: str, *, is_org: bool, now: int, **fields: Any) -> dict[
     return values
 
 
+def _created_at(value: object, default: int) -> int:
+    """``CreateUserOption.created_at`` (RFC 3339; a time without offset is taken as UTC) or ``default``."""
+    if value in (None, ""):
+        return default
+    if not isinstance(value, str):
+        raise Unprocessable("[CreatedAt]: must be an RFC 3339 date-time")
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise Unprocessable("[CreatedAt]: must be an RFC 3339 date-time") from exc
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp())
+
+
 def create_user(options: Mapping[str, Any]) -> User:
     """Create a user from Gitea's ``CreateUserOption``; 422 on a bad or taken name or e-mail, 400 on the password."""
     username = validate_account_name(options.get("username"))
@@ -318,15 +334,7 @@ def create_user(options: Mapping[str, Any]) -> User:
     if store.user_by_email(email) is not None:
         raise UserAlreadyExists(f"e-mail already in use [email: {email}]")
     now = _now()
-    created_at = options.get("created_at")
-    created = now
-    if created_at not in (None, ""):
-        from datetime import datetime
-
-        try:
-            created = int(datetime.fromisoformat(str(created_at)).timestamp())
-        except ValueError as exc:
-            raise Unprocessable("[CreatedAt]: must be an RFC 3339 date-time") from exc
+    created = _created_at(options.get("created_at"), now)
     values = account_values(
         username,
         is_org=False,
