@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from forge_proto import artifact_pb2
 from pytest_bdd import parsers, when
 
-from conformance.api.artifacts import ArtifactProtocol, encode_block_id, origin_of
+from conformance.api.artifacts import ArtifactProtocol, RecordingSession, encode_block_id, origin_of
 from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
 from mock_runner.artifacts import ArtifactClient
@@ -97,7 +97,8 @@ def protocol(ctx: ScenarioContext, who: str = "job") -> ArtifactProtocol:
 
 def client(ctx: ScenarioContext, who: str = "job") -> ArtifactClient:
     """The kit's artifact client for a job (JSON, blocks, retries)."""
-    return ArtifactClient(ctx.admin.site_url, job_of(ctx, who).runtime_token, progress=False)
+    session = RecordingSession(ctx.admin.http.recorder)
+    return ArtifactClient(ctx.admin.site_url, job_of(ctx, who).runtime_token, progress=False, session=session)
 
 
 def ids_of(job: TakenJob) -> dict[str, Any]:

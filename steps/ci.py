@@ -19,6 +19,7 @@ from pytest_bdd import given, then, when
 
 from conformance.api import ForgeApi
 from conformance.api.actions import ActionsApi
+from conformance.api.artifacts import RecordingSession
 from conformance.client import json_of
 from conformance.context import RepoRef, ScenarioContext
 from conformance.identities import IdentityFactory
@@ -190,9 +191,10 @@ def register_runner(
 ) -> RunnerClient:
     """Register a mock runner to the repository with a fresh registration token; returns its client."""
     name = ctx.real_name(short)
-    runner = RunnerClient(target.base_url).register(registration_token(ctx, repo), name, labels)
+    session = RecordingSession(ctx.admin.http.recorder)
+    runner = RunnerClient(target.base_url, session=session).register(registration_token(ctx, repo), name, labels)
     ctx.admin.http.recorder.add_secret(runner.token)
-    return RunnerClient(target.base_url, runner.uuid, runner.token)
+    return RunnerClient(target.base_url, runner.uuid, runner.token, session=session)
 
 
 def take_job(runner: RunnerClient, repo: RepoRef, timeout: float = POLL_SECONDS) -> TakenJob:

@@ -12,6 +12,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from pytest_bdd import given, then, when
 
 from conformance.api.actions import ActionsApi
+from conformance.api.artifacts import RecordingSession
 from conformance.client import TokenAuth, json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
@@ -23,6 +24,10 @@ from steps.ci import RESULTS, RunnerOutcome, actions_of, held_job, registration_
 from steps.common import phrase
 
 __all__: list[str] = []
+
+
+def _session(ctx: ScenarioContext) -> RecordingSession:
+    return RecordingSession(ctx.admin.http.recorder)
 
 
 def _labels(text: str) -> list[str]:
@@ -111,19 +116,19 @@ def then_runner_listed(ctx: ScenarioContext, labels: str) -> None:
 @when(phrase('a runner pings the instance with "{data}"'))
 def ping(ctx: ScenarioContext, target: Target, data: str) -> None:
     """PingService/Ping without credentials."""
-    _record(ctx, lambda: RunnerClient(target.base_url).ping(data))
+    _record(ctx, lambda: RunnerClient(target.base_url, session=_session(ctx)).ping(data))
 
 
 @when(phrase('a runner pings the instance with "{data}" in Connect JSON'))
 def ping_json(ctx: ScenarioContext, target: Target, data: str) -> None:
     """PingService/Ping with application/json bodies."""
-    _record(ctx, lambda: RunnerClient(target.base_url, codec="json").ping(data))
+    _record(ctx, lambda: RunnerClient(target.base_url, codec="json", session=_session(ctx)).ping(data))
 
 
 def _register(ctx: ScenarioContext, target: Target, token: str, name: str, labels: str) -> None:
     real = ctx.real_name(name)
     world(ctx).values["registered name"] = real
-    _record(ctx, lambda: RunnerClient(target.base_url).register(token, real, _labels(labels)))
+    _record(ctx, lambda: RunnerClient(target.base_url, session=_session(ctx)).register(token, real, _labels(labels)))
 
 
 @when(phrase('a runner registers with the repository\'s registration token as "{name}" with the labels "{labels}"'))
@@ -182,7 +187,7 @@ def fetch_with_given_version(ctx: ScenarioContext) -> None:
 def fetch_with_wrong_token(ctx: ScenarioContext, target: Target) -> None:
     """FetchTask with the runner's uuid and a made-up x-runner-token."""
     runner = the_runner(ctx)
-    forged = RunnerClient(target.base_url, runner.uuid, "f" * 40)
+    forged = RunnerClient(target.base_url, runner.uuid, "f" * 40, session=_session(ctx))
     _record(ctx, lambda: forged.fetch_task(0, timeout=5.0))
 
 

@@ -139,3 +139,43 @@ def test_simple_workflow_and_run_paths() -> None:
     assert "name: CI\n" in simple_workflow("CI", "lbl")
     assert workflow_of({"path": "ci.yml@refs/heads/main"}) == "ci.yml"
     assert workflow_of({"path": ".gitea/workflows/ci.yml@refs/heads/main"}) == "ci.yml"
+
+
+def test_recording_session_writes_protocol_traffic_into_the_transcript_masked() -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from conformance.api.artifacts import RecordingSession
+    from conformance.client import Recorder
+
+    class Answer(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"data": "Hello, x!"}')
+
+        def log_message(self, format: str, *args: object) -> None:
+            return
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        recorder = Recorder()
+        client = RunnerClient(
+            f"http://127.0.0.1:{server.server_port}",
+            "uuid",
+            "secret-runner-token",
+            codec="json",
+            session=RecordingSession(recorder),
+        )
+        assert client.ping("x") == "Hello, x!"
+    finally:
+        server.shutdown()
+    (exchange,) = recorder.page()
+    assert exchange.url.endswith("/api/actions/ping.v1.PingService/Ping")
+    assert exchange.status == 200
+    assert exchange.request_headers["x-runner-token"] == "***"
+    assert exchange.response_body.startswith('{"data"')

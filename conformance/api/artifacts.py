@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,7 @@ from urllib.parse import urlsplit
 
 import requests
 
-from ..client import HttpClient
+from ..client import HttpClient, Recorder
 from .base import ApiArea, quote_path
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "SERVICE_PATH",
     "ArtifactProtocol",
     "ArtifactsApi",
+    "RecordingSession",
     "WireField",
     "block_list_body",
     "encode_block_id",
@@ -72,6 +74,27 @@ class ArtifactsApi(ApiArea):
     def fetch(self, url: str, *, headers: Mapping[str, str] | None = None) -> requests.Response:
         """GET an absolute (signed) URL with this client's credentials, not following redirects."""
         return self.http.get(url, headers=headers)
+
+
+class RecordingSession(requests.Session):
+    """A session for the kit's own protocol clients (runner, artifact) that writes their traffic into
+    the scenario's transcript, masked like every other exchange; streamed bodies are not read."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        super().__init__()
+        self.recorder = recorder
+
+    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
+        """Send, then record the exchange (or the connection error)."""
+        started = time.perf_counter()
+        try:
+            response = super().send(request, **kwargs)
+        except requests.RequestException as error:
+            self.recorder.record(request, None, (time.perf_counter() - started) * 1000, error=str(error))
+            raise
+        if not kwargs.get("stream"):
+            self.recorder.record(request, response, (time.perf_counter() - started) * 1000)
+        return response
 
 
 def origin_of(url: str) -> str:
