@@ -1,8 +1,9 @@
 @artifacts
 Feature: The artifact protocol refuses bad input with a clear Twirp error and changes nothing
-  Every refusal is an HTTP 4xx with a Twirp JSON body {"code", "msg"}, so clients fail at once
-  instead of retrying (a plain-text or 5xx answer makes @actions/artifact retry for about 30 s).
-  After a refusal the run's artifact list is unchanged.
+  The reference answers every refusal with an HTTP 4xx and a Twirp JSON body {"code", "msg"}, so
+  clients fail at once instead of retrying (a plain-text or 5xx answer makes the official client
+  retry for about 30 s). Gitea answers plain text, with 500 for several of these cases; its
+  scenarios here check only that the request is refused. After a refusal nothing is listed.
 
   Background:
     Given a mock runner has taken a job of a new repository
