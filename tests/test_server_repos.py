@@ -201,6 +201,20 @@ def test_org_repositories_and_owner_rights(client: FlaskClient, admin_headers: d
     assert client.delete("/api/v1/repos/team/svc", headers=kim).status_code == 204
 
 
+def test_public_repository_of_a_private_or_limited_owner(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    una = make_user(client, admin_headers, "una")
+    vic = make_user(client, admin_headers, "vic")
+    client.post("/api/v1/orgs", headers=una, json={"username": "secretive", "visibility": "private"})
+    client.post("/api/v1/orgs", headers=una, json={"username": "members", "visibility": "limited"})
+    for org in ("secretive", "members"):
+        assert client.post(f"/api/v1/orgs/{org}/repos", headers=una, json={"name": "pub"}).status_code == 201
+    assert_error(client.get("/api/v1/repos/secretive/pub"), 404)
+    assert_error(client.get("/api/v1/repos/secretive/pub", headers=vic), 404)
+    assert client.get("/api/v1/repos/secretive/pub", headers=una).status_code == 200
+    assert_error(client.get("/api/v1/repos/members/pub"), 404)
+    assert client.get("/api/v1/repos/members/pub", headers=vic).status_code == 200
+
+
 def test_list_own_repositories(client: FlaskClient, admin_headers: dict[str, str]) -> None:
     mia = make_user(client, admin_headers, "mia")
     for name in ("b", "a", "c"):

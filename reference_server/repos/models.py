@@ -68,6 +68,7 @@ class Repo:
     description: str = ""
     owner_is_org: bool = False
     is_template: bool = False
+    owner_visibility: str = "public"
 
     @property
     def git(self) -> Git:
@@ -103,6 +104,7 @@ def _from_row(row: Row) -> Repo:
         description=row["description"],
         owner_is_org=bool(row["owner_is_org"]),
         is_template=bool(row["is_template"]),
+        owner_visibility=row["owner_visibility"],
     )
 
 
@@ -136,16 +138,33 @@ def list_repos_of_owner(owner_id: int, limit: int, offset: int) -> tuple[list[Re
 # -- permissions ---------------------------------------------------------------------------------
 
 
+def _owner_visible(principal: Principal | None, repo: Repo) -> bool:
+    """A public repository is only as visible as its owner: a limited owner hides it from anonymous
+    callers, a private one from everybody but itself and (for an organization) its members."""
+    if repo.owner_visibility == "public":
+        return True
+    if principal is None:
+        return False
+    if repo.owner_visibility == "limited" or principal.user_id == repo.owner_id:
+        return True
+    if repo.owner_is_org:
+        from ..orgs.models import is_org_member
+
+        return is_org_member(principal.user_id, repo.owner_id)
+    return False
+
+
 def permission(principal: Principal | None, repo: Repo) -> Permission:
     """Site admins, the owner and owners of the owning organization have everything; organization members
-    read; anyone reads a public repository; a ``public-only`` token never sees a private one; a running
-    task's job token reads and writes its own repository only."""
+    read; anyone who may see the owner reads a public repository; a ``public-only`` token never sees a
+    private one; a running task's job token reads and writes its own repository only."""
     if principal is not None and repo.private and "public-only" in principal.scopes:
         return Permission(False, False, False)
+    public = not repo.private and _owner_visible(principal, repo)
     if principal is not None and principal.task_id is not None:
         if principal.task_repo_id == repo.id:
             return Permission(True, True, False)
-        return Permission(not repo.private, False, False)
+        return Permission(public, False, False)
     if principal is not None:
         if principal.is_admin or principal.user_id == repo.owner_id:
             return Permission(True, True, True)
@@ -156,9 +175,7 @@ def permission(principal: Principal | None, repo: Repo) -> Permission:
                 return Permission(True, True, True)
             if is_org_member(principal.user_id, repo.owner_id):
                 return Permission(True, False, False)
-    if not repo.private:
-        return Permission(True, False, False)
-    return Permission(False, False, False)
+    return Permission(public, False, False)
 
 
 def require_repo(owner: str, name: str, need: Need = "read") -> Repo:

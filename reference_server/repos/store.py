@@ -30,7 +30,10 @@ CREATE TABLE IF NOT EXISTS repos (
 );
 """
 
-_SELECT = "SELECT r.*, a.name AS owner_name, a.is_org AS owner_is_org FROM repos r JOIN accounts a ON a.id = r.owner_id"
+_SELECT = (
+    "SELECT r.*, a.name AS owner_name, a.is_org AS owner_is_org, a.visibility AS owner_visibility"
+    " FROM repos r JOIN accounts a ON a.id = r.owner_id"
+)
 
 
 def repo_by_name(owner: str, name: str) -> Row | None:
