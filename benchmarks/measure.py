@@ -15,6 +15,7 @@ from pathlib import Path
 
 __all__ = [
     "CHUNK",
+    "GIB",
     "MIB",
     "DataFile",
     "PeakMemoryError",
@@ -22,6 +23,7 @@ __all__ = [
     "make_data_file",
     "parse_size",
     "parse_sizes",
+    "read_cpu_seconds",
     "read_peak_rss",
     "reset_peak_rss",
     "sha256_file",
@@ -114,7 +116,7 @@ def sha256_file(path: Path) -> str:
 
 
 class PeakMemoryError(RuntimeError):
-    """The kernel does not expose (or lets us reset) a process's peak resident set."""
+    """The kernel does not expose (or lets us reset) a process's peak resident set or CPU time."""
 
 
 def _proc(pid: int | None) -> Path:
@@ -133,6 +135,18 @@ def read_peak_rss(pid: int | None = None) -> int:
             fields = line.split()
             return int(fields[1]) * KIB
     raise PeakMemoryError(f"{status} has no VmHWM line (not Linux, or a kernel thread)")
+
+
+def read_cpu_seconds(pid: int | None = None) -> float:
+    """CPU time (user + system, all threads) ``pid`` has used so far: less noisy than wall time on a busy host."""
+    stat = _proc(pid) / "stat"
+    try:
+        text = stat.read_text()
+    except OSError as exc:
+        raise PeakMemoryError(f"cannot read {stat}: {exc}") from exc
+    # Fields after the command name (which may hold spaces), counted from 3: utime is 14, stime 15.
+    fields = text.rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def reset_peak_rss(pid: int | None = None) -> None:

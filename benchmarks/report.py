@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from benchmarks.measure import MIB, format_size
+from benchmarks.measure import GIB, MIB, format_size
 from benchmarks.transfer_client import Phase
 
 __all__ = ["PathFigures", "SizeFigures", "Targets", "best_of", "evaluate", "mib_per_second", "render_table", "to_json"]
@@ -128,23 +128,33 @@ def evaluate(figures: list[SizeFigures], targets: Targets) -> list[str]:
     return misses
 
 
+def cpu_seconds_per_gib(seconds: float, size: int) -> float:
+    return seconds * GIB / max(size, 1)
+
+
 def render_table(figures: list[SizeFigures]) -> str:
-    """The figures as a fixed-width table: throughput both ways, ratio, and both processes' peaks."""
-    header = (
-        f"{'size':>8}  {'direction':<9}  {'baseline':>9}  {'artifact':>9}  {'ratio':>5}  "
-        f"{'baseline peak MiB':>18}  {'artifact peak MiB':>18}"
-    )
-    units = f"{'':>8}  {'':<9}  {'MiB/s':>9}  {'MiB/s':>9}  {'':>5}  {'client / server':>18}  {'client / server':>18}"
-    lines = [header, units]
+    """The figures as a fixed-width table: per size, direction and path, throughput, ratio, peaks and CPU."""
+    lines = [
+        f"{'size':>8}  {'direction':<9}  {'path':<8}  {'MiB/s':>8}  {'ratio':>5}  "
+        f"{'peak MiB client / server':>24}  {'CPU s/GiB client / server':>25}"
+    ]
     for entry in figures:
         for direction in DIRECTIONS:
-            base, art = entry.baseline.phase(direction), entry.artifact.phase(direction)
-            base_peaks = f"{_mib(base.client_peak_bytes):.1f} / {_mib(base.server_peak_bytes):.1f}"
-            art_peaks = f"{_mib(art.client_peak_bytes):.1f} / {_mib(art.server_peak_bytes):.1f}"
-            lines.append(
-                f"{format_size(entry.size):>8}  {direction:<9}  {mib_per_second(base):>9.1f}  "
-                f"{mib_per_second(art):>9.1f}  {entry.ratio(direction):>5.2f}  {base_peaks:>18}  {art_peaks:>18}"
-            )
+            for path, phase in (
+                ("baseline", entry.baseline.phase(direction)),
+                ("artifact", entry.artifact.phase(direction)),
+            ):
+                first = path == "baseline"
+                peaks = f"{_mib(phase.client_peak_bytes):6.1f} / {_mib(phase.server_peak_bytes):6.1f}"
+                cpu = (
+                    f"{cpu_seconds_per_gib(phase.client_cpu_seconds, phase.size):6.2f} / "
+                    f"{cpu_seconds_per_gib(phase.server_cpu_seconds, phase.size):6.2f}"
+                )
+                lines.append(
+                    f"{format_size(entry.size) if first and direction == 'upload' else '':>8}  "
+                    f"{direction if first else '':<9}  {path:<8}  {mib_per_second(phase):>8.1f}  "
+                    f"{'' if first else f'{entry.ratio(direction):.2f}':>5}  {peaks:>24}  {cpu:>25}"
+                )
     return "\n".join(lines)
 
 

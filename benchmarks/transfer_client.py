@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 if __package__ in (None, ""):  # run as a script (also from a job's workspace): make ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.measure import CHUNK, read_peak_rss, reset_peak_rss
+from benchmarks.measure import CHUNK, read_cpu_seconds, read_peak_rss, reset_peak_rss
 
 __all__ = ["Phase", "TransferError", "main", "raw_get", "raw_put"]
 
@@ -43,6 +43,8 @@ class Phase:
     seconds: float
     client_peak_bytes: int
     server_peak_bytes: int
+    client_cpu_seconds: float
+    server_cpu_seconds: float
 
 
 def measure_phase(direction: str, server_pid: int, transfer: Callable[[], tuple[int, str]]) -> Phase:
@@ -54,10 +56,20 @@ def measure_phase(direction: str, server_pid: int, transfer: Callable[[], tuple[
     os.sync()
     reset_peak_rss()
     reset_peak_rss(server_pid)
+    client_cpu, server_cpu = read_cpu_seconds(), read_cpu_seconds(server_pid)
     started = time.perf_counter()
     size, sha256 = transfer()
     seconds = time.perf_counter() - started
-    return Phase(direction, size, sha256, seconds, read_peak_rss(), read_peak_rss(server_pid))
+    return Phase(
+        direction,
+        size,
+        sha256,
+        seconds,
+        client_peak_bytes=read_peak_rss(),
+        server_peak_bytes=read_peak_rss(server_pid),
+        client_cpu_seconds=round(read_cpu_seconds() - client_cpu, 3),
+        server_cpu_seconds=round(read_cpu_seconds(server_pid) - server_cpu, 3),
+    )
 
 
 def _connection(url: str) -> tuple[http.client.HTTPConnection, str]:

@@ -6,6 +6,7 @@ import hashlib
 import json
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from benchmarks.measure import (  # noqa: E402
     make_data_file,
     parse_size,
     parse_sizes,
+    read_cpu_seconds,
     read_peak_rss,
     reset_peak_rss,
     sha256_file,
@@ -191,7 +193,8 @@ def test_a_failing_client_is_reported_with_its_reason(tmp_path: Path) -> None:
 
 
 def _phase(direction: str, size: int, seconds: float, client: float = 30, server: float = 40) -> Phase:
-    return Phase(direction, size, "ab", seconds, int(client * MIB), int(server * MIB))
+    """A phase whose CPU time is a tenth (client) and a quarter (server) of its wall time."""
+    return Phase(direction, size, "ab", seconds, int(client * MIB), int(server * MIB), seconds / 10, seconds / 4)
 
 
 def _figures(size: int, *, base: float, art: float, client: float = 30, server: float = 40) -> SizeFigures:
@@ -239,13 +242,24 @@ def test_each_missed_target_is_one_clear_line() -> None:
 def test_table_and_json_carry_every_figure() -> None:
     figures = [_figures(64 * MIB, base=1.0, art=1.25)]
     table = render_table(figures).splitlines()
-    assert len(table) == 4
-    assert table[2].split() == ["64", "MiB", "upload", "64.0", "51.2", "0.80", "30.0", "/", "40.0", "30.0", "/", "40.0"]
+    assert len(table) == 5, "a header, then baseline and artifact rows for each direction"
+    assert table[1].split() == ["64", "MiB", "upload", "baseline", "64.0", "30.0", "/", "40.0", "1.60", "/", "4.00"]
+    assert table[2].split() == ["artifact", "51.2", "0.80", "30.0", "/", "40.0", "2.00", "/", "5.00"]
+    assert table[3].split()[:3] == ["download", "baseline", "64.0"]
     report = to_json(figures, Targets(), [], {"cpus": 2})
     entry = report["sizes"][0]
     assert entry["ratio"] == {"upload": 0.8, "download": 0.8}
     assert entry["artifact"]["upload"]["mib_per_second"] == 51.2
+    assert entry["artifact"]["upload"]["server_cpu_seconds"] == 1.25 / 4
     assert report["ok"] is True and report["targets"]["max_peak_mib"] == 150.0
+
+
+def test_cpu_time_of_a_process_is_read_from_proc() -> None:
+    before = read_cpu_seconds()
+    deadline = time.process_time() + 0.3
+    while time.process_time() < deadline:
+        hashlib.sha256(b"x" * 65536).digest()
+    assert 0.2 <= read_cpu_seconds() - before <= 5
 
 
 def test_bad_arguments_exit_2_with_a_message() -> None:
@@ -284,6 +298,7 @@ def test_smoke_run_of_the_whole_benchmark(tmp_path: Path) -> None:
                 phase = entry[path][direction]
                 assert phase["size"] == entry["size"]
                 assert phase["seconds"] > 0 and phase["client_peak_bytes"] > 0 and phase["server_peak_bytes"] > 0
+                assert phase["client_cpu_seconds"] >= 0 and phase["server_cpu_seconds"] >= 0
             assert entry[path]["download"]["sha256"] == entry["sha256"]
         assert entry["artifact"]["upload"]["sha256"] == entry["sha256"]
         assert len(entry["runs"]["baseline"]) == len(entry["runs"]["artifact"]) == 2
