@@ -104,6 +104,13 @@ def list_rest_of_run_by_number(ctx: ScenarioContext) -> None:
     ctx.response = _api(ctx).list_run_artifacts(repo.owner, repo.name, int(run["run_number"]))
 
 
+@when(step("the repository's owner deletes the job's run"))
+def delete_job_run(ctx: ScenarioContext) -> None:
+    """DELETE .../actions/runs/{run} of the job's run."""
+    repo = the_repo(ctx)
+    ctx.response = owner_api(ctx, repo).area(ActionsApi).delete_run(repo.owner, repo.name, job_of(ctx).run_id)
+
+
 @when(step('the repository\'s owner gets the REST artifact "{name:Q}"'))
 def get_rest(ctx: ScenarioContext, name: str) -> None:
     """GET .../actions/artifacts/{artifact_id}."""
@@ -227,6 +234,8 @@ def then_rest_artifact(ctx: ScenarioContext, name: str, size: int) -> None:
     job = job_of(ctx)
     actual = (body.get("id"), body.get("name"), body.get("size_in_bytes"), body.get("workflow_run", {}).get("id"))
     assert actual == (_id(ctx, name), name, size, job.run_id), f"got {actual}"
+    head_sha = body.get("workflow_run", {}).get("head_sha")
+    assert head_sha == world(ctx).commits.get("artifacts.yml"), f"workflow_run.head_sha is {head_sha!r}"
     assert body.get("expired") is False, f"expired is {body.get('expired')!r}"
 
 

@@ -29,6 +29,10 @@ class ActionsApi(ApiArea):
         """``GET .../actions/runs/{run}`` by the run's unique id."""
         return self.http.get(f"{self._repo(owner, repo)}/runs/{run_id}")
 
+    def delete_run(self, owner: str, repo: str, run_id: int) -> requests.Response:
+        """``DELETE .../actions/runs/{run}``: only a finished run; its jobs, tasks and artifacts go too."""
+        return self.http.delete(f"{self._repo(owner, repo)}/runs/{run_id}")
+
     def list_run_jobs(self, owner: str, repo: str, run_id: int) -> requests.Response:
         """``GET .../actions/runs/{run}/jobs`` (an ``ActionWorkflowJobsResponse``)."""
         return self.http.get(f"{self._repo(owner, repo)}/runs/{run_id}/jobs")

@@ -93,3 +93,13 @@ Feature: Artifacts over REST: list, get, delete and zip download of a repository
   Scenario: The zip of an unknown artifact is not found
     When the repository's owner requests the REST zip of an artifact id that does not exist
     Then the request is refused with status 404
+
+  @gitea @clause_S4_3_artifacts_list @clause_S4_3_run_artifacts
+  Scenario: Deleting a finished run deletes its artifacts
+    Given the job has finished with result "success"
+    When the repository's owner deletes the job's run
+    Then the response status is 204
+    When the repository's owner lists the REST artifacts
+    Then the REST artifact list holds exactly ""
+    When the repository's owner gets the REST artifact "dist"
+    Then the request is refused with status 404
