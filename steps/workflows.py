@@ -77,6 +77,13 @@ def get_run(ctx: ScenarioContext, file_name: str) -> None:
     ctx.response = actions_of(ctx, repo).get_run(repo.owner, repo.name, int(run["id"]))
 
 
+@when(phrase('the repository\'s owner deletes the run of "{file_name}"'))
+def delete_run(ctx: ScenarioContext, file_name: str) -> None:
+    """DELETE .../actions/runs/{id}."""
+    repo = the_repo(ctx)
+    ctx.response = actions_of(ctx, repo).delete_run(repo.owner, repo.name, int(find_run(ctx, repo, file_name)["id"]))
+
+
 @when(phrase("the repository's owner gets the other repository's run through this repository"))
 def get_foreign_run(ctx: ScenarioContext) -> None:
     """GET .../actions/runs/{id} with the id of another repository's run."""

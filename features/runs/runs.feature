@@ -82,3 +82,10 @@ Feature: Workflow runs are created on push and listed over REST
     When the administrator lists the workflow runs at global scope
     Then the response status is 200
     And the REST run list includes the run of "ci.yml"
+
+  @gitea @clause_S4_4_runs_jobs_repo
+  Scenario: A run that is not done cannot be deleted
+    Given the workflow "ci.yml" named "CI" is pushed to the repository
+    When the repository's owner deletes the run of "ci.yml"
+    Then the request is refused with status 400
+    And the run of "ci.yml" has status "queued"
