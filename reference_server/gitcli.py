@@ -433,21 +433,34 @@ class BackendProcess:
         self.stderr.close()
 
 
+def _config_env(settings: Mapping[str, str]) -> dict[str, str]:
+    """Git configuration passed through the environment (``GIT_CONFIG_COUNT``/``KEY_n``/``VALUE_n``)."""
+    env = {"GIT_CONFIG_COUNT": str(len(settings))}
+    for index, (key, value) in enumerate(settings.items()):
+        env[f"GIT_CONFIG_KEY_{index}"] = key
+        env[f"GIT_CONFIG_VALUE_{index}"] = value
+    return env
+
+
 def http_backend(project_root: Path, cgi: Mapping[str, str], body: BinaryIO) -> BackendProcess:
     """Start ``git http-backend`` (smart HTTP) as a CGI over ``project_root``; the caller reads its stdout.
 
     ``cgi`` holds the CGI variables (``PATH_INFO``, ``REQUEST_METHOD``, ``QUERY_STRING``...); receive-pack
-    is enabled here because the server has already checked the caller may push.
+    is enabled here because the server has already checked the caller may push, and reachable commits may
+    be fetched by id (as ``actions/checkout`` does) whatever the protocol version.
     """
     env = _environment(
         {
             "GIT_PROJECT_ROOT": str(project_root),
             "GIT_HTTP_EXPORT_ALL": "1",
-            "GIT_CONFIG_COUNT": "2",
-            "GIT_CONFIG_KEY_0": "http.receivepack",
-            "GIT_CONFIG_VALUE_0": "true",
-            "GIT_CONFIG_KEY_1": "http.uploadpack",
-            "GIT_CONFIG_VALUE_1": "true",
+            **_config_env(
+                {
+                    "http.receivepack": "true",
+                    "http.uploadpack": "true",
+                    "uploadpack.allowReachableSHA1InWant": "true",
+                    "uploadpack.allowFilter": "true",
+                }
+            ),
         }
     )
     env.update(cgi)

@@ -310,6 +310,14 @@ def test_git_clone_and_push_over_smart_http_publish_push_events(
     assert side.before == ZERO_SHA
     served = client.get("/api/v1/repos/pat/code/contents/new.txt?ref=side").json
     assert served is not None and base64.b64decode(served["content"]) == b"pushed\n"
+    first = run_git("rev-parse", "HEAD~1", cwd=work).stdout.strip()
+    shallow = tmp_path / "shallow"
+    shallow.mkdir()
+    assert run_git("init", "-q", cwd=shallow).returncode == 0
+    for version in ("0", "2"):  # a reachable commit that is no branch tip, fetched by id as checkout does
+        fetched = run_git("-c", f"protocol.version={version}", "fetch", "-q", "--depth=1", f"{live_url}/pat/code.git",
+                          first, cwd=shallow)  # fmt: skip
+        assert fetched.returncode == 0, fetched.stderr
 
 
 def test_git_smart_http_access_rules(client: FlaskClient, admin_headers: dict[str, str]) -> None:
