@@ -135,6 +135,7 @@ def test_run_of_another_repository_or_unknown_is_404(
     assert client.get(f"{base(repo)}/runs/{foreign.task.run_id}/artifacts", headers=admin_headers).status_code == 404
     assert client.get(f"{base(repo)}/runs/999999/artifacts", headers=admin_headers).status_code == 404
     assert client.get(f"{base(repo)}/runs/abc/artifacts", headers=admin_headers).status_code == 404
+    assert client.get(f"{base(repo)}/runs/{2**64}/artifacts", headers=admin_headers).status_code == 404
 
 
 def test_artifact_of_another_repository_or_pending_is_404(
@@ -145,7 +146,7 @@ def test_artifact_of_another_repository_or_pending_is_404(
     job.create("pending")
     pending = store.find_by_name(job.task.run_id, "pending")
     assert pending is not None
-    for artifact_id in (foreign, pending.id, 424242):
+    for artifact_id in (foreign, pending.id, 424242, 2**64):
         response = client.get(f"{base(repo)}/artifacts/{artifact_id}", headers=admin_headers)
         assert response.status_code == 404
         assert set(response.get_json()) == {"message", "url"}

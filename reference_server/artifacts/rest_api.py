@@ -19,7 +19,7 @@ from ..context import forge
 from ..errors import NotFound, Unauthorized
 from ..rest import empty, json_response, page_params, paged_response
 from ..signing import UrlCheck
-from . import models
+from . import models, store
 from .errors import ArtifactExpired, RestArtifactNotFound, RunNotFound
 from .serve import serve_as_zip
 
@@ -58,7 +58,7 @@ def _listing(owner: str, repo: str, run_id: int | None) -> Response:
     if run_id is not None:
         from ..actions.models import get_run
 
-        run = get_run(run_id)
+        run = get_run(run_id) if run_id <= store.MAX_ID else None
         if run is None or run.repo_id != repo_id:
             raise RunNotFound
     page = page_params()

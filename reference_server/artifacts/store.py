@@ -11,6 +11,7 @@ from ..context import forge
 
 __all__ = [
     "FINALIZED",
+    "MAX_ID",
     "PENDING",
     "SCHEMA",
     "ArtifactRow",
@@ -32,6 +33,7 @@ __all__ = [
 
 PENDING = 1
 FINALIZED = 2
+MAX_ID = 2**63 - 1
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS artifacts (
@@ -132,6 +134,8 @@ def _rows(raws: Sequence[sqlite3.Row]) -> list[ArtifactRow]:
 
 
 def find_by_id(artifact_id: int) -> ArtifactRow | None:
+    if not 0 < artifact_id <= MAX_ID:
+        return None  # beyond SQLite's integers: no such row
     return _row(forge().db.one("SELECT * FROM artifacts WHERE id = ?", (artifact_id,)))
 
 
