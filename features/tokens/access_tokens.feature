@@ -24,12 +24,15 @@ Feature: Access tokens are created with basic auth, carry scopes, and stop worki
 
   @gitea
   Scenario: A listed token does not reveal its secret
+    The harness gave "alice" one token when it created her; "ci" is the second.
     Given a user "alice"
     And "alice" has a token "ci" scoped "read:user"
     When "alice" lists their tokens
     Then the response status is 200
     And every item of the response matches the schema "access_token"
     And the listed tokens include "ci" without its secret
+    And the response is a list of 2 items
+    And the response header "X-Total-Count" is "2"
 
   @gitea
   Scenario: An unknown scope is refused
