@@ -29,9 +29,18 @@ Decisions where the specification is silent (section 2.1 says "not shown"); the 
 - ``workflow_run_backend_id`` must be the token's run (``permission_denied``, 403; Gitea answers 400
   "run-id does not match") and ``workflow_job_run_backend_id`` the token's job (stricter than Gitea,
   which ignores it). A token whose task is no longer running is ``unauthenticated`` (Gitea: 500).
-- A signed download URL stays valid for its lifetime (1 hour) even after the task finished: the
-  signature is the authorization (Gitea requires the task to be running).
-- Deletion removes the row and the blob at once (Gitea marks rows for a later sweep).
+- A signed upload or download URL stays valid for its lifetime (1 hour) even after the task finished:
+  the signature is the authorization (Gitea requires the task to be running).
+- Upload: a ``comp`` other than ``block``, ``blocklist`` or ``appendBlock`` is ``invalid_argument``
+  (Gitea answers 200, which the Azure SDK treats as an error); a block above
+  ``Limits.max_block_bytes`` is ``invalid_argument``; several blocks without a committed block list
+  cannot be ordered (``failed_precondition`` at finalize).
+- Download: one range gives 206, an unsatisfiable one 416 with ``Content-Range: bytes */<size>``; a
+  header with several ranges is answered with the whole content (200).
+- Deletion removes the row and the stored data at once (Gitea marks rows for a later sweep).
+- REST ``.../zip/raw`` checks its signature before anything else: missing, bad or expired is 401
+  (specification 5.1, 5.2 and 7; the newest Gitea answers 404 for a bad one), then 404 when the
+  repository or artifact is gone or the artifact expired.
 """
 
 from __future__ import annotations
