@@ -188,3 +188,37 @@ def file_last_commit(ctx: ScenarioContext, path: str, repo: str) -> None:
     assert response.status_code == 200, f'reading "{path}" answered {response.status_code}'
     last = json_of(response).get("last_commit_sha")
     assert last == sha, f'"{path}" was last changed by {last!r}, expected {sha!r}'
+
+
+@when(phrase('"{who}" updates the file "{path}" in "{repo}" to "{content}" without a sha'))
+def update_file_without_sha(ctx: ScenarioContext, who: str, path: str, repo: str, content: str) -> None:
+    """``PUT .../contents/{path}`` with no ``sha``: Gitea then creates the file."""
+    ref = ctx.repo(repo)
+    _change(ctx, ref, _api(ctx, who).contents.update(ref.owner, ref.name, path, content, None, message=f"put {path}"))
+
+
+@when(phrase('"{who}" creates the file "{path}" in "{repo}" with content that is not base64'))
+def create_file_bad_base64(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
+    """``POST .../contents/{path}`` whose ``content`` does not decode."""
+    ref = ctx.repo(repo)
+    _change(ctx, ref, _api(ctx, who).contents.create_raw(ref.owner, ref.name, path, {"content": "%%% not base64 %%%"}))
+
+
+@when(phrase('"{who}" deletes the file "{path}" from "{repo}" giving the sha of "{other}"'))
+def delete_missing_file(ctx: ScenarioContext, who: str, path: str, repo: str, other: str) -> None:
+    """``DELETE .../contents/{path}`` of a path that does not exist (with some real blob sha)."""
+    ref = ctx.repo(repo)
+    sha = _known_file(ctx, repo, other)["content"]["sha"]
+    _change(ctx, ref, _api(ctx, who).contents.delete(ref.owner, ref.name, path, sha))
+
+
+@then(phrase('the file "{path}" of "{repo}" at the previous head holds "{content}"'))
+def file_at_previous_head(ctx: ScenarioContext, path: str, repo: str, content: str) -> None:
+    """Reading the file at the commit before the change (``?ref=<sha>``) gives the old content."""
+    previous = ctx.values.get(PREVIOUS_HEAD.format(repo=repo))
+    assert previous, f'the scenario does not know the head of "{repo}" before the change'
+    ref = ctx.repo(repo)
+    response = ctx.admin.contents.get(ref.owner, ref.name, path, ref=str(previous))
+    assert response.status_code == 200, f'reading "{path}" at {previous} answered {response.status_code}'
+    actual = _decoded(json_of(response))
+    assert actual == content, f'at {previous} "{path}" holds {actual!r}, expected {content!r}'

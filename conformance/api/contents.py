@@ -48,19 +48,25 @@ class ContentsApi(ApiArea):
             body["branch"] = branch
         return self.http.post(self._path(owner, repo, filepath), json=body)
 
+    def create_raw(self, owner: str, repo: str, filepath: str, body: Any) -> requests.Response:
+        """``POST .../contents/{filepath}`` with a body exactly as given (for validation scenarios)."""
+        return self.http.post(self._path(owner, repo, filepath), json=body)
+
     def update(
         self,
         owner: str,
         repo: str,
         filepath: str,
         content: str | bytes,
-        sha: str,
+        sha: str | None,
         *,
         message: str | None = None,
         branch: str | None = None,
     ) -> requests.Response:
-        """``PUT .../contents/{filepath}`` with the blob sha the change is based on."""
-        body: dict[str, Any] = {"content": encode_content(content), "sha": sha}
+        """``PUT .../contents/{filepath}`` with the blob sha the change is based on (None: Gitea creates)."""
+        body: dict[str, Any] = {"content": encode_content(content)}
+        if sha is not None:
+            body["sha"] = sha
         if message is not None:
             body["message"] = message
         if branch is not None:

@@ -34,6 +34,7 @@ Feature: Single files are created, read, updated and deleted through the content
     And the change is a new commit on top of the previous head of "alice/demo"
     And the file "notes/todo.txt" of "alice/demo" was last changed by that commit
     And the file "notes/todo.txt" of "alice/demo" holds "second"
+    And the file "notes/todo.txt" of "alice/demo" at the previous head holds "first"
 
   @gitea
   Scenario: Deleting a file with its sha commits its removal
@@ -71,6 +72,25 @@ Feature: Single files are created, read, updated and deleted through the content
       | path                 |
       | ../outside.txt       |
       | notes/../../etc.txt  |
+
+  @gitea
+  Scenario: A PUT without a sha creates the file
+    When "alice" updates the file "notes/new.txt" in "alice/demo" to "made by put" without a sha
+    Then the response status is 201
+    And the response matches the schema "file_response"
+    And the change is a new commit on top of the previous head of "alice/demo"
+    And the file "notes/new.txt" of "alice/demo" holds "made by put"
+
+  @gitea
+  Scenario: Content that is not base64 is refused and creates nothing
+    When "alice" creates the file "garbled.txt" in "alice/demo" with content that is not base64
+    Then the request is refused with status 422
+    And the file "garbled.txt" of "alice/demo" does not exist
+
+  @gitea
+  Scenario: Deleting a file that does not exist is not found
+    When "alice" deletes the file "ghost.txt" from "alice/demo" giving the sha of "notes/todo.txt"
+    Then the request is refused with status 404
 
   @gitea
   Scenario: A file that does not exist is not found
