@@ -77,6 +77,43 @@ def test_generated_admin_token_is_returned_once_and_works(tmp_path: Path) -> Non
     again.extensions["forge"].db.close()
 
 
+def test_rotating_the_configured_admin_token_revokes_the_previous_one(tmp_path: Path) -> None:
+    def start(token: str | None) -> Flask:
+        return create_app(Config(data_dir=tmp_path / "d", base_url="http://forge.test/", admin_token=token))
+
+    first = start("a" * 40)
+    client = first.test_client()
+    own = client.post(
+        "/api/v1/users/forge_admin/tokens",
+        headers=basic("forge_admin", "a" * 40),
+        json={"name": "mine", "scopes": ["all"]},
+    ).json
+    assert own is not None
+    first.extensions["forge"].db.close()
+    second = start("b" * 40)
+    client = second.test_client()
+    assert_error(client.get("/api/v1/user", headers=token_header("a" * 40)), 401)
+    assert client.get("/api/v1/user", headers=token_header("b" * 40)).status_code == 200
+    assert (
+        client.get("/api/v1/user", headers=token_header(own["sha1"])).status_code == 200
+    )  # the admin's own token stays
+    second.extensions["forge"].db.close()
+    third = start(None)  # no configured token: the admin still has tokens, so none is generated
+    assert third.config["GENERATED_ADMIN_TOKEN"] is None
+    assert third.test_client().get("/api/v1/user", headers=token_header("b" * 40)).status_code == 200
+    third.extensions["forge"].db.close()
+
+
+def test_configured_admin_name_of_an_existing_user_makes_it_site_admin(tmp_path: Path) -> None:
+    first = create_app(Config(data_dir=tmp_path / "d", admin_token=ADMIN_TOKEN))
+    make_user(first.test_client(), token_header(ADMIN_TOKEN), "boss")
+    first.extensions["forge"].db.close()
+    second = create_app(Config(data_dir=tmp_path / "d", admin_username="boss", admin_token="c" * 40))
+    me = second.test_client().get("/api/v1/user", headers=token_header("c" * 40)).json
+    assert me is not None and me["login"] == "boss" and me["is_admin"] is True
+    second.extensions["forge"].db.close()
+
+
 def test_admin_password_from_config_logs_in(tmp_path: Path) -> None:
     config = Config(data_dir=tmp_path / "d", admin_password="admin-password-1", admin_token="T" * 8)
     app = create_app(config)

@@ -460,39 +460,10 @@ def principal_for_password(username: str, password: str) -> Principal | None:
 
 
 def bootstrap_admin() -> str | None:
-    """Create the configured admin on first start and make sure its configured token works.
+    """Create the configured admin on first start and make its configured token the bootstrap token.
 
     Returns a freshly generated token to print when no token was configured and the admin has none.
     """
-    config = forge().config
-    now = _now()
-    with forge().db.transaction():
-        row = store.account_by_name(config.admin_username)
-        if row is None:
-            values = account_values(
-                config.admin_username,
-                is_org=False,
-                now=now,
-                email=config.admin_email,
-                login_name=config.admin_username,
-                password_hash=hash_password(config.admin_password),
-                is_admin=True,
-            )
-            admin_id = store.insert_account(values)
-        else:
-            admin_id = row["id"]
-            store.set_password_hash(admin_id, hash_password(config.admin_password), now)
-        if config.admin_token:
-            if store.token_by_hash(tokens.token_hash(config.admin_token)) is None:
-                name = f"bootstrap-{config.admin_token[-8:]}"
-                suffix = 1
-                while store.token_name_exists(admin_id, name):
-                    suffix += 1
-                    name = f"bootstrap-{config.admin_token[-8:]}-{suffix}"
-                tokens.insert_token(admin_id, name, ("all",), config.admin_token)
-            return None
-        if any(True for _ in store.tokens_of_user(admin_id)):
-            return None
-        generated = secrets.token_hex(20)
-        tokens.insert_token(admin_id, "bootstrap", ("all",), generated)
-        return generated
+    from .bootstrap import bootstrap
+
+    return bootstrap()

@@ -102,9 +102,10 @@ def insert_account(values: dict[str, Any]) -> int:
     return int(cursor.lastrowid or 0)
 
 
-def set_password_hash(account_id: int, password_hash: str, now: int) -> None:
+def make_site_admin(account_id: int, password_hash: str, now: int) -> None:
     forge().db.execute(
-        "UPDATE accounts SET password_hash = ?, updated = ? WHERE id = ?", (password_hash, now, account_id)
+        "UPDATE accounts SET is_admin = 1, active = 1, prohibit_login = 0, password_hash = ?, updated = ? WHERE id = ?",
+        (password_hash, now, account_id),
     )
 
 
@@ -155,6 +156,15 @@ def tokens_matching(user_id: int, id_or_name: str) -> list[Row]:
         if by_id:
             return by_id
     return forge().db.all("SELECT * FROM access_tokens WHERE user_id = ? AND name = ?", (user_id, id_or_name))
+
+
+def delete_tokens_named_like(user_id: int, prefix: str, *, keep_hash: str) -> None:
+    """Delete the user's tokens named ``prefix`` or ``prefix-...``, except the one with ``keep_hash``."""
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    forge().db.execute(
+        "DELETE FROM access_tokens WHERE user_id = ? AND token_hash != ? AND (name = ? OR name LIKE ? ESCAPE '\\')",
+        (user_id, keep_hash, prefix, escaped + "-%"),
+    )
 
 
 def delete_token(token_id: int) -> None:
