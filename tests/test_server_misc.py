@@ -50,6 +50,8 @@ def test_swagger_lists_the_registered_api_routes(app: Flask, client: FlaskClient
     paths = doc["paths"]
     assert paths["/repos/{owner}/{repo}/contents/{filepath}"].keys() == {"get", "post", "put", "delete"}
     assert paths["/repos/{owner}/{repo}"]["get"]["operationId"] == "repoGet"
+    assert paths["/repos/{owner}/{repo}"]["get"]["summary"] == "A repository."
+    assert paths["/repos/{owner}/{repo}"]["get"]["x-family"] == "repos"
     assert paths["/repos/{owner}/{repo}"]["get"]["tags"] == ["repository"]
     assert paths["/admin/users"]["post"]["tags"] == ["admin"]
     assert paths["/orgs"]["post"]["tags"] == ["organization"]

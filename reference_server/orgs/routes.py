@@ -14,6 +14,7 @@ API = "/api/v1"
 
 
 def org_create() -> Response:
+    """Create an organization; the caller becomes its owner."""
     check_scope("organization")
     principal = current_principal()
     org = models.create_org(json_body(required=("username",)), principal)
@@ -21,11 +22,13 @@ def org_create() -> Response:
 
 
 def org_get(org: str) -> Response:
+    """An organization by name."""
     check_scope("organization", anonymous_ok=True)
     return json_response(models.org_to_api(models.get_org(org, optional_principal())))
 
 
 def org_delete(org: str) -> Response:
+    """Delete an organization without repositories (owner or site admin)."""
     check_scope("organization")
     models.delete_org(org, current_principal())
     return empty()

@@ -18,6 +18,7 @@ API = "/api/v1"
 
 
 def create_current_user_repo() -> Response:
+    """Create a repository of the authenticated user."""
     check_scope("user")
     check_scope("repository")
     principal = current_principal()
@@ -26,6 +27,7 @@ def create_current_user_repo() -> Response:
 
 
 def create_org_repo(org: str) -> Response:
+    """Create a repository in an organization (organization owner)."""
     from ..orgs import models as orgs
 
     check_scope("organization")
@@ -39,6 +41,7 @@ def create_org_repo(org: str) -> Response:
 
 
 def user_current_list_repos() -> Response:
+    """List the repositories the authenticated user owns."""
     check_scope("user")
     check_scope("repository")
     principal = current_principal()
@@ -48,6 +51,7 @@ def user_current_list_repos() -> Response:
 
 
 def org_list_repos(org: str) -> Response:
+    """List an organization's repositories the caller can see."""
     from ..orgs import models as orgs
 
     check_scope("organization", anonymous_ok=True)
@@ -62,11 +66,13 @@ def org_list_repos(org: str) -> Response:
 
 
 def repo_get(owner: str, repo: str) -> Response:
+    """A repository."""
     check_scope("repository", anonymous_ok=True)
     return json_response(models.repo_to_api(models.require_repo(owner, repo, "read")))
 
 
 def repo_delete(owner: str, repo: str) -> Response:
+    """Delete a repository (owner, organization owner or site admin)."""
     check_scope("repository")
     current_principal()
     models.delete_repo(models.require_repo(owner, repo, "admin"))
@@ -74,10 +80,12 @@ def repo_delete(owner: str, repo: str) -> Response:
 
 
 def repo_get_contents_list(owner: str, repo: str) -> Response:
+    """The entries of the root directory at a ref."""
     return repo_get_contents(owner, repo, "")
 
 
 def repo_get_contents(owner: str, repo: str, filepath: str) -> Response:
+    """A file (with its content) or a directory listing at a ref."""
     check_scope("repository", anonymous_ok=True)
     found = models.require_repo(owner, repo, "read")
     return json_response(contents.get_contents(found, filepath, request.args.get("ref") or None))
@@ -93,14 +101,17 @@ def _write(owner: str, repo: str, filepath: str, operation: contents.Operation, 
 
 
 def repo_create_file(owner: str, repo: str, filepath: str) -> Response:
+    """Create a file in one commit."""
     return _write(owner, repo, filepath, "create", ("content",))
 
 
 def repo_update_file(owner: str, repo: str, filepath: str) -> Response:
+    """Update a file (sha given) or create it (no sha) in one commit."""
     return _write(owner, repo, filepath, "update", ("content",))
 
 
 def repo_delete_file(owner: str, repo: str, filepath: str) -> Response:
+    """Delete a file in one commit."""
     return _write(owner, repo, filepath, "delete", ("sha",))
 
 

@@ -24,24 +24,28 @@ def _require_basic_auth() -> None:
 
 
 def admin_create_user() -> Response:
+    """Create a user (site admin)."""
     require_admin()
     user = models.create_user(json_body())
     return json_response(models.user_to_api(user), status=201)
 
 
 def admin_delete_user(username: str) -> Response:
+    """Delete a user (site admin); ?purge=true also deletes its repositories."""
     principal = require_admin()
     models.delete_user(username, purge=bool(query_bool("purge")), doer=principal)
     return empty()
 
 
 def user_get_current() -> Response:
+    """The authenticated user."""
     check_scope("user")
     principal = current_principal()
     return json_response(models.user_to_api(models.get_user(principal.user_id)))
 
 
 def user_get(username: str) -> Response:
+    """A user by name."""
     check_scope("user", anonymous_ok=True)
     user = models.get_user_by_name(username)
     if not models.is_visible_to(user, optional_principal()):
@@ -61,12 +65,14 @@ def _token_owner(username: str) -> models.User:
 
 
 def user_create_token(username: str) -> Response:
+    """Create an access token (basic auth; the secret is shown once)."""
     user = _token_owner(username)
     created = models.create_token(user, json_body(required=("name",)))
     return json_response(models.token_to_api(created.token, created.plaintext), status=201)
 
 
 def user_get_tokens(username: str) -> Response:
+    """List a user's access tokens (basic auth)."""
     user = _token_owner(username)
     page = page_params()
     tokens, total = models.list_tokens(user, page.limit, page.offset)
@@ -74,6 +80,7 @@ def user_get_tokens(username: str) -> Response:
 
 
 def user_delete_access_token(username: str, token: str) -> Response:
+    """Delete an access token by id or name (basic auth)."""
     user = _token_owner(username)
     models.delete_token(user, token)
     return empty()
