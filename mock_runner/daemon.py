@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from forge_proto import runner_pb2
 
@@ -26,6 +27,7 @@ from .jobenv import (
     task_context,
     trusted_by_artifact_client,
 )
+from .logs import Masker
 from .protocol import Codec, RunnerCallError, RunnerClient
 from .reporter import TaskReporter, result_name
 from .runnerfile import RunnerFile
@@ -151,14 +153,28 @@ class Daemon:
         return None
 
     # --- running tasks --------------------------------------------------------------------------
-    def _prepare(self, task: runner_pb2.Task) -> tuple[TaskReporter, JobRuntime, Path]:
+    def _reporter(self, task: runner_pb2.Task) -> tuple[TaskReporter, dict[str, Any], Masker]:
+        """The task's reporter, registered so that ``stop`` can cancel the task."""
         context = task_context(task)
         masker = masker_for(task, context)
         reporter = TaskReporter(self.client, task.id, masker, interval=self.report_interval, echo=self.echo)
-        base = Path(tempfile.mkdtemp(prefix=f"task-{task.id}-", dir=self._workdir()))
-        workspace, temp = base / "workspace", base / "temp"
-        workspace.mkdir()
-        temp.mkdir()
+        with self._active_lock:
+            self._active[task.id] = reporter
+        if self.stopping.is_set():
+            reporter.cancelled.set()
+        return reporter, context, masker
+
+    def _prepare(self, task: runner_pb2.Task) -> tuple[TaskReporter, JobRuntime | None, Path | None]:
+        """Reporter and workspace; without a workspace (disk trouble) the runtime is None and the log says why."""
+        reporter, context, masker = self._reporter(task)
+        try:
+            base = Path(tempfile.mkdtemp(prefix=f"task-{task.id}-", dir=self._workdir()))
+            workspace, temp = base / "workspace", base / "temp"
+            workspace.mkdir()
+            temp.mkdir()
+        except OSError as exc:
+            reporter.write(f"Error: mock-runner cannot make the task's workspace under {self.workdir}: {exc}")
+            return reporter, None, None
         runtime = JobRuntime(
             task=task,
             context=context,
@@ -169,27 +185,25 @@ class Daemon:
             masker=masker,
             cancelled=reporter.cancelled,
         )
-        with self._active_lock:
-            self._active[task.id] = reporter
-        if self.stopping.is_set():
-            reporter.cancelled.set()
         return reporter, runtime, base
 
     def _workdir(self) -> Path:
         self.workdir.mkdir(parents=True, exist_ok=True)
         return self.workdir
 
-    def _finish(self, task: runner_pb2.Task, reporter: TaskReporter, result: int, base: Path) -> TaskOutcome:
+    def _finish(self, task: runner_pb2.Task, reporter: TaskReporter, result: int, base: Path | None) -> TaskOutcome:
         reporter.close(result, last_line=f"mock-runner reports task {task.id} as {result_name(result)}")
         with self._active_lock:
             self._active.pop(task.id, None)
-        if not self.keep_workdir:
+        if base is not None and not self.keep_workdir:
             shutil.rmtree(base, ignore_errors=True)
         return TaskOutcome(task_id=task.id, result=result, log_lines=list(reporter.logs.lines))
 
     def execute(self, task: runner_pb2.Task) -> TaskOutcome:
         """Run the task's job in host mode, reporting as it goes; always ends with a reported result."""
         reporter, runtime, base = self._prepare(task)
+        if runtime is None:
+            return self._finish(task, reporter, runner_pb2.RESULT_FAILURE, None)
         reporter.start()
         try:
             result = execute_job(task, runtime, reporter, runner_name=self.runner.name)
@@ -206,6 +220,8 @@ class Daemon:
     ) -> tuple[TaskOutcome, int]:
         """Run ``argv`` as the whole job (``mock-runner exec``); returns the outcome and the command's status."""
         reporter, runtime, base = self._prepare(task)
+        if runtime is None:
+            return self._finish(task, reporter, runner_pb2.RESULT_FAILURE, None), 1
         try:
             steps = len(parse_payload(task.workflow_payload).job.steps)
         except WorkflowError:

@@ -279,6 +279,7 @@ class _JobExecution:
             self.status = "failure"
         if outcome == "cancelled":
             self.status = "cancelled"
+        self.contexts["job"]["status"] = self.status
         self.sink.step_finished(step.index, RESULT_BY_STATUS[conclusion])
 
     def _run_script(self, step: Step, env: dict[str, str], timeout: float | None) -> tuple[str, dict[str, str]]:

@@ -368,3 +368,18 @@ jobs:
     steps:
       - run: echo "got ${{ needs.build.outputs.version }} from a ${{ needs.build.result }} job"
 """
+
+
+def test_a_workspace_that_cannot_be_made_fails_the_task_instead_of_losing_it(
+    live_forge: LiveForge, tmp_path: Path
+) -> None:
+    repo = live_forge.create_repo("no-workspace")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/build.yml", BUILD)
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("x")
+    outcome = Daemon(runner_file, workdir=blocker / "work", fetch_interval=0.2).run_once(timeout=20)
+    assert outcome is not None and outcome.result == runner_pb2.RESULT_FAILURE
+    assert any("cannot make the task's workspace" in line for line in outcome.log_lines)
+    (run,) = live_forge.runs(repo)
+    assert (run["status"], run["conclusion"]) == ("completed", "failure")

@@ -7,6 +7,7 @@ to it exactly as it would to a forge (requests, signed URLs, gzip, threads).
 from __future__ import annotations
 
 import base64
+import contextlib
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -90,7 +91,13 @@ def live_forge(tmp_path: Path) -> Iterator[LiveForge]:
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     port = server.effective_port
     config.base_url = f"http://127.0.0.1:{port}/"
-    thread = threading.Thread(target=server.run, daemon=True)
+
+    def serve() -> None:
+        # closing the server at teardown pulls the socket from under the loop: that is how it stops
+        with contextlib.suppress(OSError, ValueError):
+            server.run()
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     yield LiveForge(url=f"http://127.0.0.1:{port}", app=app)
     server.close()
