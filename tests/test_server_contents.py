@@ -199,6 +199,30 @@ def test_author_committer_dates_signoff_and_new_branch(
     assert only_author["commit"]["committer"]["name"] == "Solo"
 
 
+def test_force_push_replaces_an_existing_new_branch(
+    client: FlaskClient, ann: dict[str, str], pushes: list[PushEvent]
+) -> None:
+    base = create(client, ann, "a", b"a")
+    side = create(client, ann, "b", b"b", new_branch="side")
+    forced = create(client, ann, "c", b"c", branch="main", new_branch="side", force_push=True)
+    assert forced["commit"]["parents"][0]["sha"] == base["commit"]["sha"]  # built on main, not on side
+    assert pushes[-1].ref == "refs/heads/side"
+    assert (pushes[-1].before, pushes[-1].after) == (side["commit"]["sha"], forced["commit"]["sha"])
+    assert_error(client.get(f"{API}/contents/b?ref=side"), 404)  # side's own commit was replaced
+    assert_error(
+        client.post(f"{API}/contents/a", headers=ann, json={"content": b64(b"x"), "new_branch": "side"}), 422, "branch"
+    )
+
+
+def test_a_directory_path_is_not_a_file(client: FlaskClient, ann: dict[str, str]) -> None:
+    create(client, ann, "docs/readme.md", b"r")
+    assert_error(client.post(f"{API}/contents/docs", headers=ann, json={"content": b64(b"x")}), 422, "already exists")
+    sha = client.get(f"{API}/contents").json[0]["sha"]  # type: ignore[index]
+    body = {"content": b64(b"x"), "sha": sha}
+    assert_error(client.put(f"{API}/contents/docs", headers=ann, json=body), 404, "file does not exist")
+    assert_error(client.delete(f"{API}/contents/docs", headers=ann, json={"sha": sha}), 404, "file does not exist")
+
+
 def test_reads_at_tags_and_commits(app: Flask, client: FlaskClient, ann: dict[str, str]) -> None:
     first = create(client, ann, "v.txt", b"1")
     sha = first["content"]["sha"]
