@@ -16,7 +16,7 @@ import pytest
 import requests
 from flask import Response, request
 from forge_proto import runner_pb2
-from test_mock_runner_support import ADMIN_TOKEN, FakeServer, LiveForge, fake_server, live_forge
+from test_mock_runner_support import ADMIN_TOKEN, FakeServer, LiveForge, fake_server, live_forge, serve_forge
 
 from mock_runner.cli import NO_TASK_STATUS, main
 from mock_runner.daemon import Daemon, exit_status
@@ -383,3 +383,15 @@ def test_a_workspace_that_cannot_be_made_fails_the_task_instead_of_losing_it(
     assert any("cannot make the task's workspace" in line for line in outcome.log_lines)
     (run,) = live_forge.runs(repo)
     assert (run["status"], run["conclusion"]) == ("completed", "failure")
+
+
+def test_a_forge_under_a_sub_path_and_the_json_codec(tmp_path: Path) -> None:
+    with serve_forge(tmp_path / "forge", sub_path="forge") as forge:
+        assert forge.url.endswith("/forge")
+        repo = forge.create_repo("sub-path")
+        runner_file = forge.register_runner(repo, tmp_path / ".runner")
+        forge.push_file(repo, ".gitea/workflows/flaky.yml", FLAKY)
+        outcome = Daemon(runner_file, fetch_interval=0.2, codec="json").run_once(timeout=20)
+        assert outcome is not None and outcome.result == runner_pb2.RESULT_FAILURE
+        assert [artifact["name"] for artifact in forge.artifacts(repo)] == ["partial-logs"]
+        assert zip_of(forge, forge.artifacts(repo)[0]).namelist() == ["partial.log"]

@@ -83,14 +83,15 @@ class LiveForge:
         return list(response.json()["artifacts"])
 
 
-@pytest.fixture
-def live_forge(tmp_path: Path) -> Iterator[LiveForge]:
-    """A fresh reference server served by waitress on a free port."""
-    config = Config(data_dir=tmp_path / "forge", base_url="http://127.0.0.1:1/", admin_token=ADMIN_TOKEN)
+@contextlib.contextmanager
+def serve_forge(data_dir: Path, sub_path: str = "") -> Iterator[LiveForge]:
+    """A fresh reference server served by waitress on a free port, optionally under a sub-path."""
+    prefix = f"{sub_path.strip('/')}/" if sub_path.strip("/") else ""
+    config = Config(data_dir=data_dir, base_url=f"http://127.0.0.1:1/{prefix}", admin_token=ADMIN_TOKEN)
     app = create_app(config)
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     port = server.effective_port
-    config.base_url = f"http://127.0.0.1:{port}/"
+    config.base_url = f"http://127.0.0.1:{port}/{prefix}"
 
     def serve() -> None:
         # closing the server at teardown pulls the socket from under the loop: that is how it stops
@@ -99,9 +100,18 @@ def live_forge(tmp_path: Path) -> Iterator[LiveForge]:
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
-    yield LiveForge(url=f"http://127.0.0.1:{port}", app=app)
-    server.close()
-    app.extensions["forge"].db.close()
+    try:
+        yield LiveForge(url=config.base_url.rstrip("/"), app=app)
+    finally:
+        server.close()
+        app.extensions["forge"].db.close()
+
+
+@pytest.fixture
+def live_forge(tmp_path: Path) -> Iterator[LiveForge]:
+    """A fresh reference server served by waitress on a free port."""
+    with serve_forge(tmp_path / "forge") as forge:
+        yield forge
 
 
 Handler = Callable[[], Response]
