@@ -29,7 +29,7 @@ if __package__ in (None, ""):  # run as a script (``./kit bench``): make ``bench
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.forge import ForgeClient, mock_runner_command
-from benchmarks.measure import MIB, DataFile, format_size, make_data_file, parse_sizes
+from benchmarks.measure import GIB, MIB, DataFile, format_size, make_data_file, parse_sizes
 from benchmarks.processes import BenchmarkError, python_command, run_client, start_server
 from benchmarks.report import PathFigures, SizeFigures, Targets, evaluate, mib_per_second, render_table, to_json
 from benchmarks.transfer_client import Phase
@@ -70,6 +70,7 @@ def _phases(raw: list[dict[str, Any]], data: DataFile, path: str) -> PathFigures
 def run_baseline(data: DataFile, work: Path, threads: int) -> PathFigures:
     """PUT and GET the file through the raw blob server."""
     store = work / "raw-data"
+    shutil.rmtree(store, ignore_errors=True)  # a previous, interrupted run may have left it
     server = start_server(
         "baseline server",
         python_command(
@@ -101,6 +102,7 @@ def run_baseline(data: DataFile, work: Path, threads: int) -> PathFigures:
 def run_artifact(data: DataFile, work: Path, threads: int) -> PathFigures:
     """Push the file through the mock runner into a fresh reference server, as a job, and back."""
     store = work / "forge-data"
+    shutil.rmtree(store, ignore_errors=True)  # a previous, interrupted run may have left it
     admin_token = secrets.token_hex(20)
     server = start_server(
         "reference server",
@@ -152,6 +154,21 @@ def _progress(label: str, figures: PathFigures) -> None:
     )
 
 
+def check_free_space(work: Path, size: int) -> None:
+    """Refuse to start when the disk cannot hold the largest size's files at once.
+
+    Those are the data file, the server's staged blocks and final blob (both exist during finalize) and
+    the downloaded copy, plus a margin.
+    """
+    needed = 4 * size + 256 * MIB
+    free = shutil.disk_usage(work).free
+    if free < needed:
+        raise BenchmarkError(
+            f"{format_size(size)} needs about {needed / GIB:.1f} GiB free in {work}, which has {free / GIB:.1f} GiB; "
+            "pass --work-dir on a larger disk or smaller --sizes"
+        )
+
+
 def run_size(size: int, work: Path, threads: int, repeat: int) -> SizeFigures:
     """Both paths, alternately ``repeat`` times (fresh servers each time), on one freshly generated file.
 
@@ -187,6 +204,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="artifact_roundtrip.py",
         description="Throughput and peak memory of the artifact path versus a raw loopback baseline.",
+        epilog="Exit status: 0 every target met, 1 a target missed (TARGET MISSED lines say which), "
+        "2 the benchmark could not run (bad arguments, a process failed, bytes came back different).",
     )
     parser.add_argument("--sizes", default="64M,1G", help="comma-separated sizes, binary units (default 64M,1G)")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
@@ -213,12 +232,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     if options.threads < 1 or options.repeat < 1:
         parser.error("--threads and --repeat must be at least 1")
+    if options.json is not None and not options.json.parent.is_dir():
+        parser.error(f"--json: folder {options.json.parent} does not exist")
     targets = Targets(options.min_ratio, options.max_peak_mib, options.max_growth_mib)
     work = options.work_dir or Path(tempfile.mkdtemp(prefix="kit-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     figures: list[SizeFigures] = []
     finished = False
     try:
+        check_free_space(work, sizes[-1])
         for size in sizes:
             print(f"benchmarking {format_size(size)} ...", flush=True)
             figures.append(run_size(size, work, options.threads, options.repeat))

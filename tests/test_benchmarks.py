@@ -262,16 +262,26 @@ def test_cpu_time_of_a_process_is_read_from_proc() -> None:
     assert 0.2 <= read_cpu_seconds() - before <= 5
 
 
-def test_bad_arguments_exit_2_with_a_message() -> None:
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--sizes", "64X"], "unknown size unit"),
+        (["--sizes", "8M", "--repeat", "0"], "--threads and --repeat must be at least 1"),
+        (["--sizes", "8M", "--json", "/nonexistent-folder/bench.json"], "folder /nonexistent-folder does not exist"),
+        (["--sizes", "100000G"], "100000 GiB needs about"),
+    ],
+)
+def test_what_cannot_run_exits_2_with_a_message(tmp_path: Path, arguments: list[str], message: str) -> None:
     completed = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "artifact_roundtrip.py"), "--sizes", "64X"],
+        [sys.executable, str(REPO / "benchmarks" / "artifact_roundtrip.py"), "--work-dir", str(tmp_path), *arguments],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
     assert completed.returncode == 2
-    assert "unknown size unit" in completed.stderr
+    assert message in completed.stderr
+    assert list(tmp_path.iterdir()) == [], "nothing was generated"
 
 
 @pytest.mark.slow
