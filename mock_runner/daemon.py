@@ -30,7 +30,7 @@ from .jobenv import (
 from .logs import Masker
 from .protocol import Codec, RunnerCallError, RunnerClient
 from .reporter import TaskReporter, result_name
-from .runnerfile import RunnerFile
+from .runnerfile import RunnerFile, parse_label
 from .workflow import WorkflowError, parse_payload
 
 __all__ = ["TRANSIENT_CODES", "Daemon", "TaskOutcome", "exit_status"]
@@ -105,6 +105,9 @@ class Daemon:
         """Declare labels and version once, as act_runner does at start (tolerating servers without it)."""
         if self._declared:
             return
+        for label in self.runner.labels:
+            if parse_label(label).schema != "host":
+                log.warning("label %r asks for a container; mock-runner runs every job on the host", label)
         try:
             self.client.declare(self.runner.label_names)
         except RunnerCallError as exc:

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -395,3 +396,37 @@ def test_a_forge_under_a_sub_path_and_the_json_codec(tmp_path: Path) -> None:
         assert outcome is not None and outcome.result == runner_pb2.RESULT_FAILURE
         assert [artifact["name"] for artifact in forge.artifacts(repo)] == ["partial-logs"]
         assert zip_of(forge, forge.artifacts(repo)[0]).namelist() == ["partial.log"]
+
+
+def test_capacity_two_runs_independent_jobs_until_stopped(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("capacity")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/pair.yml", PAIR)
+    daemon = Daemon(runner_file, capacity=2, fetch_interval=0.1)
+    statuses: list[int] = []
+    worker = threading.Thread(target=lambda: statuses.append(daemon.run()))
+    worker.start()
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and live_forge.runs(repo)[0]["status"] != "completed":
+            time.sleep(0.2)
+    finally:
+        daemon.stop()
+        worker.join(30)
+    assert statuses == [0]
+    assert live_forge.runs(repo)[0]["conclusion"] == "success"
+
+
+PAIR = """\
+name: pair
+on: [push]
+jobs:
+  left:
+    runs-on: ubuntu-latest
+    steps:
+      - run: sleep 1
+  right:
+    runs-on: ubuntu-latest
+    steps:
+      - run: sleep 1
+"""
