@@ -216,8 +216,10 @@ class Recorder:
         response: requests.Response | None,
         elapsed_ms: float,
         error: str = "",
+        *,
+        streamed: bool = False,
     ) -> Exchange:
-        """Mask and keep one exchange."""
+        """Mask and keep one exchange; a streamed response's body is left unread for its reader."""
         with self._lock:
             secrets = tuple(self.secrets)
         request_type = request.headers.get("Content-Type", "")
@@ -230,7 +232,9 @@ class Recorder:
             request_body=_body_text(body, request_type, secrets, self.body_limit),
             response_headers=_headers(response.headers, secrets) if response is not None else {},
             response_body=(
-                _body_text(response.content, response.headers.get("Content-Type", ""), secrets, self.body_limit)
+                "<streamed body, not recorded>"
+                if streamed
+                else _body_text(response.content, response.headers.get("Content-Type", ""), secrets, self.body_limit)
                 if response is not None
                 else ""
             ),
@@ -312,8 +316,7 @@ class HttpClient:
         except requests.RequestException as error:
             self.recorder.record(prepared, None, (time.perf_counter() - started) * 1000, error=str(error))
             raise
-        if not stream:
-            self.recorder.record(prepared, response, (time.perf_counter() - started) * 1000)
+        self.recorder.record(prepared, response, (time.perf_counter() - started) * 1000, streamed=stream)
         return response
 
     def get(self, path: str, **kwargs: Any) -> requests.Response:

@@ -155,3 +155,11 @@ def test_json_of_explains_a_body_that_is_not_json(local_server: str) -> None:
     response = client.get("nowhere")
     with pytest.raises(AssertionError, match="not JSON"):
         json_of(response)
+
+
+def test_a_streamed_response_is_recorded_without_reading_its_body(local_server: str) -> None:
+    client = HttpClient(local_server)
+    response = client.get("echo", stream=True)
+    [exchange] = client.recorder.page()
+    assert exchange.status == 200 and exchange.response_body == "<streamed body, not recorded>"
+    assert json_of(response)["authorization"] is None, "the body is still there for the caller"
