@@ -18,7 +18,7 @@ from typing import Any
 
 from forge_proto import runner_pb2
 
-from .executor import execute_job, run_process
+from .executor import execute_job, run_process, stop_leftover_processes
 from .jobenv import (
     JobRuntime,
     StepError,
@@ -252,6 +252,8 @@ class Daemon:
         except StepError as exc:
             reporter.write(f"Error: {exc}")
             status = 127
+        finally:
+            stop_leftover_processes(runtime)
         if reporter.cancelled.is_set():
             result = runner_pb2.RESULT_CANCELLED
         else:

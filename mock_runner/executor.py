@@ -7,6 +7,7 @@ their ``if:`` asks for ``always()`` or ``failure()``; ``continue-on-error`` keep
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shlex
@@ -26,7 +27,7 @@ from .expressions import Evaluator, ExpressionError, to_text
 from .jobenv import JobRuntime, StepError, job_environment, runner_arch, runner_os
 from .workflow import Job, Step, Workflow, WorkflowError, parse_payload
 
-__all__ = ["JobSink", "execute_job", "parse_command_file", "shell_command"]
+__all__ = ["JobSink", "execute_job", "parse_command_file", "run_process", "shell_command", "stop_leftover_processes"]
 
 log = logging.getLogger("mock_runner.executor")
 
@@ -362,6 +363,7 @@ def run_process(
         )
     except OSError as exc:
         raise StepError(f"cannot start {command[0]}: {exc}") from exc
+    runtime.process_groups.append(process.pid)
     collected = outputs if outputs is not None else {}
 
     def pump() -> None:
@@ -413,9 +415,20 @@ def execute_job(
     except (ExpressionError, OSError) as exc:
         sink.write(f"Error: cannot prepare the job: {exc}")
         return runner_pb2.RESULT_FAILURE
-    result = execution.run()
+    try:
+        result = execution.run()
+    finally:
+        stop_leftover_processes(runtime)
     sink.write(f"Job {RESULT_BY_NAME.get(result, str(result))}")
     return result
+
+
+def stop_leftover_processes(runtime: JobRuntime) -> None:
+    """Kill what the job's steps left running in the background (the runner's orphan clean-up)."""
+    for group in runtime.process_groups:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+    runtime.process_groups.clear()
 
 
 RESULT_BY_NAME: dict[int, str] = {value: name for name, value in RESULT_BY_STATUS.items()}

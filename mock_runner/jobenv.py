@@ -160,6 +160,8 @@ class JobRuntime:
     masker: Masker
     cancelled: threading.Event = field(default_factory=threading.Event)
     artifact_client_factory: Callable[[dict[str, str]], ArtifactClient] | None = None
+    process_groups: list[int] = field(default_factory=list)
+    """Process groups the job's steps started: whatever still runs in them is stopped when the job ends."""
 
     @property
     def token(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -384,3 +385,27 @@ jobs:
     result, sink = run(workflow, tmp_path, needs=needs)
     assert result == expected, sink.lines
     assert ("ran" in sink.lines) == (expected == SUCCESS)
+
+
+def test_background_processes_are_stopped_when_the_job_ends(tmp_path: Path) -> None:
+    workflow = """
+jobs:
+  a:
+    runs-on: x
+    steps:
+      - run: |
+          sleep 300 > /dev/null 2>&1 &
+          echo $! > "$RUNNER_TEMP/../bg.pid"
+      - run: echo next
+"""
+    result, sink = run(workflow, tmp_path)
+    assert result == SUCCESS, sink.lines
+    pid = int((tmp_path / "bg.pid").read_text())
+    status = Path(f"/proc/{pid}/status")
+    state = "?"
+    for _ in range(100):  # SIGKILL is delivered asynchronously: give the process a moment to die
+        state = status.read_text().split("State:", 1)[1].split("\n", 1)[0] if status.exists() else ""
+        if state == "" or "zombie" in state:
+            break
+        time.sleep(0.05)
+    assert state == "" or "zombie" in state, state
