@@ -33,14 +33,15 @@ from benchmarks.measure import GIB, MIB, DataFile, format_size, make_data_file, 
 from benchmarks.processes import BenchmarkError, python_command, run_client, start_server
 from benchmarks.report import PathFigures, SizeFigures, Targets, evaluate, mib_per_second, render_table, to_json
 from benchmarks.transfer_client import Phase
+from reference_server.config import Limits
 
-__all__ = ["main", "run_size"]
+__all__ = ["checked_phases", "main", "run_size"]
 
 HERE = Path(__file__).resolve().parent
 RAW_SERVER = HERE / "raw_server.py"
 CLIENT = HERE / "transfer_client.py"
-REFERENCE_MAX_BLOCK = 256 * MIB
-"""reference_server.config.Limits.max_block_bytes: the baseline accepts at least what the reference does."""
+REFERENCE_MAX_BLOCK = Limits().max_block_bytes
+"""The largest body the reference server accepts; the baseline accepts at least as much."""
 
 
 def _client_timeout(size: int) -> float:
@@ -48,7 +49,7 @@ def _client_timeout(size: int) -> float:
     return 300.0 + 2 * size / (2 * MIB)
 
 
-def _phases(raw: list[dict[str, Any]], data: DataFile, path: str) -> PathFigures:
+def checked_phases(raw: list[dict[str, Any]], data: DataFile, path: str) -> PathFigures:
     """Typed phases, after checking that what came back is what went."""
     try:
         phases = {item["direction"]: Phase(**item) for item in raw}
@@ -96,7 +97,7 @@ def run_baseline(data: DataFile, work: Path, threads: int) -> PathFigures:
     finally:
         server.stop()
         shutil.rmtree(store, ignore_errors=True)
-    return _phases(raw, data, "baseline")
+    return checked_phases(raw, data, "baseline")
 
 
 def run_artifact(data: DataFile, work: Path, threads: int) -> PathFigures:
@@ -143,7 +144,7 @@ def run_artifact(data: DataFile, work: Path, threads: int) -> PathFigures:
     finally:
         server.stop()
         shutil.rmtree(store, ignore_errors=True)
-    return _phases(raw, data, "artifact")
+    return checked_phases(raw, data, "artifact")
 
 
 def _progress(label: str, figures: PathFigures) -> None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 import zlib
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # ``benchmarks`` is a folder of scripts, not an installed package
     sys.path.insert(0, str(REPO))
 
+from benchmarks.artifact_roundtrip import checked_phases  # noqa: E402
 from benchmarks.measure import (  # noqa: E402
     CHUNK,
     MIB,
@@ -190,6 +192,26 @@ def test_a_failing_client_is_reported_with_its_reason(tmp_path: Path) -> None:
         run_client([sys.executable, "-c", script], out, tmp_path / "client.log", timeout=30)
     with pytest.raises(BenchmarkError, match="without figures"):
         run_client([sys.executable, "-c", "pass"], out, tmp_path / "client.log", timeout=30)
+
+
+def test_what_comes_back_must_be_what_went(tmp_path: Path) -> None:
+    data = make_data_file(tmp_path / "data.bin", 1000)
+
+    def phase(direction: str, size: int = 1000, sha256: str = data.sha256) -> dict[str, Any]:
+        return asdict(Phase(direction, size, sha256, 0.5, MIB, MIB, 0.1, 0.1))
+
+    good = checked_phases([phase("upload", sha256=""), phase("download")], data, "baseline")
+    assert (good.upload.size, good.download.sha256) == (1000, data.sha256)
+    cases = [
+        ([phase("upload"), phase("download", sha256="0" * 64)], "download: sha256 0000"),
+        ([phase("upload", size=999), phase("download")], "upload moved 999 bytes, expected 1000"),
+        ([phase("upload"), phase("download", sha256="")], "download reported no sha256"),
+        ([phase("upload")], "unreadable figures"),
+        ([{"direction": "upload", "bogus": 1}, phase("download")], "unreadable figures"),
+    ]
+    for raw, message in cases:
+        with pytest.raises(BenchmarkError, match=message):
+            checked_phases(raw, data, "artifact")
 
 
 def _phase(direction: str, size: int, seconds: float, client: float = 30, server: float = 40) -> Phase:
