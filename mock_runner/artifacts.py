@@ -287,7 +287,8 @@ class ArtifactClient:
         try:
             with os.fdopen(fd, "wb") as sink:
                 result = self._download_into(name, url, sink)
-            final = directory / (result.filename or f"{name}.zip") if target.is_dir() else target
+            fallback = f"{name}.zip" if "zip" in result.content_type else name
+            final = directory / (result.filename or fallback) if target.is_dir() else target
             tmp.replace(final)
         except BaseException:
             tmp.unlink(missing_ok=True)
