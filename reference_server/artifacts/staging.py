@@ -113,12 +113,23 @@ def _pieces(stream: ReadsInto, limit: int) -> Iterator[memoryview]:
         yield view[:count]
 
 
-def _write_staged(target: Path, pieces: Iterator[memoryview]) -> int:
-    """Write a staged part through a temp file and a rename, neither hashed nor fsync'ed.
+def _start_writeback(fd: int) -> None:
+    """Ask the kernel to start writing a file's dirty pages to disk now, without waiting for it.
 
-    Unlike :meth:`BlobStore.write`, staged data needs no digest (finalize hashes the assembled whole)
-    and no fsync (finalize writes the durable copy and checks size and hash, so a block lost to a power
-    cut makes finalize fail instead of publishing bad data); skipping both keeps uploads near disk speed.
+    On Linux ``POSIX_FADV_DONTNEED`` starts asynchronous writeback (pages under writeback stay cached),
+    so by finalize most staged data is already on disk and its fsync returns quickly.
+    """
+    advise = getattr(os, "posix_fadvise", None)
+    if advise is not None:
+        advise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+
+
+def _write_staged(target: Path, pieces: Iterator[memoryview]) -> int:
+    """Write a staged part through a temp file and a rename, neither hashed nor waited on to disk.
+
+    Unlike :meth:`BlobStore.write`, staged data needs no digest (finalize hashes the parts in order)
+    and no fsync here: writeback starts at once and finalize flushes the parts before publishing them,
+    so uploads run near disk speed and a published artifact is still durable.
     """
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=".part-")
@@ -128,6 +139,8 @@ def _write_staged(target: Path, pieces: Iterator[memoryview]) -> int:
             for piece in pieces:
                 out.write(piece)
                 size += len(piece)
+            out.flush()
+            _start_writeback(out.fileno())
         Path(tmp_name).replace(target)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
@@ -163,6 +176,8 @@ def append_data(blobs: BlobStore, artifact_id: int, stream: ReadsInto, limit: in
             for piece in _pieces(stream, limit):
                 out.write(piece)
                 added += len(piece)
+            out.flush()
+            _start_writeback(out.fileno())
         except BaseException:
             out.truncate(start)
             raise
