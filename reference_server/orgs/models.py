@@ -58,7 +58,7 @@ def get_org(name: str, viewer: Principal | None) -> users.User:
 def create_org(options: Mapping[str, Any], creator: Principal) -> users.User:
     """Create an organization from ``CreateOrgOption``; the creator becomes its owner."""
     creator_account = users.get_user(creator.user_id)
-    if creator_account.restricted:
+    if creator_account.id < 0 or creator_account.restricted:
         raise Forbidden("user is not allowed to create organizations")
     name = users.validate_account_name(options.get("username"), "UserName")
     values = users.account_values(

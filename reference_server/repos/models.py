@@ -18,7 +18,7 @@ from flask import current_app, has_request_context
 from ..auth import Principal, optional_principal
 from ..context import forge
 from ..db import Row
-from ..errors import Unprocessable
+from ..errors import Forbidden, Unprocessable
 from ..events import RepoDeletedEvent
 from ..gitcli import Git, GitError, Identity, valid_branch_name
 from ..timefmt import iso, iso_or_zero
@@ -258,6 +258,8 @@ def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) 
     The Git repository is built in a scratch directory and renamed into place before the row commits,
     so a failure leaves neither behind.
     """
+    if owner.id < 0:
+        raise Forbidden("the built-in Actions user cannot own repositories")
     values = _options(options)
     target = git_path_for(owner.name, values["name"])
     scratch = target.parent / f".tmp-{secrets.token_hex(8)}.git"

@@ -43,6 +43,7 @@ __all__ = [
     "NewToken",
     "User",
     "account_values",
+    "actions_user",
     "avatar_url",
     "bootstrap_admin",
     "create_token",
@@ -138,8 +139,24 @@ def _now() -> int:
 # -- lookups -------------------------------------------------------------------------------------
 
 
+def actions_user() -> User:
+    """The built-in user a running task's job token acts as (Gitea's ``gitea-actions``, id -2, no row)."""
+    return User(
+        id=tokens.ACTIONS_USER_ID,
+        name=tokens.ACTIONS_USER_NAME,
+        full_name="Gitea Actions",
+        email=tokens.ACTIONS_USER_EMAIL,
+        is_admin=False,
+        is_org=False,
+        created=0,
+        login_name=tokens.ACTIONS_USER_NAME,
+    )
+
+
 def get_user(user_id: int) -> User:
-    """The account with this id (user or organization); 404 ``UserNotFound`` otherwise."""
+    """The account with this id (user or organization, or the built-in Actions user); 404 otherwise."""
+    if user_id == tokens.ACTIONS_USER_ID:
+        return actions_user()
     row = store.account_by_id(user_id)
     if row is None:
         raise UserNotFound(f"user does not exist [uid: {user_id}]")
@@ -431,8 +448,6 @@ def user_to_api(user: User, viewer: Principal | None = None, *, anonymous: bool 
 
 def doer_identity(principal: Principal) -> tuple[str, str]:
     """Name and e-mail that commits made by this caller carry (the Actions user for a task's job token)."""
-    if principal.task_id is not None:
-        return tokens.ACTIONS_USER_NAME, tokens.ACTIONS_USER_EMAIL
     doer = get_user(principal.user_id)
     return doer.name, doer.email or f"{doer.name.lower()}@noreply.invalid"
 
