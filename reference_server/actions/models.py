@@ -37,10 +37,6 @@ __all__ = [
 ]
 
 
-def _now() -> int:
-    return int(forge().now())
-
-
 @dataclass(frozen=True)
 class Run:
     """One workflow run (a single attempt: re-runs are not offered)."""
