@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..context import forge
 from ..db import Row
 from . import runner_store, store
 from .status import Status, aggregate
