@@ -149,8 +149,11 @@ def on_push(event: PushEvent) -> None:
 
     if not event.after or event.after == ZERO_SHA or not event.ref.startswith(("refs/heads/", "refs/tags/")):
         return
+    if event.pusher_id <= 0:
+        return  # pushed by a workflow's job token (the Actions user): no new runs, as in Gitea and GitHub
     try:
         repo = get_repo_by_id(event.repo_id)
+        pusher = get_user(event.pusher_id)
     except ApiError:
         return
     git = Git(repo.git_path)
@@ -178,7 +181,6 @@ def on_push(event: PushEvent) -> None:
     if not matching:
         return
     commit = git.commit_info(sha)
-    pusher = get_user(event.pusher_id)
     payload = {
         "ref": event.ref,
         "before": event.before,
