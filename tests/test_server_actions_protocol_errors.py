@@ -221,3 +221,29 @@ def test_every_authenticated_call_marks_the_runner_online_and_reports_mark_it_ac
     with world.app.app_context():
         after_log = get_runner(runner.id)
     assert after_log is not None and after_log.last_active > 0
+
+
+def test_labels_timestamps_and_oversized_outputs(world: World) -> None:
+    runner = _queued(world)
+    bad_label = world.call("Declare", runner_pb2.DeclareRequest(labels=["ok", "bad\nlabel"]), runner=runner)
+    assert connect_error(bad_label)[:2] == (400, "invalid_argument")
+    token = world.registration_token("alice", "app")
+    legacy = world.reply(
+        world.call("Register", runner_pb2.RegisterRequest(name="old", token=token, agent_labels=["ubuntu-latest"])),
+        runner_pb2.RegisterResponse,
+    )
+    assert list(legacy.runner.labels) == ["ubuntu-latest"]  # old runners send agent_labels only
+    task_id = world.fetch(runner).task.id
+    far = runner_pb2.TaskState(id=task_id, result=runner_pb2.RESULT_SUCCESS)
+    far.stopped_at.seconds = 10**12
+    assert connect_error(world.call("UpdateTask", runner_pb2.UpdateTaskRequest(state=far), runner=runner))[0] == 400
+    outputs = {"k" * 256: "dropped", "big": "v" * (1024 * 1024 + 1), "fine": "kept"}
+    request = runner_pb2.UpdateTaskRequest(state=runner_pb2.TaskState(id=task_id), outputs=outputs)
+    answer = world.reply(world.call("UpdateTask", request, runner=runner), runner_pb2.UpdateTaskResponse)
+    assert list(answer.sent_outputs) == ["fine"]
+    assert _run_status(world) == "in_progress"
+    long_line = "x" * (70 * 1024)
+    assert world.log(runner, task_id, 0, [long_line]) == 1
+    job_id = world.jobs("alice", "app", world.runs("alice", "app")[0]["id"])[0]["id"]
+    text = world.api("GET", f"repos/alice/app/actions/jobs/{job_id}/logs", "alice").get_data(as_text=True)
+    assert len(text.rstrip("\n").split(" ", 1)[1]) == 64 * 1024  # cut to the line limit
