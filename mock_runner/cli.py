@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import FrameType
 from urllib.parse import urlsplit
@@ -232,7 +233,8 @@ def _exec(options: argparse.Namespace) -> int:
     daemon.declare()
     task = daemon.wait_for_task(options.timeout)
     if task is None:
-        print(f"no job was handed to this runner within {options.timeout:g} seconds", file=sys.stderr)
+        why = "stopped by a signal" if daemon.stopping.is_set() else f"waited {options.timeout:g} seconds"
+        print(f"no job was handed to this runner ({why}); the command did not run", file=sys.stderr)
         return NO_TASK_STATUS
     outcome, status = daemon.run_command(task, argv, keep_server_url=options.keep_server_url)
     log.info("task %d reported as %s", outcome.task_id, result_name(outcome.result))
@@ -280,8 +282,6 @@ def _artifact_upload(client: ArtifactClient, options: argparse.Namespace) -> int
     validate_artifact_name(options.name)
     if not 0 <= options.retention_days <= 90:
         raise UsageError("--retention-days must be between 0 and 90")
-    from datetime import UTC, datetime, timedelta
-
     expires = datetime.now(UTC) + timedelta(days=options.retention_days) if options.retention_days else None
     if options.no_archive:
         if len(options.paths) != 1 or not Path(options.paths[0]).is_file():
@@ -300,8 +300,12 @@ def _artifact_upload(client: ArtifactClient, options: argparse.Namespace) -> int
 
 
 def main(argv: list[str] | None = None) -> int:
-    options = build_parser().parse_args(argv)
-    logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    level = logging.getLevelName(options.log_level.upper())
+    if not isinstance(level, int):
+        parser.error(f"--log-level {options.log_level!r} is not a log level (DEBUG, INFO, WARNING, ERROR)")
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
         "register": _register,
         "daemon": _daemon,
@@ -313,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"mock-runner {options.command}: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"mock-runner {options.command}: interrupted", file=sys.stderr)
+        return 130
     except (
         RunnerFileError,
         RunnerCallError,
