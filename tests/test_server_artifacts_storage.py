@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import struct
+import threading
 import time
 import zipfile
 import zlib
@@ -242,3 +244,49 @@ def test_large_sizes_switch_to_zip64_headers(tmp_path: Path) -> None:
     extra = big_local[30 + name_length : 30 + name_length + extra_length]
     assert struct.unpack("<HHQQ", extra) == (1, 16, big.size, big.size)
     assert b"PK\x06\x06" in big_trailer and b"PK\x06\x07" in big_trailer
+
+
+def test_concurrent_finalize_calls_agree(first_life: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    job = install_fake_actions(first_life, monkeypatch).start_job()
+    url = job.create("raced")
+    data = bytes(range(256)) * 4096
+    for index in range(4):
+        job.put_block(url, block_id(index), data)
+    job.put_block_list(url, block_list_xml([block_id(index) for index in range(4)]))
+    answers: list[tuple[int, str]] = []
+
+    def finalize() -> None:
+        client_job = Job(first_life.test_client(), job.token, job.task)
+        response = client_job.finalize("raced", 4 * len(data), sha(data * 4))
+        answers.append((response.status_code, response.get_data(as_text=True)))
+
+    threads = [threading.Thread(target=finalize) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [status for status, _ in answers] == [200, 200, 200], answers
+    assert len({json.loads(body)["artifactId"] for _, body in answers}) == 1
+    assert job.client.get(path_of(job.signed_url("raced"))).data == data * 4
+
+
+def test_concurrent_appends_are_serialized(first_life: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    job = install_fake_actions(first_life, monkeypatch).start_job()
+    url = job.create("appends")
+    pieces = [bytes([index]) * 3_000_000 for index in range(6)]
+
+    def append(piece: bytes) -> None:
+        response = Job(first_life.test_client(), job.token, job.task).client.put(
+            path_of(url) + "&comp=appendBlock", data=piece
+        )
+        assert response.status_code == 201
+
+    threads = [threading.Thread(target=append, args=(piece,)) for piece in pieces]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert job.finalize("appends", 18_000_000).status_code == 200
+    stored = job.client.get(path_of(job.signed_url("appends"))).data
+    chunks = [stored[offset : offset + 3_000_000] for offset in range(0, len(stored), 3_000_000)]
+    assert sorted(chunks) == sorted(pieces)

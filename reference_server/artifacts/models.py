@@ -202,18 +202,27 @@ def create_artifact(request: CreateRequest) -> ArtifactRow:
         version=version,
         expires=expires,
     )
-    with fg.db.transaction():
-        existing = store.find_by_name(request.run_id, name)
-        if existing is None:
-            artifact_id = store.insert_pending(new, now)
-        elif existing.status == FINALIZED:
-            raise ArtifactExistsError(name)
-        else:
-            artifact_id = existing.id
-            store.restart_pending(artifact_id, new, now)
-            staging.drop_staging(fg.blobs, artifact_id)
+
+    def insert_or_restart() -> int:
+        with fg.db.transaction():
+            existing = store.find_by_name(request.run_id, name)
+            if existing is None:
+                return store.insert_pending(new, now)
+            if existing.status == FINALIZED:
+                raise ArtifactExistsError(name)
+            store.restart_pending(existing.id, new, now)
+            staging.drop_staging(fg.blobs, existing.id)
+            return existing.id
+
+    pending = store.find_by_name(request.run_id, name)
+    if pending is not None and pending.status == PENDING:
+        with staging.upload_lock(pending.id):
+            artifact_id = insert_or_restart()
+    else:
+        artifact_id = insert_or_restart()
     row = store.find_by_id(artifact_id)
-    assert row is not None  # just written in this thread's transaction
+    if row is None:
+        raise ArtifactNotFoundError(f"{name!r} (deleted while being created)")
     return row
 
 
@@ -257,32 +266,34 @@ def finalize_artifact(run_id: int, name: str, size: int, hash_value: str | None)
     expected_sha = parse_hash(hash_value) if hash_value is not None else None
     if size < 0:
         raise InvalidArgumentError("size must not be negative")
-    row = _find_in_run(run_id, name)
-    if row.status == FINALIZED:
-        if row.size == size and (expected_sha is None or expected_sha == row.sha256):
-            return row
-        raise PreconditionError("the artifact is already finalized with another size or hash")
-    parts = staging.parts_for(fg.blobs, row.id, row.block_list)
-    digest = staging.digest_parts(fg.blobs, row.id, parts)
-    if digest.size != size:
-        raise InvalidArgumentError(f"size {size} does not match the {digest.size} bytes uploaded")
-    if expected_sha is not None and expected_sha != digest.sha256:
-        raise InvalidArgumentError(f"hash mismatch: the uploaded data has sha256:{digest.sha256}")
-    key = staging.new_file_key(row.id)
-    staging.publish(fg.blobs, row.id, key)
-    try:
-        with fg.db.transaction():
-            done = store.mark_finalized(
-                row.id, size=digest.size, sha256=digest.sha256, blob_key=key, parts=parts, now=int(fg.now())
-            )
-        if not done:
-            raise PreconditionError("the artifact was finalized or replaced concurrently")
-    except BaseException:
-        staging.unpublish(fg.blobs, row.id, key)
-        raise
+    with staging.upload_lock(_find_in_run(run_id, name).id):
+        row = _find_in_run(run_id, name)
+        if row.status == FINALIZED:
+            if row.size == size and (expected_sha is None or expected_sha == row.sha256):
+                return row
+            raise PreconditionError("the artifact is already finalized with another size or hash")
+        parts = staging.parts_for(fg.blobs, row.id, row.block_list)
+        digest = staging.digest_parts(fg.blobs, row.id, parts)
+        if digest.size != size:
+            raise InvalidArgumentError(f"size {size} does not match the {digest.size} bytes uploaded")
+        if expected_sha is not None and expected_sha != digest.sha256:
+            raise InvalidArgumentError(f"hash mismatch: the uploaded data has sha256:{digest.sha256}")
+        key = staging.new_file_key(row.id)
+        staging.publish(fg.blobs, row.id, key)
+        try:
+            with fg.db.transaction():
+                done = store.mark_finalized(
+                    row.id, size=digest.size, sha256=digest.sha256, blob_key=key, parts=parts, now=int(fg.now())
+                )
+            if not done:
+                raise PreconditionError("the artifact was deleted or replaced during finalize")
+        except BaseException:
+            staging.unpublish(fg.blobs, row.id, key)
+            raise
     _prune_unused_parts(key, parts)
     final = store.find_by_id(row.id)
-    assert final is not None
+    if final is None:
+        raise ArtifactNotFoundError(f"{name!r} (deleted after finalize)")
     return final
 
 

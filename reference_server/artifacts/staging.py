@@ -38,6 +38,7 @@ __all__ = [
     "publish",
     "store_block",
     "unpublish",
+    "upload_lock",
 ]
 
 STAGING_ROOT = "artifacts/staging"
@@ -46,8 +47,7 @@ APPEND_PART = "append.bin"
 PIECE = 1024 * 1024
 
 _buffers = threading.local()
-_append_locks: dict[int, threading.Lock] = {}
-_append_locks_guard = threading.Lock()
+_LOCK_STRIPES = tuple(threading.Lock() for _ in range(64))
 
 
 @dataclass(frozen=True)
@@ -157,9 +157,12 @@ def block_exists(blobs: BlobStore, artifact_id: int, block_id: str) -> bool:
     return blobs.exists(_block_key(artifact_id, block_id))
 
 
-def _append_lock(artifact_id: int) -> threading.Lock:
-    with _append_locks_guard:
-        return _append_locks.setdefault(artifact_id, threading.Lock())
+def upload_lock(artifact_id: int) -> threading.Lock:
+    """The lock serializing appends, finalize and restart of one upload (striped: no per-artifact state).
+
+    Take it before any database transaction, never the other way round, so the two cannot deadlock.
+    """
+    return _LOCK_STRIPES[artifact_id % len(_LOCK_STRIPES)]
 
 
 def append_data(blobs: BlobStore, artifact_id: int, stream: ReadsInto, limit: int) -> int:
@@ -169,7 +172,7 @@ def append_data(blobs: BlobStore, artifact_id: int, stream: ReadsInto, limit: in
     """
     path = blobs.path(_append_key(artifact_id))
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _append_lock(artifact_id), path.open("ab") as out:
+    with upload_lock(artifact_id), path.open("ab") as out:
         start = out.tell()
         added = 0
         try:
@@ -219,7 +222,10 @@ def parts_for(blobs: BlobStore, artifact_id: int, block_list: Sequence[str] | No
 
 def _flush(paths: Sequence[Path]) -> None:
     for path in paths:
-        fd = os.open(path, os.O_RDONLY)
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:
+            continue  # the digest reports the vanished part
         try:
             os.fsync(fd)
         finally:
@@ -241,6 +247,8 @@ def digest_parts(blobs: BlobStore, artifact_id: int, parts: Sequence[str]) -> Di
                 while count := handle.readinto(buffer):
                     digest.update(view[:count])
                     size += count
+    except FileNotFoundError as exc:
+        raise PreconditionError("staged data vanished during finalize (upload restarted or deleted)") from exc
     finally:
         flusher.join()
     return Digest(size=size, sha256=digest.hexdigest())
@@ -262,8 +270,6 @@ def publish(blobs: BlobStore, artifact_id: int, key: str) -> None:
     staged.mkdir(parents=True, exist_ok=True)  # an empty block list stages nothing
     staged.rename(target)
     _sync_folder(target.parent)
-    with _append_locks_guard:
-        _append_locks.pop(artifact_id, None)
 
 
 def unpublish(blobs: BlobStore, artifact_id: int, key: str) -> None:
@@ -287,5 +293,3 @@ def parts_crc32(paths: Sequence[Path]) -> int:
 
 def drop_staging(blobs: BlobStore, artifact_id: int) -> None:
     blobs.delete_tree(staging_prefix(artifact_id))
-    with _append_locks_guard:
-        _append_locks.pop(artifact_id, None)
