@@ -339,3 +339,13 @@ def test_unsatisfiable_range_is_416(job: Job) -> None:
     response = job.client.get(path_of(job.signed_url("ranged")), headers={"Range": "bytes=20-30"})
     assert response.status_code == 416
     assert response.headers["Content-Range"] == "bytes */10"
+
+
+@pytest.mark.parametrize("name", ["with space", "a+b=c&d", "100%", "名前 ✓", "#hash"])
+def test_names_needing_url_encoding_survive_the_signed_urls(job: Job, name: str) -> None:
+    upload_url = job.create(name, mime_type="text/plain")
+    assert " " not in upload_url and "=" not in _query(upload_url)["sig"]
+    assert job.put_block(upload_url, block_id(0), b"encoded").status_code == 201
+    assert job.finalize(name, 7, sha(b"encoded")).status_code == 200
+    assert _query(job.signed_url(name))["artifactName"] == name
+    assert download(job, name) == b"encoded"
