@@ -262,3 +262,28 @@ def test_a_pathologically_nested_workflow_is_listed_but_never_runs(world: World)
     listed = world.api("GET", "repos/alice/app/actions/workflows", "alice")
     assert listed.status_code == 200 and [w["name"] for w in listed.get_json()["workflows"]] == ["deep.yml"]
     assert world.runs("alice", "app") == []
+
+
+def test_cancelling_a_run_cancels_its_queued_jobs_and_running_task(world: World) -> None:
+    world.repo("alice", "app")
+    two_jobs = SIMPLE_WORKFLOW + "  later:\n    needs: build\n    runs-on: ubuntu-latest\n    steps: [{run: x}]\n"
+    world.push("alice", "app", ".gitea/workflows/ci.yml", two_jobs)
+    run = world.runs("alice", "app")[0]
+    runner = world.register("alice", "app", ["ubuntu-latest"])
+    task_id = world.fetch(runner).task.id
+    world.user("bob")
+    assert world.api("POST", f"repos/alice/app/actions/runs/{run['id']}/cancel", "bob").status_code == 403
+    assert world.api("POST", f"repos/alice/app/actions/runs/{run['id']}/cancel", "alice").status_code == 204
+    cancelled = world.api("GET", f"repos/alice/app/actions/runs/{run['id']}", "alice").get_json()
+    assert (cancelled["status"], cancelled["conclusion"]) == ("completed", "cancelled")
+    jobs = world.jobs("alice", "app", run["id"])
+    assert [(job["name"], job["conclusion"]) for job in jobs] == [("build", "cancelled"), ("later", "cancelled")]
+    assert [step["conclusion"] for step in jobs[0]["steps"]] == ["cancelled", "cancelled"]
+    heartbeat = runner_pb2.UpdateTaskRequest(state=runner_pb2.TaskState(id=task_id))
+    answer = world.reply(world.call("UpdateTask", heartbeat, runner=runner), runner_pb2.UpdateTaskResponse)
+    assert answer.state.result == runner_pb2.RESULT_CANCELLED  # the runner learns it and stops
+    assert world.finish(runner, task_id, runner_pb2.RESULT_SUCCESS).state.result == runner_pb2.RESULT_CANCELLED
+    assert not world.fetch(runner).HasField("task")
+    again = world.api("POST", f"repos/alice/app/actions/runs/{run['id']}/cancel", "alice")
+    assert again.status_code == 409 and again.get_json()["message"] == "this workflow run is already done"
+    assert world.api("DELETE", f"repos/alice/app/actions/runs/{run['id']}", "alice").status_code == 204

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import BadRequest, ConnectError, Forbidden, NotFound, Unprocessable
+from ..errors import BadRequest, Conflict, ConnectError, Forbidden, NotFound, Unprocessable
 
 __all__ = [
     "ConnectStatusError",
@@ -10,6 +10,7 @@ __all__ = [
     "JobNotFound",
     "LogNotFound",
     "RefNotFound",
+    "RunAlreadyDone",
     "RunNotDone",
     "RunNotFound",
     "WorkflowDisabled",
@@ -40,6 +41,10 @@ class RunNotFound(NotFound):
 
 class RunNotDone(BadRequest):
     default_message = "this workflow run is not done"
+
+
+class RunAlreadyDone(Conflict):
+    default_message = "this workflow run is already done"
 
 
 class JobNotFound(NotFound):

@@ -12,7 +12,15 @@ from ..errors import ApiError
 from ..gitcli import Git
 from . import runner_store, store
 from .convert import workflow_to_api
-from .errors import InvalidStatusFilter, JobNotFound, LogNotFound, RunNotDone, RunNotFound, WorkflowNotFound
+from .errors import (
+    InvalidStatusFilter,
+    JobNotFound,
+    LogNotFound,
+    RunAlreadyDone,
+    RunNotDone,
+    RunNotFound,
+    WorkflowNotFound,
+)
 from .models import Job, Run, Task, get_job, get_run
 from .status import STATUS_FILTERS
 from .triggers import workflow_files
@@ -21,6 +29,7 @@ if TYPE_CHECKING:
     from ..repos.models import Repo
 
 __all__ = [
+    "cancel_run",
     "default_branch_workflow",
     "default_branch_workflows",
     "delete_run",
@@ -177,6 +186,14 @@ def job_log_lines(job: Job) -> list[str]:
     if not job.task_id:
         raise LogNotFound("the job has not been picked up by a runner yet")
     return runner_store.log_lines(job.task_id)
+
+
+def cancel_run(run: Run) -> None:
+    """Cancel a run that is not done yet; 409 when it already is."""
+    from .tasks import cancel_run as cancel_unfinished
+
+    if not cancel_unfinished(run.id):
+        raise RunAlreadyDone()
 
 
 def delete_run(run: Run) -> None:

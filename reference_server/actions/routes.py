@@ -126,6 +126,13 @@ def delete_run(owner: str, repo: str, run_id: str) -> Response:
     return empty()
 
 
+def cancel_run(owner: str, repo: str, run_id: str) -> Response:
+    """Reference-server route (Gitea adds it after 1.27): cancel a run's unfinished jobs and tasks."""
+    found = _repo(owner, repo, "write")
+    queries.cancel_run(queries.run_of_repo(found, run_id))
+    return empty()
+
+
 def list_run_jobs(owner: str, repo: str, run_id: str) -> Response:
     found = _repo(owner, repo, anonymous_ok=True)
     run = queries.run_of_repo(found, run_id)
@@ -176,6 +183,7 @@ ROUTES: list[tuple[str, str, Callable[..., Response]]] = [
     ("GET", "/runs/<run_id>", get_run),
     ("DELETE", "/runs/<run_id>", delete_run),
     ("GET", "/runs/<run_id>/jobs", list_run_jobs),
+    ("POST", "/runs/<run_id>/cancel", cancel_run),
     ("GET", "/jobs", list_jobs),
     ("GET", "/jobs/<job_id>", get_job),
     ("GET", "/jobs/<job_id>/logs", get_job_logs),

@@ -13,7 +13,18 @@ from ..context import forge
 from ..errors import ConnectError
 from ..timefmt import from_unix
 from . import runner_store, store
-from .models import Job, Runner, Task, finish_job, get_job, get_task, refresh_run, steps_of_task, task_queue_signal
+from .models import (
+    Job,
+    Runner,
+    Task,
+    finish_job,
+    get_job,
+    get_task,
+    jobs_of_run,
+    refresh_run,
+    steps_of_task,
+    task_queue_signal,
+)
 from .runners import hash_token, new_secret_token
 from .status import Status
 
@@ -23,6 +34,7 @@ __all__ = [
     "PickedTask",
     "StepReport",
     "TaskReport",
+    "cancel_run",
     "format_log_line",
     "pick_task",
     "update_log",
@@ -221,3 +233,21 @@ def update_log(runner: Runner, task_id: int, index: int, rows: Sequence[LogRow],
         if no_more:
             runner_store.close_log(task.id)
         return ack
+
+
+def cancel_run(run_id: int) -> bool:
+    """Cancel every unfinished job of a run: queued and blocked jobs, and running tasks with their unfinished
+    steps (the runner learns it from its next UpdateTask). False when the run was already done."""
+    now = _now()
+    with forge().db.transaction():
+        jobs = [job for job in jobs_of_run(run_id) if not job.status.is_done]
+        if not jobs:
+            return False
+        for job in jobs:
+            task = get_task(job.task_id) if job.task_id else None
+            if task is not None and not task.status.is_done:
+                runner_store.finish_task(task.id, int(Status.CANCELLED), now, now)
+                runner_store.cancel_unfinished_steps(task.id, int(Status.CANCELLED))
+            store.update_job_state(job.id, Status.CANCELLED, job.started, now, now)
+        refresh_run(run_id, now)
+    return True
