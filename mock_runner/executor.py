@@ -410,6 +410,8 @@ def execute_job(
         sink.write(f"Error: {exc}")
         return runner_pb2.RESULT_FAILURE
     sink.write(f"mock-runner runs job {workflow.job.id!r} of workflow {workflow.name!r} in host mode")
+    for key in workflow.job.ignored:
+        sink.write(f"Warning: the job's {key}: is ignored; mock-runner runs every step on the host")
     try:
         execution = _JobExecution(workflow, runtime, sink, runner_name)
     except (ExpressionError, OSError) as exc:

@@ -60,6 +60,8 @@ class Job:
     working_directory: str | None = None
     timeout_minutes: Any = None
     matrix: dict[str, Any] = field(default_factory=dict)
+    ignored: list[str] = field(default_factory=list)
+    """Keys that need containers (``container``, ``services``), which host mode cannot honour."""
 
 
 @dataclass(frozen=True)
@@ -179,5 +181,6 @@ def parse_payload(payload: bytes | str) -> Workflow:
         working_directory=job_directory or workflow_directory,
         timeout_minutes=node.get("timeout-minutes"),
         matrix=_matrix(node),
+        ignored=[key for key in ("container", "services") if node.get(key)],
     )
     return Workflow(name=_text(document.get("name")), env=_mapping(document.get("env"), "env"), job=job)

@@ -409,3 +409,20 @@ jobs:
             break
         time.sleep(0.05)
     assert state == "" or "zombie" in state, state
+
+
+def test_containers_are_ignored_with_a_warning(tmp_path: Path) -> None:
+    workflow = """
+jobs:
+  a:
+    runs-on: x
+    container: node:20
+    services:
+      db: {image: postgres}
+    steps:
+      - run: echo on the host
+"""
+    result, sink = run(workflow, tmp_path)
+    assert result == SUCCESS
+    assert "Warning: the job's container: is ignored; mock-runner runs every step on the host" in sink.lines
+    assert "Warning: the job's services: is ignored; mock-runner runs every step on the host" in sink.lines
