@@ -20,7 +20,7 @@ from forge_proto import runner_pb2
 from test_mock_runner_support import ADMIN_TOKEN, FakeServer, LiveForge, fake_server, live_forge, serve_forge
 
 from mock_runner.cli import NO_TASK_STATUS, main
-from mock_runner.daemon import Daemon, exit_status
+from mock_runner.daemon import Daemon, TaskOutcome, exit_status
 from mock_runner.runnerfile import RunnerFile
 
 __all__ = ["fake_server", "live_forge"]
@@ -430,3 +430,32 @@ jobs:
     steps:
       - run: sleep 1
 """
+
+
+def test_a_run_cancelled_on_the_server_stops_the_job(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("server-cancel")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/slow.yml", SLOW)
+    started = threading.Event()
+
+    def watch(line: str) -> None:
+        if line == "started":
+            started.set()
+
+    daemon = Daemon(runner_file, fetch_interval=0.2, report_interval=0.2, echo=watch)
+    outcomes: list[object] = []
+    worker = threading.Thread(target=lambda: outcomes.append(daemon.run_once(timeout=20)))
+    worker.start()
+    try:
+        assert started.wait(20)
+        (run,) = live_forge.runs(repo)
+        response = live_forge.api("POST", f"/repos/{repo}/actions/runs/{run['id']}/cancel")
+        assert response.status_code in (200, 202, 204), response.text
+    finally:
+        worker.join(30)
+    (outcome,) = outcomes
+    assert isinstance(outcome, TaskOutcome)
+    assert outcome.result == runner_pb2.RESULT_CANCELLED
+    assert "The job was cancelled: stopping the step." in outcome.log_lines
+    (run,) = live_forge.runs(repo)
+    assert (run["status"], run["conclusion"]) == ("completed", "cancelled")
