@@ -8,7 +8,7 @@ from forge_proto import runner_pb2
 from google.protobuf.struct_pb2 import Struct
 
 from ..context import forge
-from ..errors import ApiError
+from ..errors import ApiError, ConnectError
 from . import runner_store
 from .models import Run, get_run, jobs_of_run
 from .status import Status, aggregate
@@ -108,8 +108,8 @@ def _needs(picked: PickedTask) -> dict[str, runner_pb2.TaskNeed]:
 def build_task_message(picked: PickedTask) -> runner_pb2.Task:
     """Everything the runner needs to run the job, with a runtime token for the artifact protocol."""
     run = get_run(picked.task.run_id)
-    if run is None:
-        raise ApiError("the run of the task is gone")
+    if run is None:  # pragma: no cover - a run with a running job cannot be deleted
+        raise ConnectError("internal", "the run of the task is gone")
     now = forge().now()
     runtime_token = forge().signer.issue_runtime_token(
         task_id=picked.task.id,
