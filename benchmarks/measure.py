@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -138,7 +139,13 @@ def read_peak_rss(pid: int | None = None) -> int:
 
 
 def read_cpu_seconds(pid: int | None = None) -> float:
-    """CPU time (user + system, all threads) ``pid`` has used so far: less noisy than wall time on a busy host."""
+    """CPU time (user + system, all threads) ``pid`` has used so far: less noisy than wall time on a busy host.
+
+    For this process the clock is exact; for another one it is counted in kernel ticks (10 ms), which is
+    why the CPU figures mean something from a few tens of MiB up.
+    """
+    if pid is None:
+        return time.process_time()
     stat = _proc(pid) / "stat"
     try:
         text = stat.read_text()

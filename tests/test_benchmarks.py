@@ -214,6 +214,20 @@ def test_what_comes_back_must_be_what_went(tmp_path: Path) -> None:
             checked_phases(raw, data, "artifact")
 
 
+def test_cpu_time_of_another_process_is_read_from_proc() -> None:
+    busy = (
+        "import time\nend = time.process_time() + 0.3\n"
+        "while time.process_time() < end: pass\nprint('done', flush=True)\ntime.sleep(60)"
+    )
+    child = subprocess.Popen([sys.executable, "-c", busy], stdout=subprocess.PIPE)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == b"done\n"
+        assert 0.25 <= read_cpu_seconds(child.pid) <= 5
+    finally:
+        child.kill()
+        child.wait()
+
+
 def _phase(direction: str, size: int, seconds: float, client: float = 30, server: float = 40) -> Phase:
     """A phase whose CPU time is a tenth (client) and a quarter (server) of its wall time."""
     return Phase(direction, size, "ab", seconds, int(client * MIB), int(server * MIB), seconds / 10, seconds / 4)
