@@ -160,7 +160,14 @@ class Daemon:
         """The task's reporter, registered so that ``stop`` can cancel the task."""
         context = task_context(task)
         masker = masker_for(task, context)
-        reporter = TaskReporter(self.client, task.id, masker, interval=self.report_interval, echo=self.echo)
+        echo = self.echo
+        if echo is not None and self.capacity > 1:
+            plain = echo
+
+            def echo(line: str) -> None:  # jobs run side by side: say which one each line is from
+                plain(f"[task {task.id}] {line}")
+
+        reporter = TaskReporter(self.client, task.id, masker, interval=self.report_interval, echo=echo)
         with self._active_lock:
             self._active[task.id] = reporter
         if self.stopping.is_set():

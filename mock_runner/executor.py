@@ -314,8 +314,14 @@ class _JobExecution:
         return "success", outputs
 
 
-def _handle_command(line: str, runtime: JobRuntime, outputs: dict[str, str]) -> str:
-    """Apply the workflow commands a script may print (``::add-mask::``, legacy ``::set-output``)."""
+def _handle_command(line: str, runtime: JobRuntime, outputs: dict[str, str]) -> str | None:
+    """Apply the workflow commands a script may print (``::add-mask::``, legacy ``::set-output``).
+
+    ``::debug::`` lines are dropped unless the secret or variable ``ACTIONS_STEP_DEBUG`` is ``true``, as runners do;
+    None means the line is not logged.
+    """
+    if line.startswith("::debug::") and not runtime.step_debug:
+        return None
     if line.startswith("::add-mask::"):
         value = line[len("::add-mask::") :]
         if value:
@@ -369,8 +375,9 @@ def run_process(
     def pump() -> None:
         assert process.stdout is not None
         for raw in process.stdout:
-            line = raw.decode("utf-8", errors="replace").rstrip("\n").rstrip("\r")
-            runtime.write(_handle_command(line, runtime, collected))
+            line = _handle_command(raw.decode("utf-8", errors="replace").rstrip("\n").rstrip("\r"), runtime, collected)
+            if line is not None:
+                runtime.write(line)
 
     reader = threading.Thread(target=pump, name="step-output", daemon=True)
     reader.start()

@@ -167,6 +167,12 @@ class JobRuntime:
     def token(self) -> str:
         return job_token(self.task, self.context)
 
+    @property
+    def step_debug(self) -> bool:
+        """Whether ``::debug::`` lines go to the log (secret or variable ``ACTIONS_STEP_DEBUG`` = true)."""
+        value = self.task.secrets.get("ACTIONS_STEP_DEBUG") or self.task.vars.get("ACTIONS_STEP_DEBUG") or ""
+        return value.strip().lower() == "true"
+
     def artifact_client(self, env: Mapping[str, str]) -> ArtifactClient:
         """The artifact client for this job, from the step's ``ACTIONS_*`` variables."""
         if self.artifact_client_factory is not None:

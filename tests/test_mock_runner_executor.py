@@ -426,3 +426,19 @@ jobs:
     assert result == SUCCESS
     assert "Warning: the job's container: is ignored; mock-runner runs every step on the host" in sink.lines
     assert "Warning: the job's services: is ignored; mock-runner runs every step on the host" in sink.lines
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_debug_lines_show_only_with_actions_step_debug(tmp_path: Path, debug: bool) -> None:
+    workflow = """
+jobs:
+  a:
+    runs-on: x
+    steps:
+      - run: echo "::debug::details" && echo visible
+"""
+    variables = {"ACTIONS_STEP_DEBUG": "true"} if debug else {}
+    result, sink = run(workflow, tmp_path, vars=variables)
+    assert result == SUCCESS
+    assert "visible" in sink.lines
+    assert ("::debug::details" in sink.lines) is debug
