@@ -3,9 +3,9 @@
 An upload in progress lives under ``artifacts/staging/<artifact id>/``: one file per block under
 ``blocks/``, named by the SHA-256 of the block id (so no block id can reach outside the folder), and
 ``append.bin`` for ``comp=appendBlock`` uploads. Finalize does not copy them: it hashes the parts in
-order (while another thread flushes them to disk), then renames the whole folder to
-``artifacts/files/<id>/<nonce>/`` (one atomic rename) and the row records the ordered part names.
-Downloads stream the parts one after the other. A gigabyte is thus written once, not twice.
+order, then renames the whole folder to ``artifacts/files/<id>/<nonce>/`` (one atomic rename) and the
+row records the ordered part names. Downloads stream the parts one after the other. A gigabyte is thus
+written once, not twice. Data is never fsync'ed: crash safety here means surviving a killed process.
 """
 
 from __future__ import annotations
@@ -113,23 +113,12 @@ def _pieces(stream: ReadsInto, limit: int) -> Iterator[memoryview]:
         yield view[:count]
 
 
-def _start_writeback(fd: int) -> None:
-    """Ask the kernel to start writing a file's dirty pages to disk now, without waiting for it.
-
-    On Linux ``POSIX_FADV_DONTNEED`` starts asynchronous writeback (pages under writeback stay cached),
-    so by finalize most staged data is already on disk and its fsync returns quickly.
-    """
-    advise = getattr(os, "posix_fadvise", None)
-    if advise is not None:
-        advise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-
-
 def _write_staged(target: Path, pieces: Iterator[memoryview]) -> int:
-    """Write a staged part through a temp file and a rename, neither hashed nor waited on to disk.
+    """Write a staged part through a temp file and a rename, neither hashed nor fsync'ed.
 
     Unlike :meth:`BlobStore.write`, staged data needs no digest (finalize hashes the parts in order)
-    and no fsync here: writeback starts at once and finalize flushes the parts before publishing them,
-    so uploads run near disk speed and a published artifact is still durable.
+    and is not fsync'ed: a killed server process loses nothing (the page cache survives it), and
+    waiting for the disk would halve upload speed. Only a power cut can lose recent artifact bytes.
     """
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=".part-")
@@ -139,8 +128,6 @@ def _write_staged(target: Path, pieces: Iterator[memoryview]) -> int:
             for piece in pieces:
                 out.write(piece)
                 size += len(piece)
-            out.flush()
-            _start_writeback(out.fileno())
         Path(tmp_name).replace(target)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
@@ -179,8 +166,6 @@ def append_data(blobs: BlobStore, artifact_id: int, stream: ReadsInto, limit: in
             for piece in _pieces(stream, limit):
                 out.write(piece)
                 added += len(piece)
-            out.flush()
-            _start_writeback(out.fileno())
         except BaseException:
             out.truncate(start)
             raise
@@ -220,23 +205,9 @@ def parts_for(blobs: BlobStore, artifact_id: int, block_list: Sequence[str] | No
     raise PreconditionError("no data was uploaded for this artifact")
 
 
-def _flush(paths: Sequence[Path]) -> None:
-    for path in paths:
-        try:
-            fd = os.open(path, os.O_RDONLY)
-        except FileNotFoundError:
-            continue  # the digest reports the vanished part
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def digest_parts(blobs: BlobStore, artifact_id: int, parts: Sequence[str]) -> Digest:
-    """Size and SHA-256 of the staged parts in order; they are flushed to disk meanwhile by another thread."""
+    """Size and SHA-256 of the staged parts in order."""
     folder = blobs.path(staging_prefix(artifact_id))
-    flusher = threading.Thread(target=_flush, args=([folder / part for part in dict.fromkeys(parts)],), daemon=True)
-    flusher.start()
     digest = hashlib.sha256()
     size = 0
     buffer = _thread_buffer()
@@ -249,27 +220,16 @@ def digest_parts(blobs: BlobStore, artifact_id: int, parts: Sequence[str]) -> Di
                     size += count
     except FileNotFoundError as exc:
         raise PreconditionError("staged data vanished during finalize (upload restarted or deleted)") from exc
-    finally:
-        flusher.join()
     return Digest(size=size, sha256=digest.hexdigest())
 
 
-def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def publish(blobs: BlobStore, artifact_id: int, key: str) -> None:
-    """Move the staging folder to ``key`` in one rename (and make the rename durable)."""
+    """Move the staging folder to ``key`` in one rename."""
     target = blobs.path(key)
     target.parent.mkdir(parents=True, exist_ok=True)
     staged = blobs.path(staging_prefix(artifact_id))
     staged.mkdir(parents=True, exist_ok=True)  # an empty block list stages nothing
     staged.rename(target)
-    _sync_folder(target.parent)
 
 
 def unpublish(blobs: BlobStore, artifact_id: int, key: str) -> None:
