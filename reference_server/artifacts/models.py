@@ -40,8 +40,8 @@ Decisions where the specification is silent (section 2.1 says "not shown"); the 
 - Deletion removes the row and the stored data at once (Gitea marks rows for a later sweep).
 - Crash safety means surviving a killed server process: finalize publishes the staged blocks by one
   folder rename and then commits the row; a restart sweeps or returns to staging whatever a kill left
-  between the two. Artifact bytes are not fsync'ed (as Gitea's local storage): a power cut may lose the
-  most recent artifacts' bytes, never a finalized row's ordering or size check.
+  between the two. Artifact bytes are not fsync'ed (as Gitea's local storage): a power cut (not a
+  process kill) may lose or damage the bytes of the most recently uploaded artifacts.
 - REST ``.../zip/raw`` checks its signature before anything else: missing, bad or expired is 401
   (specification 5.1, 5.2 and 7; the newest Gitea answers 404 for a bad one), then 404 when the
   repository or artifact is gone or the artifact expired.
