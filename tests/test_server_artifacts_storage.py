@@ -290,3 +290,26 @@ def test_concurrent_appends_are_serialized(first_life: Flask, monkeypatch: pytes
     stored = job.client.get(path_of(job.signed_url("appends"))).data
     chunks = [stored[offset : offset + 3_000_000] for offset in range(0, len(stored), 3_000_000)]
     assert sorted(chunks) == sorted(pieces)
+
+
+class Dribble(io.RawIOBase):
+    """A stream that hands out one byte per read, as a slow socket may."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if not self.data:
+            return 0
+        buffer[0] = self.data[0]
+        self.data = self.data[1:]
+        return 1
+
+
+def test_read_at_most_loops_over_short_reads() -> None:
+    assert staging.read_at_most(Dribble(b"<BlockList/>"), 100) == b"<BlockList/>"
+    assert staging.read_at_most(Dribble(b"0123456789"), 4) == b"0123"
+    assert staging.read_at_most(io.BytesIO(b"x" * 200_000), 150_001) == b"x" * 150_001

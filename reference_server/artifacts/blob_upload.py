@@ -113,7 +113,7 @@ def handle_upload() -> Response:
         staging.append_data(blobs, row.id, _body(block_limit), block_limit)
         return _created()
     if comp == "blocklist":
-        body = _body(MAX_BLOCK_LIST_BYTES).read(MAX_BLOCK_LIST_BYTES + 1)
+        body = staging.read_at_most(_body(MAX_BLOCK_LIST_BYTES), MAX_BLOCK_LIST_BYTES + 1)
         if len(body) > MAX_BLOCK_LIST_BYTES:
             raise InvalidArgumentError(f"the block list exceeds {MAX_BLOCK_LIST_BYTES} bytes")
         models.commit_block_list(row, parse_block_list(body))

@@ -36,6 +36,7 @@ __all__ = [
     "parts_crc32",
     "parts_for",
     "publish",
+    "read_at_most",
     "store_block",
     "unpublish",
     "upload_lock",
@@ -98,7 +99,7 @@ def _thread_buffer() -> bytearray:
 class ReadsInto(Protocol):
     """A body stream that can fill a caller's buffer (files, WSGI input, werkzeug's limited stream)."""
 
-    def readinto(self, buffer: bytearray, /) -> int | None: ...
+    def readinto(self, buffer: bytearray | memoryview, /) -> int | None: ...
 
 
 def _pieces(stream: ReadsInto, limit: int) -> Iterator[memoryview]:
@@ -111,6 +112,18 @@ def _pieces(stream: ReadsInto, limit: int) -> Iterator[memoryview]:
         if total > limit:
             raise BodyTooLargeError(limit)
         yield view[:count]
+
+
+def read_at_most(stream: ReadsInto, count: int) -> bytes:
+    """Up to ``count`` bytes of a stream, looping over short reads until it ends or ``count`` is reached.
+
+    Reads 64 KiB at a time, so a small body (an RPC, a block list) never costs a large allocation.
+    """
+    out = bytearray()
+    chunk = memoryview(bytearray(64 * 1024))
+    while len(out) < count and (got := stream.readinto(chunk[: min(len(chunk), count - len(out))])):
+        out += chunk[:got]
+    return bytes(out)
 
 
 def _write_staged(target: Path, pieces: Iterator[memoryview]) -> int:

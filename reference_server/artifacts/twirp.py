@@ -8,9 +8,10 @@ request's codec. A request without Content-Type is read as JSON, as Gitea does; 
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from flask import Response, request
 from google.protobuf import json_format
@@ -19,6 +20,7 @@ from google.protobuf.message import DecodeError, Message
 from ..context import forge
 from ..errors import TwirpError
 from .errors import InvalidArgumentError, MalformedError, PermissionDeniedError, UnauthenticatedError
+from .staging import read_at_most
 
 __all__ = ["Caller", "Codec", "authenticate", "check_ids", "codec_of_request", "decode", "encode"]
 
@@ -63,7 +65,7 @@ def decode(codec: Codec, message: M) -> M:
     if length is not None and length > MAX_RPC_BODY:
         raise MalformedError(f"the request body exceeds {MAX_RPC_BODY} bytes")
     request.max_content_length = MAX_RPC_BODY + 1  # this check, not the app-wide limit, reports the excess
-    body = request.stream.read(MAX_RPC_BODY + 1)
+    body = read_at_most(cast(io.RawIOBase, request.stream), MAX_RPC_BODY + 1)
     if len(body) > MAX_RPC_BODY:
         raise MalformedError(f"the request body exceeds {MAX_RPC_BODY} bytes")
     try:
