@@ -48,7 +48,7 @@ class Phase:
 
 
 def measure_phase(direction: str, server_pid: int, transfer: Callable[[], tuple[int, str]]) -> Phase:
-    """Run ``transfer`` (returning size and sha256) between peak-memory resets and reads.
+    """Run ``transfer`` (returning size and sha256) between resets and reads of both processes' peaks and CPU.
 
     Dirty pages of the previous phase (or of the data file) are written out first, so their writeback
     does not slow this phase down: every phase starts from the same quiet disk.
@@ -81,7 +81,7 @@ def _connection(url: str) -> tuple[http.client.HTTPConnection, str]:
 
 
 def raw_put(url: str, source: Path) -> tuple[int, str]:
-    """PUT a file as one request body, streamed from disk; returns the size and the file's known digest."""
+    """PUT a file as one request body, streamed from disk; returns its size and no digest (none is computed)."""
     size = source.stat().st_size
     connection, path = _connection(url)
     try:
