@@ -238,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     targets = Targets(options.min_ratio, options.max_peak_mib, options.max_growth_mib)
     work = options.work_dir or Path(tempfile.mkdtemp(prefix="kit-bench-"))
     work.mkdir(parents=True, exist_ok=True)
+    environment = _environment(options.threads, options.repeat)  # the load before the run, not after it
     figures: list[SizeFigures] = []
     finished = False
     try:
@@ -259,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     print(render_table(figures))
     print()
     if options.json:
-        report = to_json(figures, targets, misses, _environment(options.threads, options.repeat))
+        report = to_json(figures, targets, misses, environment)
         options.json.write_text(json.dumps(report, indent=2) + "\n")
     for miss in misses:
         print(f"TARGET MISSED: {miss}")

@@ -351,4 +351,5 @@ def test_smoke_run_of_the_whole_benchmark(tmp_path: Path) -> None:
         fastest = min(run["upload"]["seconds"] for run in entry["runs"]["artifact"])
         assert entry["artifact"]["upload"]["seconds"] == fastest
     assert report["ok"] == (completed.returncode == 0) == (report["misses"] == [])
+    assert report["environment"]["repeat"] == 2 and report["environment"]["cpus"] >= 1
     assert "ratio" in completed.stdout and "1 MiB" in completed.stdout
