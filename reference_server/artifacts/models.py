@@ -290,7 +290,7 @@ def finalize_artifact(run_id: int, name: str, size: int, hash_value: str | None)
                 return row
             raise PreconditionError("the artifact is already finalized with another size or hash")
         parts = staging.parts_for(fg.blobs, row.id, row.block_list)
-        digest = staging.digest_parts(fg.blobs, row.id, parts)
+        digest = staging.digest_parts(fg.blobs, row.id, parts, row.block_list)
         if digest.size != size:
             raise InvalidArgumentError(f"size {size} does not match the {digest.size} bytes uploaded")
         if expected_sha is not None and expected_sha != digest.sha256:

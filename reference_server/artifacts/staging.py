@@ -3,9 +3,10 @@
 An upload in progress lives under ``artifacts/staging/<artifact id>/``: one file per block under
 ``blocks/``, named by the SHA-256 of the block id (so no block id can reach outside the folder), and
 ``append.bin`` for ``comp=appendBlock`` uploads. Finalize does not copy them: it hashes the parts in
-order, then renames the whole folder to ``artifacts/files/<id>/<nonce>/`` (one atomic rename) and the
-row records the ordered part names. Downloads stream the parts one after the other. A gigabyte is thus
-written once, not twice. Data is never fsync'ed: crash safety here means surviving a killed process.
+order (resuming from what :mod:`.prehash` hashed while the blocks arrived), then renames the whole
+folder to ``artifacts/files/<id>/<nonce>/`` (one atomic rename) and the row records the ordered part
+names. Downloads stream the parts one after the other. A gigabyte is thus written once, not twice.
+Data is never fsync'ed: crash safety here means surviving a killed process.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..blobs import BlobStore
+from . import prehash
 from .errors import InvalidArgumentError, PreconditionError
 
 __all__ = [
@@ -149,8 +151,14 @@ def _write_staged(target: Path, pieces: Iterator[memoryview]) -> int:
 
 
 def store_block(blobs: BlobStore, artifact_id: int, block_id: str, stream: ReadsInto, limit: int) -> int:
-    """Stage one block (replacing an earlier block of the same id atomically); returns its size."""
-    return _write_staged(blobs.path(_block_key(artifact_id, block_id)), _pieces(stream, limit))
+    """Stage one block (replacing an earlier block of the same id atomically); returns its size.
+
+    The block is then hashed ahead in the background (see :mod:`.prehash`).
+    """
+    path = blobs.path(_block_key(artifact_id, block_id))
+    size = _write_staged(path, _pieces(stream, limit))
+    prehash.block_stored(blobs.path(staging_prefix(artifact_id)), artifact_id, block_id, path)
+    return size
 
 
 def block_exists(blobs: BlobStore, artifact_id: int, block_id: str) -> bool:
@@ -218,15 +226,16 @@ def parts_for(blobs: BlobStore, artifact_id: int, block_list: Sequence[str] | No
     raise PreconditionError("no data was uploaded for this artifact")
 
 
-def digest_parts(blobs: BlobStore, artifact_id: int, parts: Sequence[str]) -> Digest:
-    """Size and SHA-256 of the staged parts in order."""
+def digest_parts(blobs: BlobStore, artifact_id: int, parts: Sequence[str], block_list: Sequence[str] | None) -> Digest:
+    """Size and SHA-256 of the staged parts in order, resuming from what :mod:`.prehash` hashed ahead."""
     folder = blobs.path(staging_prefix(artifact_id))
-    digest = hashlib.sha256()
-    size = 0
+    resume = prehash.resume_point(artifact_id, block_list) if block_list else prehash.Resume(0, 0, hashlib.sha256())
+    digest = resume.state
+    size = resume.size
     buffer = _thread_buffer()
     view = memoryview(buffer)
     try:
-        for part in parts:
+        for part in parts[resume.count :]:
             with (folder / part).open("rb", buffering=0) as handle:
                 while count := handle.readinto(buffer):
                     digest.update(view[:count])
@@ -243,6 +252,7 @@ def publish(blobs: BlobStore, artifact_id: int, key: str) -> None:
     staged = blobs.path(staging_prefix(artifact_id))
     staged.mkdir(parents=True, exist_ok=True)  # an empty block list stages nothing
     staged.rename(target)
+    prehash.forget(artifact_id)
 
 
 def unpublish(blobs: BlobStore, artifact_id: int, key: str) -> None:
@@ -265,4 +275,5 @@ def parts_crc32(paths: Sequence[Path]) -> int:
 
 
 def drop_staging(blobs: BlobStore, artifact_id: int) -> None:
+    prehash.forget(artifact_id)
     blobs.delete_tree(staging_prefix(artifact_id))
