@@ -45,23 +45,23 @@ class Staging:
     def finish(self, order: list[int]) -> tuple[int, str]:
         """What finalize computes: the resumed prefix, then the remaining blocks hashed here."""
         ids = [block_id(i) for i in order]
-        resume = prehash.resume_point(ARTIFACT, ids)
+        resume = prehash.resume_point(self.folder, ARTIFACT, ids)
         state = resume.state
         for ident in ids[resume.count :]:
             state.update(self.data[ident])
         return resume.count, state.hexdigest()
 
 
-def settle(order: list[int], wanted: int, timeout: float = 10.0) -> int:
+def settle(staging: Staging, order: list[int], wanted: int, timeout: float = 10.0) -> int:
     """Wait until the background hasher covers ``wanted`` blocks of ``order`` (or time runs out)."""
     ids = [block_id(i) for i in order]
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        count = prehash.resume_point(ARTIFACT, ids).count
+        count = prehash.resume_point(staging.folder, ARTIFACT, ids).count
         if count >= wanted:
             return count
         time.sleep(0.01)
-    return prehash.resume_point(ARTIFACT, ids).count
+    return prehash.resume_point(staging.folder, ARTIFACT, ids).count
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def test_blocks_in_order_are_hashed_ahead_but_the_last_few(staging: Staging) -> 
     for index in range(COUNT):
         staging.put(index, os.urandom(100_000))
     order = list(range(COUNT))
-    assert settle(order, COUNT - AHEAD) == COUNT - AHEAD
+    assert settle(staging, order, COUNT - AHEAD) == COUNT - AHEAD
     time.sleep(0.05)
     assert staging.finish(order) == (COUNT - AHEAD, staging.expected(order))
 
@@ -87,7 +87,7 @@ def test_out_of_order_arrival_is_repaired(staging: Staging) -> None:
     for index in arrival:
         staging.put(index, os.urandom(50_000))
     order = list(range(COUNT))
-    assert settle(order, COUNT - AHEAD) == COUNT - AHEAD
+    assert settle(staging, order, COUNT - AHEAD) == COUNT - AHEAD
     assert staging.finish(order) == (COUNT - AHEAD, staging.expected(order))
 
 
@@ -96,9 +96,9 @@ def test_a_block_arriving_late_inside_the_hashed_range_is_repaired(staging: Stag
     for index in order:
         if index != 2:
             staging.put(index, os.urandom(50_000))
-    settle(order, 2)
+    settle(staging, order, 2)
     staging.put(2, os.urandom(50_000))
-    assert settle(order, COUNT - AHEAD) == COUNT - AHEAD
+    assert settle(staging, order, COUNT - AHEAD) == COUNT - AHEAD
     assert staging.finish(order) == (COUNT - AHEAD, staging.expected(order))
 
 
@@ -106,16 +106,16 @@ def test_a_reuploaded_block_is_hashed_again(staging: Staging) -> None:
     for index in range(COUNT):
         staging.put(index, bytes([index]) * 30_000)
     order = list(range(COUNT))
-    settle(order, COUNT - AHEAD)
+    settle(staging, order, COUNT - AHEAD)
     staging.put(1, b"replacement")
-    settle(order, COUNT - AHEAD)
+    settle(staging, order, COUNT - AHEAD)
     assert staging.finish(order)[1] == staging.expected(order)
 
 
 def test_a_committed_order_other_than_the_guess_is_hashed_in_full(staging: Staging) -> None:
     for index in range(COUNT):
         staging.put(index, os.urandom(20_000))
-    settle(list(range(COUNT)), COUNT - AHEAD)
+    settle(staging, list(range(COUNT)), COUNT - AHEAD)
     reverse = list(reversed(range(COUNT)))
     assert staging.finish(reverse) == (0, staging.expected(reverse))
     assert staging.finish([0, 2, 1]) == (1, staging.expected([0, 2, 1]))
@@ -124,16 +124,25 @@ def test_a_committed_order_other_than_the_guess_is_hashed_in_full(staging: Stagi
 def test_forgetting_an_upload_drops_its_states(staging: Staging) -> None:
     for index in range(COUNT):
         staging.put(index, b"abc")
-    settle(list(range(COUNT)), 1)
+    settle(staging, list(range(COUNT)), 1)
     prehash.forget(ARTIFACT)
-    assert prehash.resume_point(ARTIFACT, [block_id(0)]).count == 0
+    assert prehash.resume_point(staging.folder, ARTIFACT, [block_id(0)]).count == 0
+
+
+def test_states_of_another_staging_folder_are_not_used(staging: Staging, tmp_path: Path) -> None:
+    for index in range(COUNT):
+        staging.put(index, b"first instance")
+    settle(staging, list(range(COUNT)), COUNT - AHEAD)
+    other = tmp_path / "other-instance"
+    other.mkdir()
+    assert prehash.resume_point(other, ARTIFACT, [block_id(0)]).count == 0
 
 
 def test_a_vanished_block_stops_hashing_without_harm(staging: Staging) -> None:
     for index in range(COUNT):
         if index != 3:
             staging.put(index, bytes([index]) * 1000)
-    settle(list(range(COUNT)), 2)
+    settle(staging, list(range(COUNT)), 2)
     (staging.folder / "block-5").unlink()
     staging.put(3, b"late")
     order = list(range(COUNT))

@@ -167,11 +167,11 @@ def _start_worker() -> None:
             _worker.start()
 
 
-def resume_point(artifact_id: int, block_ids: Sequence[str]) -> Resume:
-    """The longest prefix of ``block_ids`` already hashed, unchanged since, in that order."""
+def resume_point(folder: Path, artifact_id: int, block_ids: Sequence[str]) -> Resume:
+    """The longest prefix of ``block_ids`` (staged under ``folder``) already hashed, unchanged since."""
     with _uploads_guard:
         upload = _uploads.get(artifact_id)
-    if upload is None:
+    if upload is None or upload.folder != folder:
         return Resume(0, 0, hashlib.sha256())
     with upload.mutex:
         count, size, state = 0, 0, None

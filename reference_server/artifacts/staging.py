@@ -229,7 +229,9 @@ def parts_for(blobs: BlobStore, artifact_id: int, block_list: Sequence[str] | No
 def digest_parts(blobs: BlobStore, artifact_id: int, parts: Sequence[str], block_list: Sequence[str] | None) -> Digest:
     """Size and SHA-256 of the staged parts in order, resuming from what :mod:`.prehash` hashed ahead."""
     folder = blobs.path(staging_prefix(artifact_id))
-    resume = prehash.resume_point(artifact_id, block_list) if block_list else prehash.Resume(0, 0, hashlib.sha256())
+    resume = (
+        prehash.resume_point(folder, artifact_id, block_list) if block_list else prehash.Resume(0, 0, hashlib.sha256())
+    )
     digest = resume.state
     size = resume.size
     buffer = _thread_buffer()
