@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -22,7 +23,7 @@ from test_server_artifacts_support import (
     with_query,
 )
 
-from reference_server.artifacts import store
+from reference_server.artifacts import prehash, staging, store
 
 
 @pytest.fixture(autouse=True)
@@ -349,3 +350,25 @@ def test_names_needing_url_encoding_survive_the_signed_urls(job: Job, name: str)
     assert job.finalize(name, 7, sha(b"encoded")).status_code == 200
     assert _query(job.signed_url(name))["artifactName"] == name
     assert download(job, name) == b"encoded"
+
+
+def test_finalize_after_hashing_ahead_and_a_replaced_block(job: Job, app: Flask) -> None:
+    count = prehash.LOOKAHEAD + 5
+    blocks = [bytes([index]) * 70_000 for index in range(count)]
+    url = job.create("hashed-ahead")
+    for index in reversed(range(count)):
+        assert job.put_block(url, block_id(index), blocks[index]).status_code == 201
+    row = store.find_by_name(job.task.run_id, "hashed-ahead")
+    assert row is not None
+    folder = app.extensions["forge"].blobs.path(staging.staging_prefix(row.id))
+    ids = [block_id(index) for index in range(count)]
+    deadline = time.monotonic() + 10
+    while prehash.resume_point(folder, row.id, ids).count < count - prehash.LOOKAHEAD and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert prehash.resume_point(folder, row.id, ids).count == count - prehash.LOOKAHEAD
+    blocks[2] = b"a different third block"
+    assert job.put_block(url, block_id(2), blocks[2]).status_code == 201
+    assert job.put_block_list(url, block_list_xml(ids)).status_code == 201
+    data = b"".join(blocks)
+    assert job.finalize("hashed-ahead", len(data), sha(data)).status_code == 200
+    assert download(job, "hashed-ahead") == data
