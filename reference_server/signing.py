@@ -112,7 +112,12 @@ class Signer:
                 token,
                 self._jwt_key,
                 algorithms=["HS256"],
-                options={"verify_exp": False, "verify_nbf": False, "require": ["exp", "TaskID", "RunID", "JobID"]},
+                options={
+                    "verify_exp": False,
+                    "verify_nbf": False,
+                    "verify_iat": False,
+                    "require": ["exp", "TaskID", "RunID", "JobID"],
+                },
             )
         except jwt.PyJWTError:
             return None
