@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EventBus", "PushEvent", "RepoDeletedEvent"]
+__all__ = ["EventBus", "JobStatusEvent", "PushEvent", "RepoDeletedEvent", "RunStatusEvent"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,25 @@ class RepoDeletedEvent:
     """A repository is gone; families drop what hangs off it (runs, artifacts, runners)."""
 
     repo_id: int
+
+
+@dataclass(frozen=True)
+class RunStatusEvent:
+    """A workflow run was created or its aggregated status changed (``status`` is the actions ``Status`` value)."""
+
+    run_id: int
+    repo_id: int
+    status: int
+
+
+@dataclass(frozen=True)
+class JobStatusEvent:
+    """A job was created or its status changed (waiting, blocked, running, or a final one)."""
+
+    job_id: int
+    run_id: int
+    repo_id: int
+    status: int
 
 
 class EventBus:

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..context import forge
 from ..db import Row
+from ..events import JobStatusEvent, RunStatusEvent
 from . import runner_store, store
 from .status import Status, aggregate
 
@@ -31,6 +33,8 @@ __all__ = [
     "get_runner",
     "get_task",
     "jobs_of_run",
+    "publish_job_status",
+    "publish_run_status",
     "refresh_run",
     "steps_of_task",
 ]
@@ -343,6 +347,16 @@ def _status_function_allows(condition: str, need_statuses: Sequence[Status]) -> 
     return "cancelled()" in expression and Status.CANCELLED in need_statuses
 
 
+def publish_run_status(run_id: int, repo_id: int, status: Status) -> None:
+    """Announce a run's new status; the webhooks family turns it into a ``workflow_run`` delivery."""
+    forge().events.publish(RunStatusEvent(run_id, repo_id, int(status)))
+
+
+def publish_job_status(job_id: int, run_id: int, repo_id: int, status: Status) -> None:
+    """Announce a job's new status; the webhooks family turns it into a ``workflow_job`` delivery."""
+    forge().events.publish(JobStatusEvent(job_id, run_id, repo_id, int(status)))
+
+
 def emit_ready_jobs(run_id: int, now: int) -> None:
     """Move blocked jobs whose needs are all done to waiting (all succeeded) or skipped, repeatedly,
     so a skip propagates down a chain of needs. Call inside a transaction."""
@@ -362,8 +376,10 @@ def emit_ready_jobs(run_id: int, now: int) -> None:
             if all(status == Status.SUCCESS for status in needs) or _status_function_allows(job.condition, needs):
                 store.update_job_state(job.id, Status.WAITING, job.started, 0, now)
                 bump_tasks_version(job.owner_id, job.repo_id, now)
+                publish_job_status(job.id, job.run_id, job.repo_id, Status.WAITING)
             else:
                 store.update_job_state(job.id, Status.SKIPPED, job.started, now, now)
+                publish_job_status(job.id, job.run_id, job.repo_id, Status.SKIPPED)
             changed = True
 
 
@@ -379,11 +395,14 @@ def refresh_run(run_id: int, now: int) -> Status:
         started = now
     if (status, started, stopped) != (run.status, run.started, run.stopped):
         store.update_run_state(run_id, status, started, stopped, now)
+        if status != run.status:
+            publish_run_status(run_id, run.repo_id, status)
     return status
 
 
 def finish_job(job: Job, status: Status, stopped: int, now: int) -> None:
     """A job's task ended: record the job's final status, release its dependants, re-aggregate the run."""
     store.update_job_state(job.id, status, job.started or stopped, stopped, now)
+    publish_job_status(job.id, job.run_id, job.repo_id, status)
     emit_ready_jobs(job.run_id, now)
     refresh_run(job.run_id, now)

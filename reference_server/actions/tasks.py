@@ -21,6 +21,7 @@ from .models import (
     get_job,
     get_task,
     jobs_of_run,
+    publish_job_status,
     refresh_run,
     steps_of_task,
     task_queue_signal,
@@ -99,6 +100,7 @@ def pick_task(runner: Runner) -> PickedTask | None:
         runner_store.insert_steps(task_id, job.steps, int(Status.WAITING))
         if not store.assign_job(job.id, task_id, now):  # pragma: no cover - the write lock is held
             raise ConnectError("aborted", "the job was taken by another runner")
+        publish_job_status(job.id, job.run_id, job.repo_id, Status.RUNNING)
         refresh_run(job.run_id, now)
     task, taken = get_task(task_id), get_job(job.id)
     if task is None or taken is None:  # pragma: no cover - written just above
@@ -249,5 +251,6 @@ def cancel_run(run_id: int) -> bool:
                 runner_store.finish_task(task.id, int(Status.CANCELLED), now, now)
                 runner_store.cancel_unfinished_steps(task.id, int(Status.CANCELLED))
             store.update_job_state(job.id, Status.CANCELLED, job.started, now, now)
+            publish_job_status(job.id, job.run_id, job.repo_id, Status.CANCELLED)
         refresh_run(run_id, now)
     return True

@@ -13,7 +13,15 @@ from ..events import PushEvent, RepoDeletedEvent
 from ..gitcli import ZERO_SHA, Git, GitError
 from . import runner_store, store
 from .errors import RefNotFound, WorkflowDisabled, WorkflowNotDispatchable, WorkflowNotFound
-from .models import Run, bump_tasks_version, get_run, refresh_run, task_queue_signal
+from .models import (
+    Run,
+    bump_tasks_version,
+    get_run,
+    publish_job_status,
+    publish_run_status,
+    refresh_run,
+    task_queue_signal,
+)
 from .status import Status
 from .workflow import WORKFLOW_DIRS, Workflow, WorkflowError, parse_workflow
 
@@ -96,11 +104,12 @@ def create_run(
                 "updated": now,
             }
         )
+        publish_run_status(run_id, repo.id, Status.WAITING)
         any_waiting = False
         for spec in workflow.jobs:
             status = Status.BLOCKED if spec.needs else Status.WAITING
             any_waiting = any_waiting or status == Status.WAITING
-            store.insert_job(
+            job_id = store.insert_job(
                 {
                     "run_id": run_id,
                     "repo_id": repo.id,
@@ -117,6 +126,7 @@ def create_run(
                     "updated": now,
                 }
             )
+            publish_job_status(job_id, run_id, repo.id, status)
         if any_waiting:
             bump_tasks_version(repo.owner_id, repo.id, now)
         refresh_run(run_id, now)
