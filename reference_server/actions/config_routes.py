@@ -1,0 +1,118 @@
+"""REST routes of secrets and variables at repository, organization and user scope (Gitea 1.27 paths).
+
+Scopes are resolved by :mod:`scopes` (token category first, then the role: repository owner,
+organization owner, or the user themself). User secrets have no list route, as in Gitea.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, Response
+
+from ..context import forge
+from ..events import RepoDeletedEvent
+from ..rest import empty, json_body, json_response, page_params, paged_response
+from . import config_store
+from .scopes import Scope, org_scope, repo_scope, user_scope
+from .secrets import delete_secret, list_secrets, put_secret, secret_to_api
+from .variables import (
+    create_variable,
+    delete_variable,
+    get_variable,
+    list_variables,
+    update_variable,
+    variable_to_api,
+)
+
+__all__ = ["register_config_routes"]
+
+API = "/api/v1"
+
+
+def _list_secrets(scope: Scope) -> Response:
+    page = page_params()
+    secrets, total = list_secrets(scope.owner_id, scope.repo_id, page.limit, page.offset)
+    return paged_response([secret_to_api(secret) for secret in secrets], page, total)
+
+
+def _put_secret(scope: Scope, name: str) -> Response:
+    created = put_secret(scope.owner_id, scope.repo_id, name, json_body())
+    return empty(201 if created else 204)
+
+
+def _delete_secret(scope: Scope, name: str) -> Response:
+    delete_secret(scope.owner_id, scope.repo_id, name)
+    return empty()
+
+
+def _list_variables(scope: Scope) -> Response:
+    page = page_params()
+    variables, total = list_variables(scope.owner_id, scope.repo_id, page.limit, page.offset)
+    return paged_response([variable_to_api(variable) for variable in variables], page, total)
+
+
+def _get_variable(scope: Scope, name: str) -> Response:
+    return json_response(variable_to_api(get_variable(scope.owner_id, scope.repo_id, name)))
+
+
+def _create_variable(scope: Scope, name: str) -> Response:
+    create_variable(scope.owner_id, scope.repo_id, name, json_body())
+    return empty(201)
+
+
+def _update_variable(scope: Scope, name: str) -> Response:
+    update_variable(scope.owner_id, scope.repo_id, name, json_body())
+    return empty()
+
+
+def _delete_variable(scope: Scope, name: str) -> Response:
+    delete_variable(scope.owner_id, scope.repo_id, name)
+    return empty()
+
+
+ScopeOf = Callable[..., Scope]
+Action = Callable[..., Response]
+
+SECRET_LIST = ("GET", "/secrets", _list_secrets)
+SECRET_ROUTES: list[tuple[str, str, Action]] = [
+    ("PUT", "/secrets/<name>", _put_secret),
+    ("DELETE", "/secrets/<name>", _delete_secret),
+]
+VARIABLE_ROUTES: list[tuple[str, str, Action]] = [
+    ("GET", "/variables", _list_variables),
+    ("GET", "/variables/<name>", _get_variable),
+    ("POST", "/variables/<name>", _create_variable),
+    ("PUT", "/variables/<name>", _update_variable),
+    ("DELETE", "/variables/<name>", _delete_variable),
+]
+
+
+def _bind(action: Action, resolve: ScopeOf) -> Any:
+    """A view that resolves the scope from the URL's owner/repo/org arguments, then runs ``action``."""
+
+    def view(**kwargs: str) -> Response:
+        scope_args = [kwargs.pop(key) for key in ("owner", "repo", "org") if key in kwargs]
+        return action(resolve(*scope_args), **kwargs)
+
+    return view
+
+
+def _on_repo_deleted(event: RepoDeletedEvent) -> None:
+    with forge().db.transaction():
+        config_store.delete_of_repo(event.repo_id)
+
+
+def register_config_routes(app: Flask) -> None:
+    """Mount secrets and variables at the three scopes; a deleted repository's ones go with it."""
+    scopes: list[tuple[str, str, ScopeOf, list[tuple[str, str, Action]]]] = [
+        ("repo", "/repos/<owner>/<repo>/actions", repo_scope, [SECRET_LIST, *SECRET_ROUTES, *VARIABLE_ROUTES]),
+        ("org", "/orgs/<org>/actions", org_scope, [SECRET_LIST, *SECRET_ROUTES, *VARIABLE_ROUTES]),
+        ("user", "/user/actions", user_scope, [*SECRET_ROUTES, *VARIABLE_ROUTES]),
+    ]
+    for scope_name, prefix, resolve, routes in scopes:
+        for method, path, action in routes:
+            endpoint = f"actions_{scope_name}_{action.__name__.strip('_')}"
+            app.add_url_rule(API + prefix + path, endpoint=endpoint, view_func=_bind(action, resolve), methods=[method])
+    forge().events.subscribe(RepoDeletedEvent, _on_repo_deleted)
