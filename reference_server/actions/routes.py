@@ -15,6 +15,7 @@ from ..errors import ApiError, Unprocessable
 from ..events import PushEvent, RepoDeletedEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries
+from .config_routes import register_config_routes
 from .convert import job_to_api, run_details, run_to_api, task_to_api
 from .models import TaskQueueSignal
 from .runner_protocol import register_runner_protocol
@@ -211,6 +212,7 @@ def register(app: Flask) -> None:
         endpoint = f"actions_{view.__name__}_{method.lower()}"
         app.add_url_rule(REPO + path, endpoint=endpoint, view_func=view, methods=[method])
     register_scoped_routes(app)
+    register_config_routes(app)
     register_runner_protocol(app)
     app.extensions["actions_task_queue"] = TaskQueueSignal()
     events = forge().events
