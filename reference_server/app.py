@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 
+from .actions.config_store import SCHEMA as ACTIONS_CONFIG_SCHEMA
 from .blobs import BlobStore
 from .config import Config
 from .context import Forge
@@ -134,7 +135,7 @@ def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = Non
     )
     app.extensions["forge"] = forge
     families = _families()
-    forge.db.apply_schema(family.store.SCHEMA for family in families)
+    forge.db.apply_schema([*(family.store.SCHEMA for family in families), ACTIONS_CONFIG_SCHEMA])
     _install_error_handlers(app, forge)
     _install_request_hooks(app)
     with app.app_context():
