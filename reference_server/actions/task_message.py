@@ -11,8 +11,10 @@ from ..context import forge
 from ..errors import ApiError, ConnectError
 from . import runner_store
 from .models import Run, get_run, jobs_of_run
+from .secrets import job_secrets
 from .status import Status, aggregate
 from .tasks import PickedTask
+from .variables import job_variables
 
 __all__ = ["build_task_context", "build_task_message"]
 
@@ -124,7 +126,7 @@ def build_task_message(picked: PickedTask) -> runner_pb2.Task:
         id=picked.task.id,
         workflow_payload=picked.job.workflow_payload,
         context=context,
-        secrets={"GITHUB_TOKEN": picked.token, "GITEA_TOKEN": picked.token},
+        secrets={**job_secrets(run.owner_id, run.repo_id), "GITHUB_TOKEN": picked.token, "GITEA_TOKEN": picked.token},
         needs=_needs(picked),
-        vars={},
+        vars=job_variables(run.owner_id, run.repo_id),
     )
