@@ -1,0 +1,259 @@
+"""Actions at the four scopes: runners registered and managed per scope, runs and jobs listed per scope.
+
+A scope is written as Gitea names it: ``the instance``, ``user "dev"``, ``organization "acme"`` or
+``repository "dev/app"``. Each scope's routes live under its own prefix (``admin/actions``,
+``user/actions``, ``orgs/{org}/actions``, ``repos/{owner}/{repo}/actions``); the user scope is
+always the caller's own. Runners registered here are remembered by their short name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import requests
+from pytest_bdd import given, parsers, then, when
+
+from conformance.api.artifacts import RecordingSession
+from conformance.client import HttpClient, json_of
+from conformance.context import ScenarioContext
+from conformance.identities import IdentityFactory
+from conformance.target import Target
+from mock_runner.protocol import RunnerClient
+from steps.common import phrase
+
+__all__ = ["ScopeRef", "parse_scope", "registered_runner", "runner_id_of", "scope_http"]
+
+SCOPE = r'(?P<scope>the instance|user "[^"]+"|organization "[^"]+"|repository "[^"]+")'
+WHO = r'"(?P<who>[^"]+)"'
+
+
+@dataclass(frozen=True)
+class ScopeRef:
+    """One of the four scopes: its kind and the short name of its user, organization or repository."""
+
+    kind: str
+    short: str = ""
+
+
+@dataclass
+class RegisteredRunner:
+    """A runner registered over the runner protocol at some scope, with its client and REST id."""
+
+    short: str
+    name: str
+    runner_id: int
+    scope: ScopeRef
+    client: RunnerClient
+
+
+def parse_scope(text: str) -> ScopeRef:
+    """``the instance``, ``user "dev"``, ``organization "acme"``, ``repository "dev/app"``."""
+    if text == "the instance":
+        return ScopeRef("instance")
+    kind, _, rest = text.partition(" ")
+    assert kind in ("user", "organization", "repository"), f"unknown scope {text!r}"
+    return ScopeRef(kind, rest.strip('"'))
+
+
+def prefix_of(ctx: ScenarioContext, scope: ScopeRef) -> str:
+    """The scope's actions prefix under the API root."""
+    if scope.kind == "instance":
+        return "admin/actions"
+    if scope.kind == "user":
+        return "user/actions"
+    if scope.kind == "organization":
+        return f"orgs/{ctx.owner_name(scope.short)}/actions"
+    return f"repos/{ctx.repo(scope.short).full_name}/actions"
+
+
+def scope_http(ctx: ScenarioContext, who: str) -> HttpClient:
+    """The API client of ``who``: "the admin" or a scenario user."""
+    return ctx.admin.http if who == "the admin" else ctx.user(who).http
+
+
+def _manager(scope: ScopeRef) -> str:
+    """Who manages a scope's runners in Given steps: the user for the user scope, the admin otherwise."""
+    return scope.short if scope.kind == "user" else "the admin"
+
+
+def _runners(ctx: ScenarioContext) -> dict[str, RegisteredRunner]:
+    found = ctx.values.setdefault("scopes:runners", {})
+    assert isinstance(found, dict)
+    return found
+
+
+def registered_runner(ctx: ScenarioContext, short: str) -> RegisteredRunner:
+    """A runner of the scenario by its short name."""
+    found = _runners(ctx).get(short)
+    assert found is not None, f'no runner "{short}": add `Given a mock runner "{short}" registered at ...`'
+    return found
+
+
+def runner_id_of(ctx: ScenarioContext, short: str) -> int:
+    return registered_runner(ctx, short).runner_id
+
+
+def _registration_token(ctx: ScenarioContext, scope: ScopeRef) -> str:
+    http = scope_http(ctx, _manager(scope))
+    response = http.post(f"{prefix_of(ctx, scope)}/runners/registration-token")
+    assert response.status_code == 200, f"registration token answered {response.status_code}: {response.text[:300]}"
+    token = json_of(response).get("token")
+    assert isinstance(token, str) and token, f"no token in {response.text[:200]}"
+    ctx.admin.http.recorder.add_secret(token)
+    return token
+
+
+def _ensure_scope(identities: IdentityFactory, scope: ScopeRef) -> None:
+    if scope.kind == "user":
+        identities.user(scope.short)
+    elif scope.kind == "repository":
+        identities.repo(scope.short)
+    elif scope.kind == "organization":
+        assert scope.short in identities.ctx.orgs, f'add `Given an organization "{scope.short}" owned by "..."`'
+
+
+# ---------------------------------------------------------------- Given
+
+
+@given(parsers.re(rf'a mock runner "(?P<short>[^"]+)" registered at {SCOPE} with the labels "(?P<labels>[^"]*)"'))
+def given_scoped_runner(
+    ctx: ScenarioContext, identities: IdentityFactory, target: Target, *, short: str, scope: str, labels: str
+) -> None:
+    """Register a runner with the scope's registration token; its REST id comes from Register's answer."""
+    where = parse_scope(scope)
+    _ensure_scope(identities, where)
+    name = ctx.real_name(short)
+    session = RecordingSession(ctx.admin.http.recorder)
+    wanted = [label.strip() for label in labels.split(",") if label.strip()]
+    runner = RunnerClient(target.base_url, session=session).register(_registration_token(ctx, where), name, wanted)
+    ctx.admin.http.recorder.add_secret(runner.token)
+    client = RunnerClient(target.base_url, runner.uuid, runner.token, session=session)
+    _runners(ctx)[short] = RegisteredRunner(short, name, int(runner.id), where, client)
+
+
+# ---------------------------------------------------------------- When: runners at a scope
+
+
+def _runner_path(ctx: ScenarioContext, short: str, scope: str) -> str:
+    return f"{prefix_of(ctx, parse_scope(scope))}/runners/{runner_id_of(ctx, short)}"
+
+
+@when(parsers.re(rf"{WHO} lists the runners of {SCOPE}"))
+def when_list_runners(ctx: ScenarioContext, who: str, scope: str) -> None:
+    ctx.response = scope_http(ctx, who).get(f"{prefix_of(ctx, parse_scope(scope))}/runners")
+
+
+@when(parsers.re(rf'{WHO} gets the runner "(?P<short>[^"]+)" at {SCOPE}'))
+def when_get_runner(ctx: ScenarioContext, who: str, short: str, scope: str) -> None:
+    ctx.response = scope_http(ctx, who).get(_runner_path(ctx, short, scope))
+
+
+@when(parsers.re(rf'{WHO} deletes the runner "(?P<short>[^"]+)" at {SCOPE}'))
+def when_delete_runner(ctx: ScenarioContext, who: str, short: str, scope: str) -> None:
+    ctx.response = scope_http(ctx, who).delete(_runner_path(ctx, short, scope))
+
+
+@when(parsers.re(rf'{WHO} (?P<action>disables|enables) the runner "(?P<short>[^"]+)" at {SCOPE}'))
+def when_toggle_runner(ctx: ScenarioContext, who: str, action: str, short: str, scope: str) -> None:
+    body = {"disabled": action == "disables"}
+    ctx.response = scope_http(ctx, who).patch(_runner_path(ctx, short, scope), json=body)
+
+
+@when(parsers.re(rf'{WHO} edits the runner "(?P<short>[^"]+)" at {SCOPE} with the body'))
+def when_edit_runner(ctx: ScenarioContext, who: str, short: str, scope: str, docstring: str) -> None:
+    http = scope_http(ctx, who)
+    ctx.response = http.request(
+        "PATCH", _runner_path(ctx, short, scope), data=docstring, headers={"Content-Type": "application/json"}
+    )
+
+
+# ---------------------------------------------------------------- When: runs and jobs at a scope
+
+
+@when(parsers.re(rf"{WHO} lists the (?P<kind>runs|jobs) of {SCOPE}(?: with the query \"(?P<query>[^\"]*)\")?"))
+def when_list_scope(ctx: ScenarioContext, who: str, kind: str, scope: str, query: str | None) -> None:
+    path = f"{prefix_of(ctx, parse_scope(scope))}/{kind}"
+    suffix = f"?{query}" if query else ""
+    ctx.response = scope_http(ctx, who).get(path + suffix)
+
+
+# ---------------------------------------------------------------- Then
+
+
+def _body(ctx: ScenarioContext) -> dict[str, Any]:
+    response: requests.Response = ctx.last_response()
+    assert response.status_code == 200, f"expected 200, got {response.status_code}: {response.text[:300]}"
+    body = json_of(response)
+    assert isinstance(body, dict), f"expected a JSON object: {response.text[:300]}"
+    return body
+
+
+def _names(text: str) -> set[str]:
+    return {name.strip() for name in text.split(",") if name.strip()}
+
+
+@then(phrase('the runner list holds exactly the runners "{shorts}"'))
+def then_runner_list_exact(ctx: ScenarioContext, shorts: str) -> None:
+    body = _body(ctx)
+    listed = {int(item["id"]) for item in body.get("runners") or []}
+    expected = {runner_id_of(ctx, short) for short in _names(shorts)}
+    assert listed == expected, f"listed runner ids {sorted(listed)}, expected {sorted(expected)} ({shorts})"
+    assert body.get("total_count") == len(expected), f"total_count {body.get('total_count')}, expected {len(expected)}"
+
+
+@then(phrase('the runner list includes the runner "{short}" and not the runner "{other}"'))
+def then_runner_list_includes(ctx: ScenarioContext, short: str, other: str) -> None:
+    listed = {int(item["id"]) for item in _body(ctx).get("runners") or []}
+    assert runner_id_of(ctx, short) in listed, f'runner "{short}" is not listed: {sorted(listed)}'
+    assert runner_id_of(ctx, other) not in listed, f'runner "{other}" is listed: {sorted(listed)}'
+
+
+@then(parsers.re(r'the answer is the runner "(?P<short>[^"]+)" with disabled (?P<disabled>true|false)'))
+def then_runner_answer(ctx: ScenarioContext, short: str, disabled: str) -> None:
+    body = _body(ctx)
+    runner = registered_runner(ctx, short)
+    assert body.get("id") == runner.runner_id, f"answered runner {body.get('id')}, expected {runner.runner_id}"
+    assert body.get("name") == runner.name, f"answered name {body.get('name')!r}, expected {runner.name!r}"
+    assert body.get("disabled") is (disabled == "true"), f"disabled is {body.get('disabled')!r}, expected {disabled}"
+
+
+def _repo_names(ctx: ScenarioContext, kind: str) -> list[str]:
+    """The ``owner/name`` of the repository of every listed run or job."""
+    body = _body(ctx)
+    items = body.get("workflow_runs" if kind == "runs" else "jobs")
+    assert isinstance(items, list), f"no {kind} array in {str(body)[:300]}"
+    assert body.get("total_count", -1) >= len(items), f"total_count {body.get('total_count')} below {len(items)}"
+    names: list[str] = []
+    for item in items:
+        if kind == "runs":
+            names.append(str((item.get("repository") or {}).get("full_name", "")))
+        else:
+            run_url = str(item.get("run_url", ""))
+            names.append(run_url.split("/repos/", 1)[-1].split("/actions/", 1)[0])
+    return names
+
+
+@then(parsers.re(r'the listed (?P<kind>runs|jobs) are exactly (?P<count>\d+) of "(?P<repos>[^"]+)"'))
+def then_listed_exactly(ctx: ScenarioContext, kind: str, count: str, repos: str) -> None:
+    """Every listed run or job belongs to one of the named repositories, and there are exactly ``count``."""
+    allowed = {ctx.repo(short).full_name for short in _names(repos)}
+    names = _repo_names(ctx, kind)
+    assert len(names) == int(count), f"{len(names)} {kind} listed ({names}), expected {count}"
+    strangers = [name for name in names if name not in allowed]
+    assert not strangers, f"{kind} of other repositories are listed: {strangers}"
+    assert _body(ctx).get("total_count") == int(count), f"total_count {_body(ctx).get('total_count')}, expected {count}"
+
+
+@then(parsers.re(r'the listed (?P<kind>runs|jobs) include those of "(?P<repos>[^"]+)"'))
+def then_listed_include(ctx: ScenarioContext, kind: str, repos: str) -> None:
+    names = set(_repo_names(ctx, kind))
+    missing = [short for short in _names(repos) if ctx.repo(short).full_name not in names]
+    assert not missing, f"no {kind} of {missing} in the list"
+
+
+@then(parsers.re(r"no (?P<kind>runs|jobs) are listed"))
+def then_none_listed(ctx: ScenarioContext, kind: str) -> None:
+    names = _repo_names(ctx, kind)
+    assert names == [], f"expected no {kind}, got {len(names)}"
+    assert _body(ctx).get("total_count") == 0, f"total_count is {_body(ctx).get('total_count')}"
