@@ -1,0 +1,266 @@
+"""Repository webhooks as values, the rules of CreateHookOption and EditHookOption, and Gitea's ``Hook`` shape.
+
+Options are checked whole before anything is written, so a refused request changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from ..context import forge
+from ..db import Row
+from ..timefmt import iso
+from . import store
+from .errors import HookNotFound, InvalidHookOption
+
+if TYPE_CHECKING:
+    from ..repos.models import Repo
+
+__all__ = [
+    "CONTENT_TYPES",
+    "HOOK_TYPES",
+    "PAYLOAD_TYPES",
+    "Hook",
+    "create_hook",
+    "delete_hook",
+    "edit_hook",
+    "get_hook",
+    "hook_to_api",
+    "hooks_of_repo",
+    "subscribed_hooks",
+]
+
+# Gitea's webhook kinds; the three Gitea-shaped ones receive the JSON payloads delivered here.
+HOOK_TYPES = frozenset(
+    {
+        "gitea",
+        "forgejo",
+        "gogs",
+        "slack",
+        "discord",
+        "dingtalk",
+        "telegram",
+        "msteams",
+        "feishu",
+        "matrix",
+        "wechatwork",
+        "packagist",
+    }
+)
+PAYLOAD_TYPES = frozenset({"gitea", "forgejo", "gogs"})
+CONTENT_TYPES = frozenset({"json", "form"})
+MAX_URL_LENGTH = 2048
+MAX_ID = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Hook:
+    """One repository webhook; ``secret`` signs deliveries and never leaves the server."""
+
+    id: int
+    repo_id: int
+    type: str
+    name: str
+    url: str
+    content_type: str
+    http_method: str
+    secret: str
+    events: tuple[str, ...]
+    branch_filter: str
+    authorization_header: str
+    active: bool
+    created: int
+    updated: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> Hook:
+        return cls(
+            id=int(row["id"]),
+            repo_id=int(row["repo_id"]),
+            type=str(row["type"]),
+            name=str(row["name"]),
+            url=str(row["url"]),
+            content_type=str(row["content_type"]),
+            http_method=str(row["http_method"]),
+            secret=str(row["secret"]),
+            events=tuple(json.loads(row["events"])),
+            branch_filter=str(row["branch_filter"]),
+            authorization_header=str(row["authorization_header"]),
+            active=bool(row["active"]),
+            created=int(row["created"]),
+            updated=int(row["updated"]),
+        )
+
+    def wants(self, event: str) -> bool:
+        """Whether this hook takes ``event`` deliveries (active, Gitea-shaped, subscribed to the event)."""
+        return self.active and self.type in PAYLOAD_TYPES and event in self.events
+
+
+def _text(options: Mapping[str, Any], key: str, default: str = "") -> str:
+    value = options.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise InvalidHookOption(f"{key} must be a string")
+    return value
+
+
+def _valid_url(raw: str) -> str:
+    """An absolute http(s) URL with a host (Gitea refuses the others with "Invalid url")."""
+    url = raw.strip()
+    try:
+        parts = urlsplit(url)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        raise InvalidHookOption(f"Invalid url: {raw!r} does not parse") from None
+    if len(url) > MAX_URL_LENGTH or parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
+        raise InvalidHookOption(f"Invalid url: {raw!r} is not an absolute http or https URL with a host")
+    return url
+
+
+def _config(options: Mapping[str, Any], *, creating: bool) -> dict[str, str]:
+    """The hook's ``config`` as columns: ``url`` and ``content_type`` are required on create, as in Gitea."""
+    raw = options.get("config")
+    if raw is None and not creating:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise InvalidHookOption("Missing config option: url" if creating else "config must be an object")
+    if not all(isinstance(value, str) for value in raw.values()):
+        raise InvalidHookOption("every config value must be a string")
+    fields: dict[str, str] = {}
+    for name in ("url", "content_type"):
+        if name not in raw and creating:
+            raise InvalidHookOption(f"Missing config option: {name}")
+    if "url" in raw:
+        fields["url"] = _valid_url(raw["url"])
+    if "content_type" in raw:
+        if raw["content_type"] not in CONTENT_TYPES:
+            raise InvalidHookOption(f"Invalid content type {raw['content_type']!r}: json or form")
+        fields["content_type"] = raw["content_type"]
+    if "secret" in raw:
+        fields["secret"] = raw["secret"]
+    return fields
+
+
+def _events(options: Mapping[str, Any], *, creating: bool) -> dict[str, list[str]]:
+    """``events`` as given (duplicates dropped); Gitea subscribes a new hook to ``push`` when none are given."""
+    raw = options.get("events")
+    if raw is None:
+        return {"events": ["push"]} if creating else {}
+    if not isinstance(raw, list) or not all(isinstance(item, str) and item.strip() for item in raw):
+        raise InvalidHookOption("events must be a list of event names")
+    events = list(dict.fromkeys(item.strip() for item in raw))
+    return {"events": events or ["push"]}
+
+
+def _active(options: Mapping[str, Any]) -> dict[str, bool]:
+    if "active" not in options or options["active"] is None:
+        return {}
+    if not isinstance(options["active"], bool):
+        raise InvalidHookOption("active must be true or false")
+    return {"active": options["active"]}
+
+
+def _shared_fields(options: Mapping[str, Any]) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for key in ("name", "branch_filter", "authorization_header"):
+        if key in options and options[key] is not None:
+            fields[key] = _text(options, key)
+    return fields
+
+
+def create_hook(repo: Repo, options: Mapping[str, Any]) -> Hook:
+    """Store a hook from a ``CreateHookOption`` (422 on an unknown type, a missing or unusable config)."""
+    hook_type = _text(options, "type")
+    if hook_type not in HOOK_TYPES:
+        raise InvalidHookOption(f"Invalid hook type {hook_type!r}")
+    config = _config(options, creating=True)
+    fields: dict[str, Any] = {
+        "type": hook_type,
+        "name": "",
+        "http_method": "post",
+        "secret": "",
+        "branch_filter": "",
+        "authorization_header": "",
+        "active": False,
+        **config,
+        **_events(options, creating=True),
+        **_active(options),
+        **_shared_fields(options),
+    }
+    db = forge().db
+    with db.transaction():
+        hook_id = store.insert_hook(repo.id, fields, int(forge().now()))
+        row = store.hook_row(repo.id, hook_id)
+    if row is None:  # pragma: no cover - written just above
+        raise HookNotFound("the hook vanished right after it was created")
+    return Hook.from_row(row)
+
+
+def _hook_id(raw: str) -> int:
+    if not raw.isdigit() or not 0 < int(raw) <= MAX_ID:
+        raise HookNotFound(f"hook {raw!r} not found")
+    return int(raw)
+
+
+def get_hook(repo: Repo, raw_id: str) -> Hook:
+    """A hook of this repository by id; 404 for another repository's hook or a malformed id."""
+    row = store.hook_row(repo.id, _hook_id(raw_id))
+    if row is None:
+        raise HookNotFound(f"hook {raw_id} not found")
+    return Hook.from_row(row)
+
+
+def hooks_of_repo(repo: Repo, limit: int, offset: int) -> tuple[list[Hook], int]:
+    rows, total = store.hook_rows(repo.id, limit, offset)
+    return [Hook.from_row(row) for row in rows], total
+
+
+def edit_hook(repo: Repo, raw_id: str, options: Mapping[str, Any]) -> Hook:
+    """Apply an ``EditHookOption``: only the given fields change; everything is checked before writing."""
+    hook = get_hook(repo, raw_id)
+    fields = {
+        **_config(options, creating=False),
+        **_events(options, creating=False),
+        **_active(options),
+        **_shared_fields(options),
+    }
+    db = forge().db
+    with db.transaction():
+        if fields:
+            store.update_hook(hook.id, fields, int(forge().now()))
+        row = store.hook_row(repo.id, hook.id)
+    if row is None:
+        raise HookNotFound(f"hook {raw_id} not found")
+    return Hook.from_row(row)
+
+
+def delete_hook(repo: Repo, raw_id: str) -> None:
+    hook = get_hook(repo, raw_id)
+    with forge().db.transaction():
+        store.delete_hook(hook.id)
+
+
+def subscribed_hooks(repo_id: int, event: str) -> list[Hook]:
+    """The hooks of a repository that take ``event`` deliveries now."""
+    return [hook for hook in map(Hook.from_row, store.active_hook_rows(repo_id)) if hook.wants(event)]
+
+
+def hook_to_api(hook: Hook) -> dict[str, Any]:
+    """Gitea 1.27's ``Hook``: the secret is never part of it."""
+    return {
+        "id": hook.id,
+        "type": hook.type,
+        "name": hook.name,
+        "branch_filter": hook.branch_filter,
+        "config": {"url": hook.url, "content_type": hook.content_type, "http_method": hook.http_method},
+        "events": list(hook.events),
+        "authorization_header": hook.authorization_header,
+        "active": hook.active,
+        "created_at": iso(hook.created),
+        "updated_at": iso(hook.updated),
+    }

@@ -1,0 +1,120 @@
+"""REST routes of repository webhooks and the listeners that turn CI status changes into deliveries."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, Response
+
+from ..actions.models import get_job, get_run
+from ..auth import check_scope
+from ..context import forge
+from ..events import JobStatusEvent, RepoDeletedEvent, RunStatusEvent
+from ..rest import empty, json_body, json_response, page_params, paged_response
+from . import models, store
+from .delivery import delivery_for, install_delivery, schedule
+from .payloads import job_payload, run_payload
+
+__all__ = ["register"]
+
+log = logging.getLogger(__name__)
+
+HOOKS = "/api/v1/repos/<owner>/<repo>/hooks"
+
+
+def _admin_repo(owner: str, repo: str) -> Any:
+    """The repository, for a caller with ``repository`` scope who administers it (Gitea's ``reqAdmin``)."""
+    from ..repos.models import require_repo
+
+    check_scope("repository")
+    return require_repo(owner, repo, "admin")
+
+
+def hook_list(owner: str, repo: str) -> Response:
+    """The repository's hooks, paged, oldest first."""
+    found = _admin_repo(owner, repo)
+    page = page_params()
+    hooks, total = models.hooks_of_repo(found, page.limit, page.offset)
+    return paged_response([models.hook_to_api(hook) for hook in hooks], page, total)
+
+
+def hook_create(owner: str, repo: str) -> Response:
+    """Create a hook from a ``CreateHookOption``."""
+    found = _admin_repo(owner, repo)
+    hook = models.create_hook(found, json_body(required=("type", "config")))
+    return json_response(models.hook_to_api(hook), status=201)
+
+
+def hook_get(owner: str, repo: str, hook_id: str) -> Response:
+    found = _admin_repo(owner, repo)
+    return json_response(models.hook_to_api(models.get_hook(found, hook_id)))
+
+
+def hook_edit(owner: str, repo: str, hook_id: str) -> Response:
+    """Change a hook from an ``EditHookOption`` (absent fields keep their values)."""
+    found = _admin_repo(owner, repo)
+    return json_response(models.hook_to_api(models.edit_hook(found, hook_id, json_body())))
+
+
+def hook_delete(owner: str, repo: str, hook_id: str) -> Response:
+    found = _admin_repo(owner, repo)
+    models.delete_hook(found, hook_id)
+    return empty()
+
+
+def on_run_status(event: RunStatusEvent) -> None:
+    """Queue a ``workflow_run`` delivery for every hook of the run's repository that takes it."""
+    from ..repos.models import get_repo_by_id
+
+    hooks = models.subscribed_hooks(event.repo_id, "workflow_run")
+    run = get_run(event.run_id) if hooks else None
+    if run is None:
+        return
+    payload = run_payload(run, get_repo_by_id(run.repo_id))
+    schedule([delivery_for(hook, "workflow_run", payload) for hook in hooks])
+
+
+def on_job_status(event: JobStatusEvent) -> None:
+    """Queue a ``workflow_job`` delivery for every hook of the job's repository that takes it."""
+    from ..repos.models import get_repo_by_id
+
+    hooks = models.subscribed_hooks(event.repo_id, "workflow_job")
+    job = get_job(event.job_id) if hooks else None
+    run = get_run(event.run_id) if job is not None else None
+    if job is None or run is None:
+        return
+    payload = job_payload(job, run, get_repo_by_id(run.repo_id))
+    schedule([delivery_for(hook, "workflow_job", payload) for hook in hooks])
+
+
+def on_repo_deleted(event: RepoDeletedEvent) -> None:
+    with forge().db.transaction():
+        store.delete_hooks_of_repo(event.repo_id)
+
+
+def _guarded(listener: Callable[[Any], None]) -> Callable[[Any], None]:
+    """A failing webhook must never fail the CI change that announced it: log and go on."""
+
+    def run(event: Any) -> None:
+        try:
+            listener(event)
+        except Exception:
+            log.exception("webhooks: %s failed on %r", listener.__name__, event)
+
+    return run
+
+
+def register(app: Flask) -> None:
+    """Mount the hook routes (endpoint names are Gitea's operation ids), the delivery worker and listeners."""
+    app.add_url_rule(HOOKS, endpoint="repoListHooks", view_func=hook_list, methods=["GET"])
+    app.add_url_rule(HOOKS, endpoint="repoCreateHook", view_func=hook_create, methods=["POST"])
+    app.add_url_rule(f"{HOOKS}/<hook_id>", endpoint="repoGetHook", view_func=hook_get, methods=["GET"])
+    app.add_url_rule(f"{HOOKS}/<hook_id>", endpoint="repoEditHook", view_func=hook_edit, methods=["PATCH"])
+    app.add_url_rule(f"{HOOKS}/<hook_id>", endpoint="repoDeleteHook", view_func=hook_delete, methods=["DELETE"])
+    install_delivery(app)
+    events = forge().events
+    events.subscribe(RunStatusEvent, _guarded(on_run_status))
+    events.subscribe(JobStatusEvent, _guarded(on_job_status))
+    events.subscribe(RepoDeletedEvent, _guarded(on_repo_deleted))

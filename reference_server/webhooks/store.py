@@ -1,0 +1,137 @@
+"""Webhooks storage: hooks of repositories and the record of every delivery attempt.
+
+Times are integer Unix seconds; ``events`` is a JSON list of event names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..context import forge
+from ..db import Row
+
+__all__ = ["SCHEMA"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS webhook (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    repo_id INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    name TEXT NOT NULL DEFAULT '',
+    url TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    http_method TEXT NOT NULL DEFAULT 'post',
+    secret TEXT NOT NULL DEFAULT '',
+    events TEXT NOT NULL,
+    branch_filter TEXT NOT NULL DEFAULT '',
+    authorization_header TEXT NOT NULL DEFAULT '',
+    active INTEGER NOT NULL,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_repo ON webhook (repo_id, id);
+CREATE TABLE IF NOT EXISTS webhook_delivery (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    hook_id INTEGER NOT NULL,
+    uuid TEXT NOT NULL UNIQUE,
+    event TEXT NOT NULL,
+    action TEXT NOT NULL,
+    status_code INTEGER NOT NULL,
+    error TEXT NOT NULL,
+    delivered INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_delivery_hook ON webhook_delivery (hook_id, id);
+"""
+
+HOOK_COLUMNS = (
+    "type",
+    "name",
+    "url",
+    "content_type",
+    "http_method",
+    "secret",
+    "events",
+    "branch_filter",
+    "authorization_header",
+    "active",
+)
+
+
+def _encode(fields: dict[str, Any]) -> dict[str, Any]:
+    encoded = dict(fields)
+    if "events" in encoded:
+        encoded["events"] = json.dumps(list(encoded["events"]))
+    if "active" in encoded:
+        encoded["active"] = int(bool(encoded["active"]))
+    return encoded
+
+
+def insert_hook(repo_id: int, fields: dict[str, Any], now: int) -> int:
+    values = _encode(fields)
+    columns = ", ".join(HOOK_COLUMNS)
+    marks = ", ".join("?" for _ in HOOK_COLUMNS)
+    cursor = forge().db.execute(
+        f"INSERT INTO webhook (repo_id, {columns}, created, updated) VALUES (?, {marks}, ?, ?)",  # noqa: S608
+        (repo_id, *(values[column] for column in HOOK_COLUMNS), now, now),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def update_hook(hook_id: int, fields: dict[str, Any], now: int) -> None:
+    """Write the given columns (names from :data:`HOOK_COLUMNS` only) of one hook."""
+    values = _encode(fields)
+    names = [column for column in HOOK_COLUMNS if column in values]
+    assignments = ", ".join(f"{column} = ?" for column in names)
+    forge().db.execute(
+        f"UPDATE webhook SET {assignments}, updated = ? WHERE id = ?",  # noqa: S608
+        (*(values[column] for column in names), now, hook_id),
+    )
+
+
+def hook_row(repo_id: int, hook_id: int) -> Row | None:
+    return forge().db.one("SELECT * FROM webhook WHERE repo_id = ? AND id = ?", (repo_id, hook_id))
+
+
+def hook_rows(repo_id: int, limit: int, offset: int) -> tuple[list[Row], int]:
+    db = forge().db
+    rows = db.all("SELECT * FROM webhook WHERE repo_id = ? ORDER BY id LIMIT ? OFFSET ?", (repo_id, limit, offset))
+    total = db.scalar("SELECT COUNT(*) FROM webhook WHERE repo_id = ?", (repo_id,))
+    return rows, int(total if isinstance(total, int) else 0)
+
+
+def active_hook_rows(repo_id: int) -> list[Row]:
+    return forge().db.all("SELECT * FROM webhook WHERE repo_id = ? AND active = 1 ORDER BY id", (repo_id,))
+
+
+def delete_hook(hook_id: int) -> None:
+    db = forge().db
+    db.execute("DELETE FROM webhook_delivery WHERE hook_id = ?", (hook_id,))
+    db.execute("DELETE FROM webhook WHERE id = ?", (hook_id,))
+
+
+def delete_hooks_of_repo(repo_id: int) -> None:
+    db = forge().db
+    db.execute("DELETE FROM webhook_delivery WHERE hook_id IN (SELECT id FROM webhook WHERE repo_id = ?)", (repo_id,))
+    db.execute("DELETE FROM webhook WHERE repo_id = ?", (repo_id,))
+
+
+def insert_delivery(fields: dict[str, Any]) -> None:
+    forge().db.execute(
+        "INSERT INTO webhook_delivery (hook_id, uuid, event, action, status_code, error, delivered, duration_ms) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        tuple(
+            fields[name]
+            for name in ("hook_id", "uuid", "event", "action", "status_code", "error", "delivered", "duration_ms")
+        ),
+    )
+
+
+def delivery_rows(hook_id: int) -> Sequence[Row]:
+    return forge().db.all("SELECT * FROM webhook_delivery WHERE hook_id = ? ORDER BY id", (hook_id,))
+
+
+def hook_exists(hook_id: int) -> bool:
+    return forge().db.one("SELECT 1 FROM webhook WHERE id = ?", (hook_id,)) is not None

@@ -1,0 +1,273 @@
+"""Repository webhooks: management over REST, status events of the actions family, signed deliveries."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask, Response
+from forge_proto import runner_pb2
+from test_server_actions_support import SIMPLE_WORKFLOW, World, world
+
+from conformance.receiver import ReceivedRequest, WebhookReceiver, receiver_address
+from reference_server.actions.status import Status
+from reference_server.errors import Unprocessable
+from reference_server.events import JobStatusEvent, RunStatusEvent
+from reference_server.webhooks import store
+from reference_server.webhooks.delivery import Delivery, schedule, worker_of
+
+__all__ = ["world"]
+
+WORKFLOW = ".gitea/workflows/ci.yml"
+
+
+@pytest.fixture
+def receiver() -> Iterator[WebhookReceiver]:
+    with WebhookReceiver() as running:
+        yield running
+
+
+def _hook(world: World, receiver: WebhookReceiver, path: str, **overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "type": "gitea",
+        "config": {"url": receiver.url(path), "content_type": "json", "secret": "s3cret"},
+        "events": ["workflow_run", "workflow_job"],
+        "active": True,
+    }
+    body.update(overrides)
+    response = world.api("POST", "repos/alice/app/hooks", "alice", json=body)
+    assert response.status_code == 201, response.get_data(as_text=True)
+    created: dict[str, Any] = response.get_json()
+    return created
+
+
+def _drain(app: Flask) -> None:
+    assert worker_of(app).wait_idle(10), "deliveries still pending"
+
+
+def _of(receiver: WebhookReceiver, path: str, event: str) -> list[ReceivedRequest]:
+    return [request for request in receiver.requests(path) if request.event == event]
+
+
+# --- management ----------------------------------------------------------------------------------
+
+
+def test_create_get_list_edit_delete(world: World, receiver: WebhookReceiver) -> None:
+    world.repo("alice", "app")
+    created = _hook(world, receiver, "/h")
+    assert created["config"] == {"url": receiver.url("/h"), "content_type": "json", "http_method": "post"}
+    assert "s3cret" not in str(created)
+    assert created["events"] == ["workflow_run", "workflow_job"] and created["active"] is True
+    listed = world.api("GET", "repos/alice/app/hooks", "alice")
+    assert listed.status_code == 200 and listed.headers["X-Total-Count"] == "1"
+    assert [hook["id"] for hook in listed.get_json()] == [created["id"]]
+    edited = world.api(
+        "PATCH", f"repos/alice/app/hooks/{created['id']}", "alice", json={"active": False, "events": ["push"]}
+    )
+    assert edited.status_code == 200
+    assert edited.get_json()["active"] is False and edited.get_json()["events"] == ["push"]
+    assert edited.get_json()["config"]["url"] == receiver.url("/h")
+    fetched = world.api("GET", f"repos/alice/app/hooks/{created['id']}", "alice").get_json()
+    assert fetched["active"] is False
+    assert world.api("DELETE", f"repos/alice/app/hooks/{created['id']}", "alice").status_code == 204
+    assert world.api("GET", f"repos/alice/app/hooks/{created['id']}", "alice").status_code == 404
+
+
+def test_defaults_follow_gitea(world: World) -> None:
+    world.repo("alice", "app")
+    body = {"type": "gitea", "config": {"url": "http://example.test/x", "content_type": "form"}}
+    created = world.api("POST", "repos/alice/app/hooks", "alice", json=body).get_json()
+    assert created["events"] == ["push"] and created["active"] is False
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"type": "gitea", "config": {"url": "not a url", "content_type": "json"}}, "Invalid url"),
+        ({"type": "gitea", "config": {"url": "http://[::1", "content_type": "json"}}, "Invalid url"),
+        ({"type": "gitea", "config": {"url": "ftp://example.test/", "content_type": "json"}}, "Invalid url"),
+        ({"type": "gitea", "config": {"content_type": "json"}}, "Missing config option: url"),
+        ({"type": "gitea", "config": {"url": "http://example.test/"}}, "Missing config option: content_type"),
+        ({"type": "gitea", "config": {"url": "http://example.test/", "content_type": "xml"}}, "Invalid content type"),
+        ({"type": "nope", "config": {"url": "http://example.test/", "content_type": "json"}}, "Invalid hook type"),
+        ({"type": "gitea", "config": {"url": 5, "content_type": "json"}}, "must be a string"),
+        ({"type": "gitea", "config": {"url": "http://e.test/", "content_type": "json"}, "events": "push"}, "events"),
+        ({"type": "gitea", "config": {"url": "http://e.test/", "content_type": "json"}, "active": "yes"}, "active"),
+        ({"config": {"url": "http://example.test/", "content_type": "json"}}, "[Type]: Required"),
+    ],
+)
+def test_bad_options_are_refused_and_store_nothing(world: World, body: dict[str, Any], message: str) -> None:
+    world.repo("alice", "app")
+    response = world.api("POST", "repos/alice/app/hooks", "alice", json=body)
+    assert response.status_code == 422, response.get_data(as_text=True)
+    assert message in response.get_json()["message"]
+    assert world.api("GET", "repos/alice/app/hooks", "alice").get_json() == []
+
+
+def test_bad_edit_changes_nothing(world: World, receiver: WebhookReceiver) -> None:
+    world.repo("alice", "app")
+    created = _hook(world, receiver, "/h")
+    path = f"repos/alice/app/hooks/{created['id']}"
+    response = world.api("PATCH", path, "alice", json={"active": False, "config": {"url": "::bad::"}})
+    assert response.status_code == 422
+    assert world.api("GET", path, "alice").get_json() == created
+
+
+def test_access_rules(world: World, receiver: WebhookReceiver) -> None:
+    world.repo("alice", "app")
+    world.repo("bob", "other")
+    created = _hook(world, receiver, "/h")
+    assert world.api("GET", "repos/alice/app/hooks").status_code == 401
+    assert world.api("GET", "repos/alice/app/hooks", "bob").status_code == 403
+    read_only = world.token("alice", ["read:repository"])
+    assert world.api("POST", "repos/alice/app/hooks", headers=read_only, json={}).status_code == 403
+    assert world.api("GET", f"repos/bob/other/hooks/{created['id']}", "bob").status_code == 404
+    assert world.api("GET", "repos/alice/app/hooks/abc", "alice").status_code == 404
+
+
+# --- events of the actions family -----------------------------------------------------------------
+
+
+def test_actions_publish_run_and_job_status_events(world: World) -> None:
+    seen: list[Any] = []
+    with world.app.app_context():
+        events = world.app.extensions["forge"].events
+        events.subscribe(RunStatusEvent, seen.append)
+        events.subscribe(JobStatusEvent, seen.append)
+    world.repo("alice", "app")
+    world.push("alice", "app", WORKFLOW, SIMPLE_WORKFLOW)
+    runner = world.register("alice", "app", ["ubuntu-latest"])
+    task = world.fetch(runner).task
+    world.finish(runner, task.id, runner_pb2.RESULT_SUCCESS)
+    statuses = [(type(event).__name__, event.status) for event in seen]
+    assert statuses == [
+        ("RunStatusEvent", Status.WAITING),
+        ("JobStatusEvent", Status.WAITING),
+        ("JobStatusEvent", Status.RUNNING),
+        ("RunStatusEvent", Status.RUNNING),
+        ("JobStatusEvent", Status.SUCCESS),
+        ("RunStatusEvent", Status.SUCCESS),
+    ]
+
+
+def test_cancelling_a_run_publishes_cancelled_statuses(world: World) -> None:
+    seen: list[Any] = []
+    with world.app.app_context():
+        world.app.extensions["forge"].events.subscribe(JobStatusEvent, seen.append)
+    world.repo("alice", "app")
+    world.push("alice", "app", WORKFLOW, SIMPLE_WORKFLOW)
+    run_id = world.api("GET", "repos/alice/app/actions/runs", "alice").get_json()["workflow_runs"][0]["id"]
+    assert world.api("POST", f"repos/alice/app/actions/runs/{run_id}/cancel", "alice").status_code == 204
+    assert [event.status for event in seen] == [Status.WAITING, Status.CANCELLED]
+
+
+# --- deliveries ------------------------------------------------------------------------------------
+
+
+def test_a_run_delivers_signed_workflow_run_and_job_events(world: World, receiver: WebhookReceiver) -> None:
+    world.repo("alice", "app")
+    hook = _hook(world, receiver, "/ci")
+    world.push("alice", "app", WORKFLOW, SIMPLE_WORKFLOW)
+    runner = world.register("alice", "app", ["ubuntu-latest"])
+    task = world.fetch(runner).task
+    world.finish(runner, task.id, runner_pb2.RESULT_SUCCESS)
+    _drain(world.app)
+    runs, jobs = _of(receiver, "/ci", "workflow_run"), _of(receiver, "/ci", "workflow_job")
+    assert [request.action for request in runs] == ["requested", "in_progress", "completed"]
+    assert [request.action for request in jobs] == ["queued", "in_progress", "completed"]
+    for request in runs + jobs:
+        digest = hmac.new(b"s3cret", request.body, hashlib.sha256).hexdigest()
+        assert request.header("X-Hub-Signature-256") == f"sha256={digest}"
+        assert request.header("X-Gitea-Signature") == digest
+        assert request.header("X-GitHub-Event") == request.event == request.header("X-Gitea-Event-Type")
+        assert request.header("X-Gitea-Delivery") == request.header("X-GitHub-Delivery")
+    assert len({request.header("X-Gitea-Delivery") for request in runs + jobs}) == 6
+    completed = runs[-1].json()
+    assert completed["workflow_run"]["conclusion"] == "success"
+    assert completed["workflow"]["id"] == "ci.yml"
+    assert completed["repository"]["full_name"] == "alice/app"
+    assert completed["sender"]["login"] == "alice"
+    job = jobs[-1].json()["workflow_job"]
+    assert job["url"].endswith(f"/api/v1/repos/alice/app/actions/jobs/{job['id']}")
+    assert job["run_url"].endswith(f"/api/v1/repos/alice/app/actions/runs/{job['run_id']}")
+    with world.app.app_context():
+        recorded = store.delivery_rows(hook["id"])
+    assert len(recorded) == 6 and {row["status_code"] for row in recorded} == {200}
+
+
+def test_only_subscribed_active_gitea_hooks_receive(world: World, receiver: WebhookReceiver) -> None:
+    world.repo("alice", "app")
+    _hook(world, receiver, "/jobs-only", events=["workflow_job"])
+    _hook(world, receiver, "/inactive", active=False)
+    _hook(world, receiver, "/push-only", events=["push"])
+    _hook(world, receiver, "/slack", type="slack")
+    world.push("alice", "app", WORKFLOW, SIMPLE_WORKFLOW)
+    _drain(world.app)
+    assert [request.event for request in receiver.requests("/jobs-only")] == ["workflow_job"]
+    for path in ("/inactive", "/push-only", "/slack"):
+        assert receiver.requests(path) == []
+
+
+def test_form_content_type_signs_the_json_payload(world: World, receiver: WebhookReceiver) -> None:
+    world.repo("alice", "app")
+    _hook(world, receiver, "/form", config={"url": receiver.url("/form"), "content_type": "form", "secret": "k"})
+    world.push("alice", "app", WORKFLOW, SIMPLE_WORKFLOW)
+    _drain(world.app)
+    first = receiver.requests("/form")[0]
+    assert first.header("Content-Type") == "application/x-www-form-urlencoded"
+    digest = hmac.new(b"k", first.payload_text, hashlib.sha256).hexdigest()
+    assert first.header("X-Hub-Signature-256") == f"sha256={digest}"
+    assert first.json()["action"] == "requested"
+
+
+def test_a_dead_receiver_is_recorded_and_does_not_fail_the_push(world: World) -> None:
+    world.repo("alice", "app")
+    body = {
+        "type": "gitea",
+        "config": {"url": "http://127.0.0.1:9/unreachable", "content_type": "json"},
+        "events": ["workflow_run"],
+        "active": True,
+    }
+    hook = world.api("POST", "repos/alice/app/hooks", "alice", json=body).get_json()
+    world.push("alice", "app", WORKFLOW, SIMPLE_WORKFLOW)
+    _drain(world.app)
+    with world.app.app_context():
+        recorded = store.delivery_rows(hook["id"])
+    assert len(recorded) == 1 and recorded[0]["status_code"] == 0 and recorded[0]["error"]
+
+
+def test_deliveries_of_a_failed_request_are_dropped(app: Flask, receiver: WebhookReceiver) -> None:
+    delivery = Delivery(1, receiver.url("/x"), "json", "", "", "workflow_run", "requested", b"{}")
+
+    def announce_then(status: int) -> Response:
+        schedule([delivery])
+        if status >= 400:
+            raise Unprocessable("refused after announcing")
+        return Response("ok", status=status)
+
+    app.add_url_rule("/test/announce/<int:status>", view_func=announce_then)
+    client = app.test_client()
+    assert client.get("/test/announce/422").status_code == 422
+    _drain(app)
+    assert receiver.requests("/x") == []
+    assert client.get("/test/announce/200").status_code == 200
+    _drain(app)
+    assert len(receiver.requests("/x")) == 1
+
+
+def test_deleting_the_repository_drops_its_hooks(world: World, receiver: WebhookReceiver) -> None:
+    world.repo("alice", "app")
+    hook = _hook(world, receiver, "/h")
+    assert world.api("DELETE", "repos/alice/app", "alice").status_code == 204
+    with world.app.app_context():
+        assert not store.hook_exists(hook["id"])
+
+
+def test_receiver_address_options() -> None:
+    assert receiver_address(None, None) == ("127.0.0.1", 0, None)
+    assert receiver_address("0.0.0.0", "http://10.0.0.5:8765/") == ("0.0.0.0", 8765, "http://10.0.0.5:8765")  # noqa: S104
+    with pytest.raises(ValueError, match="not an absolute"):
+        receiver_address(None, "10.0.0.5:8765")
