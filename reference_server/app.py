@@ -33,9 +33,9 @@ RUNNER_PREFIX = "/api/actions/"
 
 def _families() -> list[ModuleType]:
     """Every resource family package, in dependency order; each has ``store.SCHEMA`` and ``routes.register``."""
-    from . import actions, artifacts, misc, orgs, repos, users
+    from . import actions, artifacts, misc, orgs, repos, users, webhooks
 
-    return [users, orgs, repos, actions, artifacts, misc]
+    return [users, orgs, repos, actions, artifacts, webhooks, misc]
 
 
 class SubPathMiddleware:
