@@ -20,7 +20,7 @@ from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.target import Target
 from mock_runner.protocol import RunnerClient
-from steps.common import phrase
+from steps.common import expand, phrase
 
 __all__ = ["ScopeRef", "parse_scope", "registered_runner", "runner_id_of", "scope_http"]
 
@@ -174,7 +174,7 @@ def when_edit_runner(ctx: ScenarioContext, who: str, short: str, scope: str, doc
 @when(parsers.re(rf"{WHO} lists the (?P<kind>runs|jobs) of {SCOPE}(?: with the query \"(?P<query>[^\"]*)\")?"))
 def when_list_scope(ctx: ScenarioContext, who: str, kind: str, scope: str, query: str | None) -> None:
     path = f"{prefix_of(ctx, parse_scope(scope))}/{kind}"
-    suffix = f"?{query}" if query else ""
+    suffix = f"?{expand(ctx, query)}" if query else ""
     ctx.response = scope_http(ctx, who).get(path + suffix)
 
 
@@ -257,3 +257,29 @@ def then_none_listed(ctx: ScenarioContext, kind: str) -> None:
     names = _repo_names(ctx, kind)
     assert names == [], f"expected no {kind}, got {len(names)}"
     assert _body(ctx).get("total_count") == 0, f"total_count is {_body(ctx).get('total_count')}"
+
+
+@given(phrase('a commit adding "{path}" is pushed to "{short}"'))
+def given_commit_to(ctx: ScenarioContext, identities: IdentityFactory, path: str, short: str) -> None:
+    """One more commit through the contents API (as the admin, who may write to any repository)."""
+    repo = identities.repo(short)
+    response = ctx.admin.contents.create(repo.owner, repo.name, path, "conformance\n", message=f"add {path}")
+    assert response.status_code == 201, f"adding {path} answered {response.status_code}: {response.text[:300]}"
+
+
+@when(parsers.re(r'"(?P<who>[^"]+)" lists the runs of repository "(?P<short>[^"]+)" at the commit of (?P<whose>.+)'))
+def when_list_at_commit(ctx: ScenarioContext, who: str, short: str, whose: str) -> None:
+    """``head_sha`` = the commit that added ``.gitea/workflows/ci.yml`` to this or another repository."""
+    source = short if whose == "its workflow" else whose.removeprefix("the workflow of ").strip('"')
+    commit = ctx.recall(f"file:{source}:.gitea/workflows/ci.yml")
+    sha = commit.get("commit", {}).get("sha") if isinstance(commit, dict) else None
+    assert isinstance(sha, str) and sha, f'no commit of a workflow pushed to "{source}" was remembered'
+    path = f"{prefix_of(ctx, ScopeRef('repository', short))}/runs"
+    ctx.response = scope_http(ctx, who).get(path, params={"head_sha": sha})
+
+
+@then(phrase("the run list of this page holds {count:d} run"))
+@then(phrase("the run list of this page holds {count:d} runs"))
+def then_page_holds(ctx: ScenarioContext, count: int) -> None:
+    runs = _body(ctx).get("workflow_runs")
+    assert isinstance(runs, list) and len(runs) == count, f"the page holds {runs!r}, expected {count} runs"

@@ -1,0 +1,78 @@
+@runners
+Feature: A runner is disabled and enabled while it keeps calling, as specification section 3 says
+  A disabled runner stays registered and keeps calling the instance, so it stays online; it is
+  handed no new task while a job it could run waits, and a task it was already running still
+  finishes. Enabled again, it takes the waiting job. The runner's status is online while it calls
+  within the offline window (one minute in Gitea and the reference) and busy while it reports work
+  on a task (UpdateTask or UpdateLog within the idle window, ten seconds in both).
+
+  Background:
+    Given a repository "dev/app"
+    And a mock runner registered to "dev/app" with the labels "ubuntu-latest"
+
+  @spec @clause_S3_runner_disable @clause_S2_3_runner
+  Scenario: A disabled runner stays registered and online
+    When the repository's owner disables the mock runner
+    Then the response status is 200
+    And the response field "disabled" is true
+    When the mock runner polls for a task for 1 seconds
+    Then the mock runner was given no task
+    And the mock runner is registered, online, not busy and disabled
+
+  @spec @clause_S3_runner_disable @clause_S3_runner_enable
+  Scenario: A disabled runner gets no task while a job waits, and takes it once enabled again
+    Given the mock runner has been disabled
+    And the workflow "ci.yml" named "CI" is pushed to the repository
+    When the mock runner polls for a task for 3 seconds
+    Then the mock runner was given no task
+    And the run of "ci.yml" has status "queued"
+    When the repository's owner enables the mock runner
+    Then the response status is 200
+    And the response field "disabled" is false
+    When the mock runner takes the job
+    Then the mock runner holds a job of the run of "ci.yml"
+    And the run of "ci.yml" has status "in_progress"
+
+  @spec @clause_S3_runner_disable
+  Scenario: A task the runner was running when it was disabled still finishes
+    Given the workflow "ci.yml" named "CI" is pushed to the repository
+    And the mock runner has taken the job
+    When the repository's owner disables the mock runner
+    And the mock runner sends the log lines "still working"
+    And the mock runner reports the job's result as "success"
+    Then the runner call succeeds
+    And the run of "ci.yml" has completed with conclusion "success"
+
+  @spec @clause_S3_runner_disable
+  Scenario: A disabled runner is not handed the next job after finishing its task
+    Given the workflow "first.yml" named "First" is pushed to the repository
+    And the mock runner has taken the job
+    And the mock runner has been disabled
+    When the mock runner reports the job's result as "success"
+    And the workflow "second.yml" named "Second" is pushed to the repository
+    And the mock runner polls for a task for 3 seconds
+    Then the mock runner was given no task
+    And the run of "second.yml" has status "queued"
+
+  @gitea @clause_S2_3_runner
+  Scenario: A runner that only polls is online and not busy
+    When the mock runner polls for a task for 1 seconds
+    Then the mock runner is registered, online, not busy and enabled
+
+  @gitea @clause_S2_3_runner
+  Scenario: A runner is busy while it reports work on a task
+    Given the workflow "ci.yml" named "CI" is pushed to the repository
+    And the mock runner has taken the job
+    When the mock runner sends the log lines "working"
+    Then the mock runner is registered, online, busy and enabled
+
+  @reference @reference_only @clause_S2_3_runner @clause_S3_runner_disable
+  Scenario: A silent runner goes offline after the offline window and is online again once it calls
+    The reference's offline window is 60 seconds, as Gitea's; its clock is moved through the
+    reference-only clock hook. A disabled runner goes offline the same way: disabling does not.
+    Given the mock runner has been disabled
+    When the mock runner polls for a task for 1 seconds
+    And the reference clock moves forward by 120 seconds
+    Then the mock runner is registered, offline, not busy and disabled
+    When the mock runner polls for a task for 1 seconds
+    Then the mock runner is registered, online, not busy and disabled

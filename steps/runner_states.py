@@ -1,0 +1,129 @@
+"""The runner transitions of specification section 3, driven with the mock runner's protocol client.
+
+The scenario's mock runner (``a mock runner registered to "dev/app" ...``) is switched off and on
+over REST at its repository's scope (``PATCH {"disabled": bool}``) while it keeps calling the
+runner protocol; its REST view (``status``, ``busy``, ``disabled``) is read at the same scope.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from forge_proto import runner_pb2
+from pytest_bdd import given, parsers, then, when
+
+from conformance.client import json_of
+from conformance.context import ScenarioContext
+from steps.ci import actions_of, find_run, held_job, the_repo, the_runner, world
+from steps.common import phrase
+
+__all__ = ["mock_runner_id"]
+
+POLLED = "runner_states:polled"
+
+
+def mock_runner_id(ctx: ScenarioContext) -> int:
+    """The REST id of the scenario's mock runner, found by its name in its repository's runner list."""
+    state = world(ctx)
+    cached = state.values.get("runner_states:id")
+    if isinstance(cached, int):
+        return cached
+    repo = the_repo(ctx)
+    response = actions_of(ctx, repo).list_runners(repo.owner, repo.name)
+    assert response.status_code == 200, f"listing runners answered {response.status_code}: {response.text[:300]}"
+    for item in json_of(response).get("runners") or []:
+        if item.get("name") == state.runner_name:
+            state.values["runner_states:id"] = int(item["id"])
+            return int(item["id"])
+    raise AssertionError(f"the mock runner {state.runner_name!r} is not listed in {repo.full_name}")
+
+
+def _runner_path(ctx: ScenarioContext) -> str:
+    repo = the_repo(ctx)
+    return f"repos/{repo.full_name}/actions/runners/{mock_runner_id(ctx)}"
+
+
+def _owner_http(ctx: ScenarioContext) -> Any:
+    return ctx.user(the_repo(ctx).short.split("/", 1)[0]).http
+
+
+def _set_disabled(ctx: ScenarioContext, disabled: bool) -> None:
+    ctx.response = _owner_http(ctx).patch(_runner_path(ctx), json={"disabled": disabled})
+
+
+# ---------------------------------------------------------------- Given / When
+
+
+@given("the mock runner has been disabled")
+def given_disabled(ctx: ScenarioContext) -> None:
+    """Disable the runner over REST; the PATCH must succeed."""
+    _set_disabled(ctx, True)
+    response = ctx.last_response()
+    assert response.status_code == 200, f"disabling the runner answered {response.status_code}: {response.text[:300]}"
+
+
+@when(parsers.re(r"the repository's owner (?P<action>disables|enables) the mock runner"))
+def when_toggle(ctx: ScenarioContext, action: str) -> None:
+    _set_disabled(ctx, action == "disables")
+
+
+@when(phrase("the mock runner polls for a task for {seconds:d} seconds"))
+def when_poll(ctx: ScenarioContext, seconds: int) -> None:
+    """FetchTask repeatedly (as act_runner does between jobs); keep any task handed out."""
+    runner = the_runner(ctx)
+    deadline = time.monotonic() + seconds
+    handed: list[runner_pb2.Task] = []
+    while True:
+        task, _ = runner.fetch_task(0, timeout=5.0)
+        if task is not None:
+            handed.append(task)
+            break
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(0.5)
+    world(ctx).values[POLLED] = handed
+
+
+@when(phrase("the repository's owner reads the mock runner"))
+def when_read_runner(ctx: ScenarioContext) -> None:
+    ctx.response = _owner_http(ctx).get(_runner_path(ctx))
+
+
+# ---------------------------------------------------------------- Then
+
+
+@then(phrase("the mock runner was given no task"))
+def then_no_task(ctx: ScenarioContext) -> None:
+    polled = world(ctx).values.get(POLLED)
+    assert isinstance(polled, list), "the mock runner did not poll: add `When the mock runner polls for a task ...`"
+    assert not polled, f"the runner was handed task {polled[0].id} while it is disabled"
+
+
+def _runner_view(ctx: ScenarioContext) -> dict[str, Any]:
+    response = _owner_http(ctx).get(_runner_path(ctx))
+    assert response.status_code == 200, f"reading the runner answered {response.status_code}: {response.text[:300]}"
+    body = json_of(response)
+    assert isinstance(body, dict), f"the runner is not a JSON object: {response.text[:300]}"
+    return body
+
+
+@then(
+    parsers.re(
+        r"the mock runner is registered, (?P<status>online|offline), (?P<busy>busy|not busy)"
+        r" and (?P<disabled>disabled|enabled)"
+    )
+)
+def then_runner_state(ctx: ScenarioContext, status: str, busy: str, disabled: str) -> None:
+    """The runner's REST view: ``status``, ``busy`` and ``disabled`` all as stated."""
+    view = _runner_view(ctx)
+    seen = (view.get("status"), view.get("busy"), view.get("disabled"))
+    expected = (status, busy == "busy", disabled == "disabled")
+    assert seen == expected, f"(status, busy, disabled) is {seen}, expected {expected}"
+
+
+@then(phrase('the mock runner holds a job of the run of "{file_name}"'))
+def then_holds_job_of(ctx: ScenarioContext, file_name: str) -> None:
+    held = held_job(ctx)
+    run = find_run(ctx, the_repo(ctx), file_name)
+    assert held.run_id == run.get("id"), f"the runner holds a job of run {held.run_id}, not of run {run.get('id')}"
