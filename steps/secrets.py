@@ -162,6 +162,13 @@ def list_secrets(ctx: ScenarioContext, who: str, kind: str, short: str) -> None:
     track(ctx, config_api(ctx, who, scope).list_secrets(scope.path))
 
 
+@given(phrase('"{who}" has deleted the secret "{name}" of the {kind:w} "{short}"'))
+def given_deleted_secret(ctx: ScenarioContext, who: str, name: str, kind: str, short: str) -> None:
+    """A deletion that must succeed (204) before the scenario's action."""
+    scope = resolve_scope(ctx, kind, short)
+    _expect(config_api(ctx, who, scope).delete_secret(scope.path, name), (204,), f'deleting the secret "{name}"')
+
+
 @when(phrase('"{who}" deletes the secret "{name}" of the {kind:w} "{short}"'))
 def delete_secret(ctx: ScenarioContext, who: str, name: str, kind: str, short: str) -> None:
     """DELETE .../actions/secrets/{name}."""
