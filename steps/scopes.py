@@ -8,10 +8,13 @@ always the caller's own. Runners registered here are remembered by their short n
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 import requests
+from forge_proto import runner_pb2
+from google.protobuf import json_format
 from pytest_bdd import given, parsers, then, when
 
 from conformance.api.artifacts import RecordingSession
@@ -20,6 +23,7 @@ from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.target import Target
 from mock_runner.protocol import RunnerClient
+from steps.ci import actions_of, the_repo, the_runner, wait_for
 from steps.common import expand, phrase
 
 __all__ = ["ScopeRef", "parse_scope", "registered_runner", "runner_id_of", "scope_http"]
@@ -260,6 +264,7 @@ def then_none_listed(ctx: ScenarioContext, kind: str) -> None:
 
 
 @given(phrase('a commit adding "{path}" is pushed to "{short}"'))
+@when(phrase('a commit adding "{path}" is pushed to "{short}"'))
 def given_commit_to(ctx: ScenarioContext, identities: IdentityFactory, path: str, short: str) -> None:
     """One more commit through the contents API (as the admin, who may write to any repository)."""
     repo = identities.repo(short)
@@ -283,3 +288,58 @@ def when_list_at_commit(ctx: ScenarioContext, who: str, short: str, whose: str) 
 def then_page_holds(ctx: ScenarioContext, count: int) -> None:
     runs = _body(ctx).get("workflow_runs")
     assert isinstance(runs, list) and len(runs) == count, f"the page holds {runs!r}, expected {count} runs"
+
+
+# ---------------------------------------------------------------- workflows of a repository: state and inputs
+
+
+def _workflow_path(ctx: ScenarioContext, workflow_id: str) -> str:
+    repo = the_repo(ctx)
+    return f"repos/{repo.full_name}/actions/workflows/{workflow_id}"
+
+
+@given(parsers.re(r'the repository\'s owner has (?P<action>disabled|enabled) the workflow "(?P<workflow_id>[^"]+)"'))
+def given_workflow_state(ctx: ScenarioContext, action: str, workflow_id: str) -> None:
+    verb = "disable" if action == "disabled" else "enable"
+    response = ctx.user(the_repo(ctx).short.split("/", 1)[0]).http.put(f"{_workflow_path(ctx, workflow_id)}/{verb}")
+    assert response.status_code == 204, f"{verb} answered {response.status_code}: {response.text[:300]}"
+
+
+@when(parsers.re(r'the repository\'s owner (?P<verb>disables|enables) the workflow "(?P<workflow_id>[^"]+)"'))
+def when_workflow_state(ctx: ScenarioContext, verb: str, workflow_id: str) -> None:
+    http = ctx.user(the_repo(ctx).short.split("/", 1)[0]).http
+    ctx.response = http.put(f"{_workflow_path(ctx, workflow_id)}/{verb.removesuffix('s')}")
+
+
+@when(phrase('the repository\'s owner dispatches "{workflow_id}" on the default branch with the inputs'))
+def when_dispatch_inputs(ctx: ScenarioContext, workflow_id: str, docstring: str) -> None:
+    """POST .../dispatches with ``inputs`` (a JSON object of strings) and the run's id in the answer."""
+    repo = the_repo(ctx)
+    inputs = json.loads(docstring)
+    assert isinstance(inputs, dict), "the inputs must be a JSON object"
+    ctx.response = actions_of(ctx, repo).dispatch(
+        repo.owner, repo.name, workflow_id, repo.default_branch, inputs=inputs, return_run_details=True
+    )
+
+
+@when(phrase("the mock runner takes the job and reads its context"))
+def when_take_with_context(ctx: ScenarioContext) -> None:
+    """Fetch until a task comes; keep its context (event payload and inputs) and hold it as the job."""
+    runner = the_runner(ctx)
+
+    def probe() -> runner_pb2.Task | None:
+        task, _ = runner.fetch_task(0, timeout=5.0)
+        return task
+
+    task = wait_for(probe, "a task being handed out to the mock runner")
+    ctx.remember("scopes:task context", json_format.MessageToDict(task.context))
+
+
+@then(phrase('the job\'s inputs are exactly "{pairs}"'))
+def then_job_inputs(ctx: ScenarioContext, pairs: str) -> None:
+    """The task context's event payload carries exactly these inputs (``name=value`` comma separated)."""
+    expected = dict(pair.split("=", 1) for pair in pairs.split(",") if pair)
+    context = ctx.recall("scopes:task context")
+    event = context.get("event") or {}
+    assert event.get("inputs") == expected, f"the event's inputs are {event.get('inputs')!r}, expected {expected!r}"
+    assert context.get("event_name") == "workflow_dispatch", f"event_name is {context.get('event_name')!r}"
