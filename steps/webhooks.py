@@ -1,0 +1,323 @@
+"""Webhooks: repository hooks over REST and the deliveries the harness's receiver gets from the forge.
+
+Hooks point at a path of their own on the harness's receiver (``conformance.receiver``), so a
+scenario only sees its own deliveries. Against a live forge, give the address where the forge can
+reach this process with ``--webhook-url`` (or ``CONFORMANCE_WEBHOOK_URL``) and the local address to
+bind with ``--webhook-host`` (or ``CONFORMANCE_WEBHOOK_HOST``); the default is loopback, which the
+embedded reference server reaches. In ``body`` docstrings ``{receiver}`` stands for a fresh receiver URL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import re
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from pytest_bdd import given, then, when
+
+from conformance.api.hooks import HooksApi
+from conformance.client import json_of
+from conformance.context import ScenarioContext
+from conformance.receiver import ReceivedRequest, WebhookReceiver, receiver_address
+from conformance.schemas import validate
+from steps.ci import find_run
+from steps.common import expand, field_value, phrase
+
+__all__ = ["HookRef", "webhook_receiver"]
+
+DELIVERY_WAIT_SECONDS = 30.0
+RECEIVER_PLACEHOLDER = "{receiver}"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Where the harness's webhook receiver listens and the address the forge is given."""
+    group = parser.getgroup("conformance")
+    group.addoption(
+        "--webhook-host",
+        dest="conformance_webhook_host",
+        metavar="HOST",
+        default=os.environ.get("CONFORMANCE_WEBHOOK_HOST"),
+        help="address the webhook receiver binds (env CONFORMANCE_WEBHOOK_HOST; default 127.0.0.1)",
+    )
+    group.addoption(
+        "--webhook-url",
+        dest="conformance_webhook_url",
+        metavar="URL",
+        default=os.environ.get("CONFORMANCE_WEBHOOK_URL"),
+        help="base URL at which the forge reaches the receiver, e.g. http://10.0.0.5:8765 "
+        "(env CONFORMANCE_WEBHOOK_URL; default the bound address)",
+    )
+
+
+@pytest.fixture(scope="session")
+def webhook_receiver(request: pytest.FixtureRequest) -> Iterator[WebhookReceiver]:
+    """The run's receiver, started when a scenario first needs it."""
+    host, port, public_url = receiver_address(
+        request.config.getoption("conformance_webhook_host"), request.config.getoption("conformance_webhook_url")
+    )
+    with WebhookReceiver(host, port, public_url) as receiver:
+        yield receiver
+
+
+@dataclass(frozen=True)
+class HookRef:
+    """A hook a scenario made: its id, its repository, its receiver path and secret."""
+
+    id: int
+    repo: str
+    path: str
+    secret: str
+
+
+def _hooks_as(ctx: ScenarioContext, who: str) -> HooksApi:
+    if who == "an anonymous client":
+        return ctx.anonymous().area(HooksApi)
+    return ctx.user(who).api.area(HooksApi)
+
+
+def _last_hook(ctx: ScenarioContext) -> HookRef:
+    hook = ctx.recall("hooks:last")
+    assert isinstance(hook, HookRef)
+    return hook
+
+
+def _remember_created(ctx: ScenarioContext, repo: str, path: str, secret: str) -> None:
+    response = ctx.last_response()
+    if response.status_code == 201:
+        ctx.remember("hooks:last", HookRef(int(json_of(response)["id"]), repo, path, secret))
+        ctx.remember("hooks:secrets", [*ctx.values.get("hooks:secrets", []), secret])
+
+
+def _create(
+    ctx: ScenarioContext, receiver: WebhookReceiver, *, who: str, repo: str, events: str, secret: str, active: bool
+) -> None:
+    ref = ctx.repo(repo)
+    path = receiver.new_path(ctx.real_name("hook"))
+    option = {
+        "type": "gitea",
+        "config": {"url": receiver.url(path), "content_type": "json", "secret": secret},
+        "events": [event.strip() for event in events.split(",") if event.strip()],
+        "active": active,
+    }
+    ctx.response = _hooks_as(ctx, who).create_hook(ref.owner, ref.name, option)
+    assert ctx.response.status_code == 201, f"the webhook was not created: {ctx.response.text[:300]}"
+    _remember_created(ctx, repo, path, secret)
+
+
+# ---------------------------------------------------------------- Given
+
+
+@given(phrase('"{who}" has a webhook on "{repo}" for the events "{events}" with the secret "{secret}"'))
+def given_hook(
+    ctx: ScenarioContext, webhook_receiver: WebhookReceiver, *, who: str, repo: str, events: str, secret: str
+) -> None:
+    """An active Gitea-type hook with a JSON body, pointed at a fresh receiver path."""
+    _create(ctx, webhook_receiver, who=who, repo=repo, events=events, secret=secret, active=True)
+
+
+# ---------------------------------------------------------------- When
+
+
+@when(phrase('"{who}" creates a webhook on "{repo}" with the body'))
+def when_create(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, who: str, repo: str, docstring: str) -> None:
+    """``POST .../hooks``; ``{receiver}`` in the body is a fresh receiver URL."""
+    path = webhook_receiver.new_path(ctx.real_name("hook"))
+    text = expand(ctx, docstring.replace(RECEIVER_PLACEHOLDER, "\0")).replace("\0", webhook_receiver.url(path))
+    try:
+        option = json.loads(text)
+    except ValueError as error:
+        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
+    ref = ctx.repo(repo)
+    ctx.response = _hooks_as(ctx, who).create_hook(ref.owner, ref.name, option)
+    config = option.get("config") if isinstance(option, dict) else None
+    secret = str(config.get("secret", "")) if isinstance(config, dict) else ""
+    _remember_created(ctx, repo, path, secret)
+
+
+@when(phrase('"{who}" lists the webhooks of "{repo}"'))
+def when_list(ctx: ScenarioContext, who: str, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = _hooks_as(ctx, who).list_hooks(ref.owner, ref.name)
+
+
+@when(phrase('"{who}" gets the webhook'))
+def when_get(ctx: ScenarioContext, who: str) -> None:
+    hook = _last_hook(ctx)
+    ref = ctx.repo(hook.repo)
+    ctx.response = _hooks_as(ctx, who).get_hook(ref.owner, ref.name, hook.id)
+
+
+@when(phrase('"{who}" gets the webhook through the repository "{repo}"'))
+def when_get_elsewhere(ctx: ScenarioContext, who: str, repo: str) -> None:
+    """The hook's id under another repository's path."""
+    ref = ctx.repo(repo)
+    ctx.response = _hooks_as(ctx, who).get_hook(ref.owner, ref.name, _last_hook(ctx).id)
+
+
+@when(phrase('"{who}" edits the webhook with the body'))
+def when_edit(ctx: ScenarioContext, who: str, docstring: str) -> None:
+    hook = _last_hook(ctx)
+    ref = ctx.repo(hook.repo)
+    try:
+        option = json.loads(expand(ctx, docstring))
+    except ValueError as error:
+        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
+    ctx.response = _hooks_as(ctx, who).edit_hook(ref.owner, ref.name, hook.id, option)
+
+
+@when(phrase('"{who}" deletes the webhook'))
+def when_delete(ctx: ScenarioContext, who: str) -> None:
+    hook = _last_hook(ctx)
+    ref = ctx.repo(hook.repo)
+    ctx.response = _hooks_as(ctx, who).delete_hook(ref.owner, ref.name, hook.id)
+
+
+# ---------------------------------------------------------------- Then: hooks
+
+
+@then("the response holds no hook secret")
+def then_no_secret(ctx: ScenarioContext) -> None:
+    """Neither a ``secret`` key nor any secret value given to a hook of the scenario."""
+    response = ctx.last_response()
+    documents = json_of(response)
+    for document in documents if isinstance(documents, list) else [documents]:
+        assert "secret" not in document, "the hook has a secret field"
+        assert "secret" not in document.get("config", {}), "the hook's config has a secret"
+    for secret in ctx.values.get("hooks:secrets", []):
+        assert secret not in response.text, "a hook's secret is in the response"
+
+
+@then("the response is the webhook pointed at the receiver")
+def then_is_the_hook(ctx: ScenarioContext, webhook_receiver: WebhookReceiver) -> None:
+    hook = _last_hook(ctx)
+    body = json_of(ctx.last_response())
+    assert body["id"] == hook.id, f"expected hook {hook.id}, got {body['id']}"
+    assert body["config"]["url"] == webhook_receiver.url(hook.path), body["config"]
+
+
+@then(phrase('the webhooks of "{repo}" are {count:d}'))
+def then_hook_count(ctx: ScenarioContext, repo: str, count: int) -> None:
+    """The owner's list of the repository's hooks has exactly ``count`` entries."""
+    ref = ctx.repo(repo)
+    response = ctx.user(repo.split("/", 1)[0]).api.area(HooksApi).list_hooks(ref.owner, ref.name)
+    assert response.status_code == 200, response.text[:300]
+    assert len(json_of(response)) == count, f"expected {count} hooks, got {json_of(response)}"
+
+
+# ---------------------------------------------------------------- Then: deliveries
+
+
+def _deliveries(receiver: WebhookReceiver, hook: HookRef, event: str) -> list[ReceivedRequest]:
+    return [request for request in receiver.requests(hook.path) if request.event == event]
+
+
+def _wait_delivery(receiver: WebhookReceiver, hook: HookRef, event: str, action: str) -> ReceivedRequest:
+    return receiver.wait_for(
+        hook.path,
+        lambda request: request.event == event and request.action == action,
+        f'a "{event}" delivery with the action "{action}"',
+        DELIVERY_WAIT_SECONDS,
+    )
+
+
+@then(phrase('the webhook receives "{event}" deliveries with the actions "{actions}" in this order'))
+def then_actions(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: str, actions: str) -> None:
+    """Each action arrives (waiting for it), and the first delivery of each comes in the given order."""
+    hook = _last_hook(ctx)
+    expected = [action.strip() for action in actions.split(",")]
+    for action in expected:
+        _wait_delivery(webhook_receiver, hook, event, action)
+    first_seen = list(dict.fromkeys(r.action for r in _deliveries(webhook_receiver, hook, event) if r.action))
+    order = [action for action in first_seen if action in expected]
+    assert order == expected, f'"{event}" actions arrived in the order {first_seen}'
+
+
+@then(phrase('every "{event}" delivery is signed with the secret "{secret}"'))
+def then_signed(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: str, secret: str) -> None:
+    """``X-Hub-Signature-256`` is ``sha256=`` and ``X-Gitea-Signature`` the hex HMAC-SHA256 of the payload."""
+    deliveries = _deliveries(webhook_receiver, _last_hook(ctx), event)
+    assert deliveries, f'no "{event}" delivery arrived'
+    for request in deliveries:
+        digest = hmac.new(secret.encode(), request.payload_text, hashlib.sha256).hexdigest()
+        assert request.header("X-Hub-Signature-256") == f"sha256={digest}", (
+            f"X-Hub-Signature-256 {request.header('X-Hub-Signature-256')!r} does not verify with the secret"
+        )
+        assert request.header("X-Gitea-Signature") == digest, "X-Gitea-Signature does not verify with the secret"
+
+
+@then(phrase('every "{event}" delivery names its event and has its own delivery id'))
+def then_headers(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: str) -> None:
+    """``X-Gitea-Event``/``X-GitHub-Event`` name the event; ``X-Gitea-Delivery`` is a UUID, one per delivery."""
+    deliveries = _deliveries(webhook_receiver, _last_hook(ctx), event)
+    assert deliveries, f'no "{event}" delivery arrived'
+    ids = []
+    for request in deliveries:
+        assert request.header("X-GitHub-Event") == event, f"X-GitHub-Event is {request.header('X-GitHub-Event')!r}"
+        delivery_id = request.header("X-Gitea-Delivery") or ""
+        uuid.UUID(delivery_id)
+        ids.append(delivery_id)
+    assert len(set(ids)) == len(ids), f"delivery ids repeat: {ids}"
+
+
+@then(phrase('every "{event}" delivery body matches the schema "{schema}"'))
+def then_payload_schema(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: str, schema: str) -> None:
+    deliveries = _deliveries(webhook_receiver, _last_hook(ctx), event)
+    assert deliveries, f'no "{event}" delivery arrived'
+    for request in deliveries:
+        validate(request.json(), schema)
+
+
+def _payload(receiver: WebhookReceiver, hook: HookRef, event: str, action: str) -> Any:
+    return _wait_delivery(receiver, hook, event, action).json()
+
+
+@then(phrase('the "{action}" "{event}" delivery is about the run of "{file_name}"'))
+def then_about_run(
+    ctx: ScenarioContext, webhook_receiver: WebhookReceiver, action: str, event: str, file_name: str
+) -> None:
+    """The payload's run id is the id the REST API gives the run of that workflow."""
+    hook = _last_hook(ctx)
+    run_id = find_run(ctx, ctx.repo(hook.repo), file_name)["id"]
+    payload = _payload(webhook_receiver, hook, event, action)
+    subject = payload["workflow_run"]["id"] if event == "workflow_run" else payload["workflow_job"]["run_id"]
+    assert subject == run_id, f"the delivery is about run {subject}, the run of {file_name} is {run_id}"
+
+
+@then(phrase('the "{action}" "{event}" delivery field "{path}" is "{expected}"'))
+def then_payload_field(
+    ctx: ScenarioContext, webhook_receiver: WebhookReceiver, *, action: str, event: str, path: str, expected: str
+) -> None:
+    payload = _payload(webhook_receiver, _last_hook(ctx), event, action)
+    actual = field_value(payload, path)
+    assert str(actual) == expand(ctx, expected), f'"{path}" is {actual!r}, expected {expected!r}'
+
+
+@then(phrase("every workflow_job delivery has a job url without the runs part and a run url with it"))
+def then_job_urls(ctx: ScenarioContext, webhook_receiver: WebhookReceiver) -> None:
+    """Specification 6.2: ``url`` is ``.../actions/jobs/{job}``; ``run_url`` keeps ``.../actions/runs/{run}``."""
+    hook = _last_hook(ctx)
+    deliveries = _deliveries(webhook_receiver, hook, "workflow_job")
+    assert deliveries, "no workflow_job delivery arrived"
+    ref = ctx.repo(hook.repo)
+    for request in deliveries:
+        job = request.json()["workflow_job"]
+        url, run_url = str(job["url"]), str(job["run_url"])
+        assert "/runs/" not in url, f"the job url {url!r} has a runs/<run> part"
+        assert re.search(rf"/repos/{re.escape(ref.full_name)}/actions/jobs/{job['id']}$", url), url
+        assert re.search(rf"/repos/{re.escape(ref.full_name)}/actions/runs/{job['run_id']}$", run_url), run_url
+
+
+@then(phrase('the webhook receives no "{event}" delivery once the "{action}" "{other}" delivery has arrived'))
+def then_none_of(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: str, action: str, other: str) -> None:
+    """A negative check anchored on a delivery that must come: after it, nothing of ``event`` came either."""
+    hook = _last_hook(ctx)
+    _wait_delivery(webhook_receiver, hook, other, action)
+    unexpected = _deliveries(webhook_receiver, hook, event)
+    assert not unexpected, f'{len(unexpected)} "{event}" deliveries arrived'
