@@ -179,6 +179,13 @@ def when_delete(ctx: ScenarioContext, who: str) -> None:
     ctx.response = _hooks_as(ctx, who).delete_hook(ref.owner, ref.name, hook.id)
 
 
+@when(phrase('"{who}" tests the webhook'))
+def when_test(ctx: ScenarioContext, who: str) -> None:
+    hook = _last_hook(ctx)
+    ref = ctx.repo(hook.repo)
+    ctx.response = _hooks_as(ctx, who).test_hook(ref.owner, ref.name, hook.id)
+
+
 # ---------------------------------------------------------------- Then: hooks
 
 
@@ -321,3 +328,16 @@ def then_none_of(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event:
     _wait_delivery(webhook_receiver, hook, other, action)
     unexpected = _deliveries(webhook_receiver, hook, event)
     assert not unexpected, f'{len(unexpected)} "{event}" deliveries arrived'
+
+
+@then(phrase('the webhook receives a "push" delivery of the head of the default branch'))
+def then_test_push(ctx: ScenarioContext, webhook_receiver: WebhookReceiver) -> None:
+    """The test delivery: event ``push``, ``ref`` the default branch, ``after`` and ``head_commit`` its head."""
+    hook = _last_hook(ctx)
+    ref = ctx.repo(hook.repo)
+    push = webhook_receiver.wait_for(
+        hook.path, lambda request: request.event == "push", 'a "push" delivery', DELIVERY_WAIT_SECONDS
+    ).json()
+    assert push["ref"] == f"refs/heads/{ref.default_branch}", f"ref is {push['ref']!r}"
+    assert re.fullmatch(r"[0-9a-f]{40}", str(push["after"])), f"after is {push['after']!r}"
+    assert push["head_commit"]["id"] == push["after"], "head_commit is not the pushed head"

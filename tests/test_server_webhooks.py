@@ -258,6 +258,23 @@ def test_deliveries_of_a_failed_request_are_dropped(app: Flask, receiver: Webhoo
     assert len(receiver.requests("/x")) == 1
 
 
+def test_a_hook_test_sends_a_signed_push_of_the_branch_head(world: World, receiver: WebhookReceiver) -> None:
+    world.repo("alice", "app")
+    sha = world.push("alice", "app", "notes.txt", "hello", message="Add notes")
+    hook = _hook(world, receiver, "/t", active=False, events=["workflow_run"])
+    assert world.api("POST", f"repos/alice/app/hooks/{hook['id']}/tests", "alice").status_code == 204
+    _drain(world.app)
+    [push] = receiver.requests("/t")
+    assert push.event == "push"
+    assert push.header("X-Hub-Signature-256") == "sha256=" + hmac.new(b"s3cret", push.body, hashlib.sha256).hexdigest()
+    payload = push.json()
+    assert payload["ref"] == "refs/heads/main" and payload["after"] == sha
+    assert payload["head_commit"]["message"].strip() == "Add notes" and payload["pusher"]["login"] == "alice"
+    missing = world.api("POST", f"repos/alice/app/hooks/{hook['id']}/tests?ref=nope", "alice")
+    assert missing.status_code == 404
+    assert world.api("POST", "repos/alice/app/hooks/999/tests", "alice").status_code == 404
+
+
 def test_deleting_the_repository_drops_its_hooks(world: World, receiver: WebhookReceiver) -> None:
     world.repo("alice", "app")
     hook = _hook(world, receiver, "/h")

@@ -36,3 +36,8 @@ class HooksApi(ApiArea):
     def delete_hook(self, owner: str, repo: str, hook_id: int | str) -> requests.Response:
         """``DELETE .../hooks/{id}`` (204)."""
         return self.http.delete(f"{self._hooks(owner, repo)}/{hook_id}")
+
+    def test_hook(self, owner: str, repo: str, hook_id: int | str, ref: str | None = None) -> requests.Response:
+        """``POST .../hooks/{id}/tests``: the forge sends the hook a ``push`` delivery of the branch head (204)."""
+        params = {"ref": ref} if ref else None
+        return self.http.post(f"{self._hooks(owner, repo)}/{hook_id}/tests", params=params)

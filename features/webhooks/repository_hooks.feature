@@ -83,6 +83,16 @@ Feature: Repository webhooks are managed over REST
       | {"type": "no-such-type", "active": true, "config": {"url": "{receiver}", "content_type": "json"}} |
 
   @gitea
+  Scenario: Testing a webhook sends it a signed push delivery of the default branch's head
+    Gitea's test ignores the hook's events and sends even to an inactive hook; so does the reference.
+    Given "dev" has a webhook on "dev/app" for the events "workflow_run" with the secret "tested-secret-1"
+    When "dev" tests the webhook
+    Then the response status is 204
+    And the webhook receives a "push" delivery of the head of the default branch
+    And every "push" delivery is signed with the secret "tested-secret-1"
+    And every "push" delivery names its event and has its own delivery id
+
+  @gitea
   Scenario: Only the repository's administrators manage its webhooks
     Given a user "mallory"
     And "dev" has a webhook on "dev/app" for the events "push" with the secret "guarded-secret-1"

@@ -12,12 +12,15 @@ from ..actions.convert import job_to_api, run_to_api
 from ..actions.models import Job, Run
 from ..actions.queries import default_branch_workflow
 from ..actions.status import Status, api_status
+from ..context import forge
 from ..errors import ApiError
+from ..gitcli import ZERO_SHA
+from ..timefmt import iso
 
 if TYPE_CHECKING:
     from ..repos.models import Repo
 
-__all__ = ["job_action", "job_payload", "run_action", "run_payload"]
+__all__ = ["job_action", "job_payload", "push_test_payload", "run_action", "run_payload"]
 
 
 def run_action(status: Status) -> str:
@@ -75,4 +78,38 @@ def job_payload(job: Job, run: Run, repo: Repo) -> dict[str, Any]:
         "action": job_action(job.status),
         "workflow_job": job_to_api(job, run, repo),
         **_envelope(repo, run.trigger_user_id),
+    }
+
+
+def _commit(repo: Repo, sha: str) -> dict[str, Any]:
+    """A ``PayloadCommit`` of a commit of the repository."""
+    info = repo.git.commit_info(sha)
+    return {
+        "id": sha,
+        "message": info.message,
+        "url": forge().url(f"{repo.full_name}/commit/{sha}"),
+        "author": {"name": info.author_name, "email": info.author_email, "username": ""},
+        "committer": {"name": info.committer_name, "email": info.committer_email, "username": ""},
+        "timestamp": iso(info.author_time),
+        "added": [],
+        "removed": [],
+        "modified": [],
+    }
+
+
+def push_test_payload(repo: Repo, branch: str, sender_id: int) -> dict[str, Any]:
+    """The ``push`` payload of a hook test: the branch's head commit as if just pushed (none when empty)."""
+    head = repo.git.rev_parse(f"refs/heads/{branch}")
+    commits = [_commit(repo, head)] if head else []
+    envelope = _envelope(repo, sender_id)
+    return {
+        "ref": f"refs/heads/{branch}",
+        "before": head or ZERO_SHA,
+        "after": head or ZERO_SHA,
+        "compare_url": "",
+        "commits": commits,
+        "total_commits": len(commits),
+        "head_commit": commits[0] if commits else None,
+        **envelope,
+        "pusher": envelope["sender"],
     }

@@ -6,16 +6,18 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 from ..actions.models import get_job, get_run
-from ..auth import check_scope
+from ..auth import check_scope, current_principal
 from ..context import forge
 from ..events import JobStatusEvent, RepoDeletedEvent, RunStatusEvent
+from ..gitcli import valid_branch_name
+from ..repos.errors import BranchNotFound
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models, store
 from .delivery import delivery_for, install_delivery, schedule
-from .payloads import job_payload, run_payload
+from .payloads import job_payload, push_test_payload, run_payload
 
 __all__ = ["register"]
 
@@ -61,6 +63,20 @@ def hook_edit(owner: str, repo: str, hook_id: str) -> Response:
 def hook_delete(owner: str, repo: str, hook_id: str) -> Response:
     found = _admin_repo(owner, repo)
     models.delete_hook(found, hook_id)
+    return empty()
+
+
+def hook_test(owner: str, repo: str, hook_id: str) -> Response:
+    """Send the hook a ``push`` delivery of the branch head (``?ref=``, default branch by default), whatever
+    its events and even when inactive, as Gitea's test does."""
+    found = _admin_repo(owner, repo)
+    hook = models.get_hook(found, hook_id)
+    branch = (request.args.get("ref") or found.default_branch).removeprefix("refs/heads/")
+    known = valid_branch_name(branch) and found.git.rev_parse(f"refs/heads/{branch}") is not None
+    if not known and branch != found.default_branch:  # an empty repository's default branch has no head yet
+        raise BranchNotFound(f"branch {branch!r} not found")
+    payload = push_test_payload(found, branch, current_principal().user_id)
+    schedule([delivery_for(hook, "push", payload)])
     return empty()
 
 
@@ -113,6 +129,7 @@ def register(app: Flask) -> None:
     app.add_url_rule(f"{HOOKS}/<hook_id>", endpoint="repoGetHook", view_func=hook_get, methods=["GET"])
     app.add_url_rule(f"{HOOKS}/<hook_id>", endpoint="repoEditHook", view_func=hook_edit, methods=["PATCH"])
     app.add_url_rule(f"{HOOKS}/<hook_id>", endpoint="repoDeleteHook", view_func=hook_delete, methods=["DELETE"])
+    app.add_url_rule(f"{HOOKS}/<hook_id>/tests", endpoint="repoTestHook", view_func=hook_test, methods=["POST"])
     install_delivery(app)
     events = forge().events
     events.subscribe(RunStatusEvent, _guarded(on_run_status))
