@@ -12,7 +12,7 @@ from flask import Flask, Response, request
 from ..auth import check_scope, current_principal
 from ..context import forge
 from ..errors import ApiError, Unprocessable
-from ..events import PushEvent, RepoDeletedEvent
+from ..events import PushEvent, RepoDeletedEvent, RunStatusEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries
 from .config_routes import register_config_routes
@@ -21,6 +21,7 @@ from .models import TaskQueueSignal
 from .runner_protocol import register_runner_protocol
 from .scopes import register_scoped_routes
 from .triggers import dispatch_workflow, on_push, on_repo_deleted
+from .workflow_run import on_run_status
 
 if TYPE_CHECKING:
     from ..repos.models import Need, Repo
@@ -218,3 +219,4 @@ def register(app: Flask) -> None:
     events = forge().events
     events.subscribe(PushEvent, _guarded(on_push))
     events.subscribe(RepoDeletedEvent, _guarded(on_repo_deleted))
+    events.subscribe(RunStatusEvent, _guarded(on_run_status))
