@@ -23,7 +23,7 @@ from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.target import Target
 from mock_runner.protocol import RunnerClient
-from steps.ci import actions_of, the_repo, the_runner, wait_for
+from steps.ci import TakenJob, actions_of, find_run, runs_of, the_repo, the_runner, wait_for, world
 from steps.common import expand, phrase
 
 __all__ = ["ScopeRef", "parse_scope", "registered_runner", "runner_id_of", "scope_http"]
@@ -343,3 +343,63 @@ def then_job_inputs(ctx: ScenarioContext, pairs: str) -> None:
     event = context.get("event") or {}
     assert event.get("inputs") == expected, f"the event's inputs are {event.get('inputs')!r}, expected {expected!r}"
     assert context.get("event_name") == "workflow_dispatch", f"event_name is {context.get('event_name')!r}"
+
+
+# ---------------------------------------------------------------- deleting a run; workflow_run
+
+
+def _job(ctx: ScenarioContext) -> TakenJob:
+    job = world(ctx).jobs.get("job")
+    assert job is not None, "no job: add `Given a mock runner has taken a job of a new repository`"
+    return job
+
+
+def _owner_of(ctx: ScenarioContext, job: TakenJob) -> HttpClient:
+    return ctx.user(job.repo.short.split("/", 1)[0]).http
+
+
+@when(phrase("the repository's owner deletes the run of the job"))
+def when_delete_run_of_job(ctx: ScenarioContext) -> None:
+    job = _job(ctx)
+    ctx.response = _owner_of(ctx, job).delete(f"repos/{job.repo.full_name}/actions/runs/{job.run_id}")
+
+
+@then(phrase("the run of the job, its jobs and its artifacts are gone"))
+def then_run_gone(ctx: ScenarioContext) -> None:
+    job = _job(ctx)
+    http = _owner_of(ctx, job)
+    base = f"repos/{job.repo.full_name}/actions"
+    for path in (f"runs/{job.run_id}", f"jobs/{job.job_id}"):
+        status = http.get(f"{base}/{path}").status_code
+        assert status == 404, f"GET {path} answered {status} after the run was deleted"
+    artifacts = http.get(f"{base}/artifacts")
+    assert artifacts.status_code == 200, f"listing artifacts answered {artifacts.status_code}"
+    left = json_of(artifacts).get("artifacts")
+    assert left == [], f"artifacts of the deleted run remain: {left!r}"
+
+
+@then(phrase("the run of the job still exists"))
+def then_run_exists(ctx: ScenarioContext) -> None:
+    job = _job(ctx)
+    response = _owner_of(ctx, job).get(f"repos/{job.repo.full_name}/actions/runs/{job.run_id}")
+    assert response.status_code == 200, f"the run answered {response.status_code}: {response.text[:300]}"
+
+
+@then(phrase('the repository has no run of "{file_name}"'))
+def then_no_run_of(ctx: ScenarioContext, file_name: str) -> None:
+    found = runs_of(ctx, the_repo(ctx), file_name)
+    assert not found, f'"{file_name}" has {len(found)} runs: {[run.get("event") for run in found]}'
+
+
+@then(phrase('the job\'s event is the completion of the run of "{file_name}" with conclusion "{conclusion}"'))
+def then_workflow_run_event(ctx: ScenarioContext, file_name: str, conclusion: str) -> None:
+    """The task context's event payload: action completed, and the triggering run's name and conclusion."""
+    context = ctx.recall("scopes:task context")
+    assert context.get("event_name") == "workflow_run", f"event_name is {context.get('event_name')!r}"
+    event = context.get("event") or {}
+    assert event.get("action") == "completed", f"the event's action is {event.get('action')!r}"
+    run = event.get("workflow_run") or {}
+    seen = (run.get("conclusion"), run.get("status"))
+    assert seen == (conclusion, "completed"), f"the triggering run is {seen}, expected ({conclusion!r}, 'completed')"
+    triggering = find_run(ctx, the_repo(ctx), file_name)
+    assert run.get("id") == triggering.get("id"), f"the event names run {run.get('id')}, not {triggering.get('id')}"
