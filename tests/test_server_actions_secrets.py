@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import base64
 
+import pytest
+from flask import Flask
 from forge_proto import runner_pb2
 from test_server_actions_support import SIMPLE_WORKFLOW, World, world
 
 from reference_server.actions import secrets as secret_model
 from reference_server.context import forge
+from reference_server.errors import BadRequest
 
 __all__ = ["world"]
 
@@ -46,6 +49,12 @@ def test_secret_names_follow_giteas_rules(world: World) -> None:
         assert _put(world, f"{REPO_SECRETS}/{good}", "alice", {"data": "x"}) == 201, good
     assert world.api("DELETE", f"{REPO_SECRETS}/000", "alice").status_code == 400
     assert world.api("GET", REPO_SECRETS, "alice").headers["X-Total-Count"] == "3"
+
+
+@pytest.mark.parametrize("name", ["KEY\n", "\u017fECRET", "K\u212aY", ""])
+def test_the_name_rule_is_ascii_and_matches_the_whole_name(app: Flask, name: str) -> None:
+    with app.app_context(), pytest.raises(BadRequest, match="invalid secret name"):
+        secret_model.validate_config_name(name, "secret")
 
 
 def test_bad_bodies_change_nothing(world: World) -> None:

@@ -38,7 +38,7 @@ __all__ = [
 
 SECRET_DATA_MAX_LENGTH = 65536
 SECRET_DESCRIPTION_MAX_LENGTH = 4096
-NAME_PATTERN = re.compile(r"^[A-Z_][A-Z0-9_]*$", re.IGNORECASE)
+NAME_PATTERN = re.compile(r"[A-Z_][A-Z0-9_]*", re.IGNORECASE | re.ASCII)
 RESERVED_PREFIXES = ("GITEA_", "GITHUB_")
 NONCE_BYTES = 16
 TAG_BYTES = 32
@@ -47,7 +47,7 @@ TABLE: config_store.ConfigTable = "action_secret"
 
 def validate_config_name(name: object, kind: str) -> str:
     """Gitea's rule for secret and variable names; the name upper-cased, or 400 ``invalid <kind> name``."""
-    if not isinstance(name, str) or not NAME_PATTERN.match(name) or name.upper().startswith(RESERVED_PREFIXES):
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name) or name.upper().startswith(RESERVED_PREFIXES):
         raise BadRequest(f"invalid {kind} name")
     return name.upper()
 
