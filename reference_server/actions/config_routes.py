@@ -32,42 +32,50 @@ API = "/api/v1"
 
 
 def _list_secrets(scope: Scope) -> Response:
+    """List the scope's secrets: names, descriptions, creation times, never values."""
     page = page_params()
     secrets, total = list_secrets(scope.owner_id, scope.repo_id, page.limit, page.offset)
     return paged_response([secret_to_api(secret) for secret in secrets], page, total)
 
 
 def _put_secret(scope: Scope, name: str) -> Response:
+    """Create (201) or update (204) a secret."""
     created = put_secret(scope.owner_id, scope.repo_id, name, json_body())
     return empty(201 if created else 204)
 
 
 def _delete_secret(scope: Scope, name: str) -> Response:
+    """Delete a secret."""
     delete_secret(scope.owner_id, scope.repo_id, name)
     return empty()
 
 
 def _list_variables(scope: Scope) -> Response:
+    """List the scope's variables."""
     page = page_params()
     variables, total = list_variables(scope.owner_id, scope.repo_id, page.limit, page.offset)
     return paged_response([variable_to_api(variable) for variable in variables], page, total)
 
 
 def _get_variable(scope: Scope, name: str) -> Response:
+    """Get a variable."""
     return json_response(variable_to_api(get_variable(scope.owner_id, scope.repo_id, name)))
 
 
 def _create_variable(scope: Scope, name: str) -> Response:
+    """Create a variable (409 when the name exists in any case)."""
     create_variable(scope.owner_id, scope.repo_id, name, json_body())
     return empty(201)
 
 
 def _update_variable(scope: Scope, name: str) -> Response:
+    """Update a variable's value and description, and rename it when a new name is given."""
     update_variable(scope.owner_id, scope.repo_id, name, json_body())
     return empty()
 
 
 def _delete_variable(scope: Scope, name: str) -> Response:
+    """Delete a variable."""
     delete_variable(scope.owner_id, scope.repo_id, name)
     return empty()
 
@@ -96,6 +104,7 @@ def _bind(action: Action, resolve: ScopeOf) -> Any:
         scope_args = [kwargs.pop(key) for key in ("owner", "repo", "org") if key in kwargs]
         return action(resolve(*scope_args), **kwargs)
 
+    view.__doc__ = action.__doc__
     return view
 
 
