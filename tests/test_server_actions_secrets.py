@@ -7,7 +7,7 @@ import base64
 import pytest
 from flask import Flask
 from forge_proto import runner_pb2
-from test_server_actions_support import SIMPLE_WORKFLOW, World, world
+from test_server_actions_support import SIMPLE_WORKFLOW, RunnerIdentity, World, world
 
 from reference_server.actions import secrets as secret_model
 from reference_server.context import forge
@@ -171,3 +171,28 @@ def test_a_deleted_repositorys_secrets_are_forgotten(world: World) -> None:
     assert world.api("DELETE", "repos/alice/app", "alice").status_code == 204
     with world.app.app_context():
         assert forge().db.one("SELECT id FROM action_secret WHERE name = 'GONE'") is None
+
+
+def test_a_job_of_an_organization_repository_receives_the_organizations_secrets(world: World) -> None:
+    world.user("alice")
+    assert world.api("POST", "orgs", "alice", json={"username": "acme"}).status_code == 201
+    repo = world.api(
+        "POST", "orgs/acme/repos", "alice", json={"name": "svc", "auto_init": True, "default_branch": "main"}
+    )
+    assert repo.status_code == 201, repo.get_data(as_text=True)
+    assert _put(world, "orgs/acme/actions/secrets/ORG_KEY", "alice", {"data": "org-value"}) == 201
+    assert _put(world, "repos/acme/svc/actions/secrets/REPO_KEY", "alice", {"data": "repo-value"}) == 201
+    assert world.api("POST", "orgs/acme/actions/variables/ORG_VAR", "alice", json={"value": "v"}).status_code == 201
+    token = world.api("POST", "repos/acme/svc/actions/runners/registration-token", "alice").get_json()["token"]
+    request = runner_pb2.RegisterRequest(name="org-runner", token=token, version="v0.0.1", labels=["ubuntu-latest"])
+    answer = world.reply(world.call("Register", request), runner_pb2.RegisterResponse)
+    runner = RunnerIdentity(answer.runner.id, answer.runner.uuid, answer.runner.token)
+    world.push("acme", "svc", ".gitea/workflows/ci.yml", SIMPLE_WORKFLOW, as_user="alice")
+    task = world.fetch(runner).task
+    assert task.id
+    assert {key: task.secrets[key] for key in ("ORG_KEY", "REPO_KEY")} == {
+        "ORG_KEY": "org-value",
+        "REPO_KEY": "repo-value",
+    }
+    assert dict(task.vars) == {"ORG_VAR": "v"}
+    world.finish(runner, task.id, runner_pb2.RESULT_SUCCESS)
