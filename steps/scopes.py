@@ -143,9 +143,10 @@ def _runner_path(ctx: ScenarioContext, short: str, scope: str) -> str:
     return f"{prefix_of(ctx, parse_scope(scope))}/runners/{runner_id_of(ctx, short)}"
 
 
-@when(parsers.re(rf"{WHO} lists the runners of {SCOPE}"))
-def when_list_runners(ctx: ScenarioContext, who: str, scope: str) -> None:
-    ctx.response = scope_http(ctx, who).get(f"{prefix_of(ctx, parse_scope(scope))}/runners")
+@when(parsers.re(rf"{WHO} lists the runners of {SCOPE}(?: with the query \"(?P<query>[^\"]*)\")?$"))
+def when_list_runners(ctx: ScenarioContext, who: str, scope: str, query: str | None) -> None:
+    suffix = f"?{expand(ctx, query)}" if query else ""
+    ctx.response = scope_http(ctx, who).get(f"{prefix_of(ctx, parse_scope(scope))}/runners{suffix}")
 
 
 @when(parsers.re(rf'{WHO} gets the runner "(?P<short>[^"]+)" at {SCOPE}'))

@@ -135,3 +135,13 @@ Feature: Runners are managed at the instance, user, organization and repository 
     Given a mock runner "mine" registered at repository "dev/app" with the labels "ubuntu-latest"
     When "ops" lists the runners of repository "dev/app"
     Then the request is refused with status 403
+
+  @gitea @clause_S4_4_runners @clause_S2_3_runner
+  Scenario: The runner list is filtered by the disabled state
+    Given a mock runner "on" registered at organization "acme" with the labels "ubuntu-latest"
+    And a mock runner "off" registered at organization "acme" with the labels "ubuntu-latest"
+    When "dev" disables the runner "off" at organization "acme"
+    And "dev" lists the runners of organization "acme" with the query "disabled=true"
+    Then the runner list holds exactly the runners "off"
+    When "dev" lists the runners of organization "acme" with the query "disabled=false"
+    Then the runner list holds exactly the runners "on"

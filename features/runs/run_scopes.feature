@@ -133,3 +133,17 @@ Feature: Runs are listed at the instance, user, organization and repository scop
     And the response header "X-Total-Count" is "2"
     And the response has the header "Link"
     And the run list of this page holds 1 run
+
+  @gitea @clause_S4_3_runs_scopes
+  Scenario Outline: Out-of-range page and limit are clamped, not refused
+    Gitea reads a page below 1 as the first page and a limit of 0 or beyond the maximum as the
+    default or the maximum.
+    When "dev" lists the runs of user "dev" with the query "<query>"
+    Then the response status is 200
+    And the listed runs are exactly 1 of "dev/app"
+
+    Examples:
+      | query                |
+      | page=0&limit=0       |
+      | page=-3&limit=100000 |
+      | limit=-1             |
