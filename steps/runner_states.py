@@ -8,6 +8,7 @@ runner protocol; its REST view (``status``, ``busy``, ``disabled``) is read at t
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from forge_proto import runner_pb2
@@ -15,12 +16,15 @@ from pytest_bdd import given, parsers, then, when
 
 from conformance.client import json_of
 from conformance.context import ScenarioContext
+from mock_runner.daemon import Daemon, TaskOutcome
+from mock_runner.runnerfile import RunnerFile
 from steps.ci import actions_of, find_run, held_job, the_repo, the_runner, world
 from steps.common import phrase
 
 __all__ = ["mock_runner_id"]
 
 POLLED = "runner_states:polled"
+DAEMON_RAN = "runner_states:daemon outcome"
 
 
 def mock_runner_id(ctx: ScenarioContext) -> int:
@@ -127,3 +131,39 @@ def then_holds_job_of(ctx: ScenarioContext, file_name: str) -> None:
     held = held_job(ctx)
     run = find_run(ctx, the_repo(ctx), file_name)
     assert held.run_id == run.get("id"), f"the runner holds a job of run {held.run_id}, not of run {run.get('id')}"
+
+
+@when(phrase("the mock runner daemon runs once, waiting at most {seconds:d} seconds for a task"))
+def when_daemon_once(ctx: ScenarioContext, tmp_path: Path, seconds: int) -> None:
+    """The real daemon (declare, poll, execute in host mode, report) with the scenario runner's identity."""
+    state = world(ctx)
+    runner = the_runner(ctx)
+    runner_file = tmp_path / ".runner"
+    labels = list(state.runner_labels)
+    identity = RunnerFile(
+        mock_runner_id(ctx), runner.uuid, state.runner_name, runner.token, runner.instance_url, labels
+    )
+    identity.save(runner_file)
+    daemon = Daemon(runner_file, workdir=tmp_path / "work", fetch_interval=0.5, fetch_timeout=2.0)
+    state.values[DAEMON_RAN] = daemon.run_once(timeout=seconds)
+
+
+def _daemon_outcome(ctx: ScenarioContext) -> TaskOutcome | None:
+    values = world(ctx).values
+    assert DAEMON_RAN in values, "the daemon did not run: add `When the mock runner daemon runs once ...`"
+    outcome = values[DAEMON_RAN]
+    assert outcome is None or isinstance(outcome, TaskOutcome)
+    return outcome
+
+
+@then(phrase("the daemon took no task"))
+def then_daemon_idle(ctx: ScenarioContext) -> None:
+    outcome = _daemon_outcome(ctx)
+    assert outcome is None, f"the daemon ran task {outcome.task_id if outcome else 0} while its runner is disabled"
+
+
+@then(phrase("the daemon ran a task to success"))
+def then_daemon_success(ctx: ScenarioContext) -> None:
+    outcome = _daemon_outcome(ctx)
+    assert outcome is not None, "the daemon got no task"
+    assert outcome.result == runner_pb2.RESULT_SUCCESS, f"the daemon reported result {outcome.result}"

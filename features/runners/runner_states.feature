@@ -76,3 +76,17 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
     Then the mock runner is registered, offline, not busy and disabled
     When the mock runner polls for a task for 1 seconds
     Then the mock runner is registered, online, not busy and disabled
+
+  @spec @clause_S3_runner_disable @clause_S3_runner_enable
+  Scenario: The mock runner daemon idles while its runner is disabled and runs the job once enabled
+    The daemon is the mock runner as a whole (declare, poll, execute the job's steps on the host,
+    stream logs, report), started with the scenario runner's .runner file.
+    Given the mock runner has been disabled
+    And the workflow "ci.yml" named "CI" is pushed to the repository
+    When the mock runner daemon runs once, waiting at most 3 seconds for a task
+    Then the daemon took no task
+    And the run of "ci.yml" has status "queued"
+    When the repository's owner enables the mock runner
+    And the mock runner daemon runs once, waiting at most 30 seconds for a task
+    Then the daemon ran a task to success
+    And the run of "ci.yml" has completed with conclusion "success"
