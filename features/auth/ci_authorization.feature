@@ -1,0 +1,211 @@
+@auth
+Feature: Who may call the CI administration routes, as one table of operation, caller and status
+  Gitea checks a route's credentials in a fixed order, and this table pins each step of it for a
+  representative route of every CI family at every scope. First the token: a route that requires
+  one answers 401 without credentials. Then the token's scope, before any lookup: GET needs
+  read:<category>, every other method write:<category>, where the category is repository under
+  /repos, organization under /orgs, user under /user and admin under /admin; a missing scope is 403.
+  Then the lookup: a private repository is invisible (404) to a user without access, and to an
+  anonymous client on the one route that needs no token (a run). Then the role: organization
+  routes need membership (runs) or ownership (secrets, variables, runners), /admin needs a site
+  administrator, both refused with 403; /user routes serve the caller's own scope, so any signed-in
+  user is allowed. The owner is the organization's owner; the site administrator may do anything.
+  A refusal carries Gitea's error body (message and url).
+
+  Background:
+    Given a user "owner"
+    And an organization "acme" owned by "owner"
+    And a private repository "acme/app"
+    And a mock runner "ci" registered at repository "acme/app" with the labels "conformance-authz"
+    And the repository "acme/app" has the file ".gitea/workflows/ci.yml" with the content
+      """
+      name: CI
+      on: [push, workflow_dispatch]
+      jobs:
+        build:
+          runs-on: conformance-authz
+          steps:
+            - run: echo authz
+      """
+    And the mock runner "ci" has finished the job of "acme/app" with success
+    And a user "stranger"
+
+  @gitea
+  Scenario Outline: Authorization of a repository CI route: <operation> by <caller>
+    Given the caller is "<caller>" for the operation "<operation>"
+    When the caller sends the operation "<operation>"
+    Then the operation answers <status>
+
+    Examples:
+      | operation                     | caller                     | status |
+      | repository runs list          | anonymous                  | 401    |
+      | repository runs list          | stranger                   | 404    |
+      | repository runs list          | owner without the category | 403    |
+      | repository runs list          | owner with a read token    | 200    |
+      | repository runs list          | owner                      | 200    |
+      | repository runs list          | site admin                 | 200    |
+      | run get                       | anonymous                  | 404    |
+      | run get                       | stranger                   | 404    |
+      | run get                       | owner without the category | 403    |
+      | run get                       | owner with a read token    | 200    |
+      | run get                       | owner                      | 200    |
+      | run get                       | site admin                 | 200    |
+      | run delete                    | anonymous                  | 401    |
+      | run delete                    | stranger                   | 404    |
+      | run delete                    | owner without the category | 403    |
+      | run delete                    | owner with a read token    | 403    |
+      | run delete                    | owner                      | 204    |
+      | run delete                    | site admin                 | 204    |
+      | jobs list                     | anonymous                  | 401    |
+      | jobs list                     | stranger                   | 404    |
+      | jobs list                     | owner without the category | 403    |
+      | jobs list                     | owner with a read token    | 200    |
+      | jobs list                     | owner                      | 200    |
+      | jobs list                     | site admin                 | 200    |
+      | workflows list                | anonymous                  | 401    |
+      | workflows list                | stranger                   | 404    |
+      | workflows list                | owner without the category | 403    |
+      | workflows list                | owner with a read token    | 200    |
+      | workflows list                | owner                      | 200    |
+      | workflows list                | site admin                 | 200    |
+      | workflow dispatch             | anonymous                  | 401    |
+      | workflow dispatch             | stranger                   | 404    |
+      | workflow dispatch             | owner without the category | 403    |
+      | workflow dispatch             | owner with a read token    | 403    |
+      | workflow dispatch             | owner                      | 204    |
+      | workflow dispatch             | site admin                 | 204    |
+      | repository runners list       | anonymous                  | 401    |
+      | repository runners list       | stranger                   | 404    |
+      | repository runners list       | owner without the category | 403    |
+      | repository runners list       | owner with a read token    | 200    |
+      | repository runners list       | owner                      | 200    |
+      | repository runners list       | site admin                 | 200    |
+      | repository registration token | anonymous                  | 401    |
+      | repository registration token | stranger                   | 404    |
+      | repository registration token | owner without the category | 403    |
+      | repository registration token | owner with a read token    | 403    |
+      | repository registration token | owner                      | 200    |
+      | repository registration token | site admin                 | 200    |
+      | runner update                 | anonymous                  | 401    |
+      | runner update                 | stranger                   | 404    |
+      | runner update                 | owner without the category | 403    |
+      | runner update                 | owner with a read token    | 403    |
+      | runner update                 | owner                      | 200    |
+      | runner update                 | site admin                 | 200    |
+      | repository secret put         | anonymous                  | 401    |
+      | repository secret put         | stranger                   | 404    |
+      | repository secret put         | owner without the category | 403    |
+      | repository secret put         | owner with a read token    | 403    |
+      | repository secret put         | owner                      | 201    |
+      | repository secret put         | site admin                 | 201    |
+      | repository secrets list       | anonymous                  | 401    |
+      | repository secrets list       | stranger                   | 404    |
+      | repository secrets list       | owner without the category | 403    |
+      | repository secrets list       | owner with a read token    | 200    |
+      | repository secrets list       | owner                      | 200    |
+      | repository secrets list       | site admin                 | 200    |
+      | repository variable create    | anonymous                  | 401    |
+      | repository variable create    | stranger                   | 404    |
+      | repository variable create    | owner without the category | 403    |
+      | repository variable create    | owner with a read token    | 403    |
+      | repository variable create    | owner                      | 201    |
+      | repository variable create    | site admin                 | 201    |
+      | repository variables list     | anonymous                  | 401    |
+      | repository variables list     | stranger                   | 404    |
+      | repository variables list     | owner without the category | 403    |
+      | repository variables list     | owner with a read token    | 200    |
+      | repository variables list     | owner                      | 200    |
+      | repository variables list     | site admin                 | 200    |
+      | repository hooks list         | anonymous                  | 401    |
+      | repository hooks list         | stranger                   | 404    |
+      | repository hooks list         | owner without the category | 403    |
+      | repository hooks list         | owner with a read token    | 200    |
+      | repository hooks list         | owner                      | 200    |
+      | repository hooks list         | site admin                 | 200    |
+      | repository hook create        | anonymous                  | 401    |
+      | repository hook create        | stranger                   | 404    |
+      | repository hook create        | owner without the category | 403    |
+      | repository hook create        | owner with a read token    | 403    |
+      | repository hook create        | owner                      | 201    |
+      | repository hook create        | site admin                 | 201    |
+
+  @gitea
+  Scenario Outline: Authorization of an organization CI route: <operation> by <caller>
+    Given the caller is "<caller>" for the operation "<operation>"
+    When the caller sends the operation "<operation>"
+    Then the operation answers <status>
+
+    Examples:
+      | operation                   | caller                     | status |
+      | organization runs list      | anonymous                  | 401    |
+      | organization runs list      | stranger                   | 403    |
+      | organization runs list      | owner without the category | 403    |
+      | organization runs list      | owner with a read token    | 200    |
+      | organization runs list      | owner                      | 200    |
+      | organization runs list      | site admin                 | 200    |
+      | organization secrets list   | anonymous                  | 401    |
+      | organization secrets list   | stranger                   | 403    |
+      | organization secrets list   | owner without the category | 403    |
+      | organization secrets list   | owner with a read token    | 200    |
+      | organization secrets list   | owner                      | 200    |
+      | organization secrets list   | site admin                 | 200    |
+      | organization variables list | anonymous                  | 401    |
+      | organization variables list | stranger                   | 403    |
+      | organization variables list | owner without the category | 403    |
+      | organization variables list | owner with a read token    | 200    |
+      | organization variables list | owner                      | 200    |
+      | organization variables list | site admin                 | 200    |
+      | organization runners list   | anonymous                  | 401    |
+      | organization runners list   | stranger                   | 403    |
+      | organization runners list   | owner without the category | 403    |
+      | organization runners list   | owner with a read token    | 200    |
+      | organization runners list   | owner                      | 200    |
+      | organization runners list   | site admin                 | 200    |
+
+  @gitea
+  Scenario Outline: Authorization of a user CI route: <operation> by <caller>
+    Given the caller is "<caller>" for the operation "<operation>"
+    When the caller sends the operation "<operation>"
+    Then the operation answers <status>
+
+    Examples:
+      | operation           | caller                     | status |
+      | user runners list   | anonymous                  | 401    |
+      | user runners list   | stranger                   | 200    |
+      | user runners list   | owner without the category | 403    |
+      | user runners list   | owner with a read token    | 200    |
+      | user runners list   | owner                      | 200    |
+      | user runners list   | site admin                 | 200    |
+      | user variables list | anonymous                  | 401    |
+      | user variables list | stranger                   | 200    |
+      | user variables list | owner without the category | 403    |
+      | user variables list | owner with a read token    | 200    |
+      | user variables list | owner                      | 200    |
+      | user variables list | site admin                 | 200    |
+
+  @gitea
+  Scenario Outline: Authorization of an instance CI route: <operation> by <caller>
+    Given the caller is "<caller>" for the operation "<operation>"
+    When the caller sends the operation "<operation>"
+    Then the operation answers <status>
+
+    Examples:
+      | operation                | caller                     | status |
+      | admin runs list          | anonymous                  | 401    |
+      | admin runs list          | stranger                   | 403    |
+      | admin runs list          | owner without the category | 403    |
+      | admin runs list          | owner with a read token    | 403    |
+      | admin runs list          | owner                      | 403    |
+      | admin runs list          | site admin                 | 200    |
+      | admin runners list       | anonymous                  | 401    |
+      | admin runners list       | stranger                   | 403    |
+      | admin runners list       | owner without the category | 403    |
+      | admin runners list       | owner with a read token    | 403    |
+      | admin runners list       | owner                      | 403    |
+      | admin runners list       | site admin                 | 200    |
+      | admin registration token | anonymous                  | 401    |
+      | admin registration token | stranger                   | 403    |
+      | admin registration token | owner without the category | 403    |
+      | admin registration token | owner with a read token    | 403    |
+      | admin registration token | owner                      | 403    |
+      | admin registration token | site admin                 | 200    |

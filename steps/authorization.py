@@ -1,0 +1,199 @@
+"""Authorization of the CI administration routes, driven by one table of (operation, caller, status).
+
+The Background builds one world: the organization ``acme`` owned by ``owner``, its private
+repository ``acme/app`` with one finished run, and a runner registered to that repository. A table
+row names an operation (a key of ``OPERATIONS``) and a caller word (a key of ``CALLERS``); the
+Given step turns the caller word into an HTTP client whose token carries the scopes the word
+describes, relative to the scope category the operation needs (Gitea's ``tokenRequiresScopes``:
+``/repos`` -> repository, ``/orgs`` -> organization, ``/user`` -> user, ``/admin`` -> admin).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from pytest_bdd import given, then, when
+
+from conformance.client import HttpClient, TokenAuth, json_of
+from conformance.context import ScenarioContext
+from conformance.identities import IdentityFactory
+from conformance.schemas import validate
+from steps.ci import report_result, take_job
+from steps.common import phrase
+from steps.scopes import registered_runner
+
+__all__ = ["CALLERS", "OPERATIONS", "Operation", "category_of", "fill_path", "scopes_for"]
+
+CATEGORIES = ("activitypub", "admin", "issue", "misc", "notification", "organization", "package", "repository", "user")
+RUN_KEY = "authorization:run"
+CLIENT_KEY = "authorization:client"
+UNFILLED = re.compile(r"\{[a-z]+\}")
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One CI route: its method, its path template under the API root and its JSON body (or None)."""
+
+    method: str
+    path: str
+    body: str | None = None
+
+
+REPO_ACTIONS = "repos/{repo}/actions"
+OPERATIONS: dict[str, Operation] = {
+    "repository runs list": Operation("GET", f"{REPO_ACTIONS}/runs"),
+    "run get": Operation("GET", f"{REPO_ACTIONS}/runs/{{run}}"),
+    "run delete": Operation("DELETE", f"{REPO_ACTIONS}/runs/{{run}}"),
+    "jobs list": Operation("GET", f"{REPO_ACTIONS}/jobs"),
+    "workflows list": Operation("GET", f"{REPO_ACTIONS}/workflows"),
+    "workflow dispatch": Operation("POST", f"{REPO_ACTIONS}/workflows/ci.yml/dispatches", '{"ref": "{branch}"}'),
+    "repository runners list": Operation("GET", f"{REPO_ACTIONS}/runners"),
+    "repository registration token": Operation("POST", f"{REPO_ACTIONS}/runners/registration-token"),
+    "runner update": Operation("PATCH", f"{REPO_ACTIONS}/runners/{{runner}}", '{"disabled": true}'),
+    "repository secret put": Operation("PUT", f"{REPO_ACTIONS}/secrets/AUTHZ_SECRET", '{"data": "s3cret"}'),
+    "repository secrets list": Operation("GET", f"{REPO_ACTIONS}/secrets"),
+    "repository variable create": Operation("POST", f"{REPO_ACTIONS}/variables/AUTHZ_VAR", '{"value": "v"}'),
+    "repository variables list": Operation("GET", f"{REPO_ACTIONS}/variables"),
+    "organization runs list": Operation("GET", "orgs/{org}/actions/runs"),
+    "organization secrets list": Operation("GET", "orgs/{org}/actions/secrets"),
+    "organization variables list": Operation("GET", "orgs/{org}/actions/variables"),
+    "organization runners list": Operation("GET", "orgs/{org}/actions/runners"),
+    "user runners list": Operation("GET", "user/actions/runners"),
+    "user variables list": Operation("GET", "user/actions/variables"),
+    "admin runs list": Operation("GET", "admin/actions/runs"),
+    "admin runners list": Operation("GET", "admin/actions/runners"),
+    "admin registration token": Operation("POST", "admin/actions/runners/registration-token"),
+    "repository hooks list": Operation("GET", "repos/{repo}/hooks"),
+    "repository hook create": Operation(
+        "POST",
+        "repos/{repo}/hooks",
+        '{"type": "gitea", "active": false, "events": ["push"],'
+        ' "config": {"url": "http://127.0.0.1:9/authz", "content_type": "json"}}',
+    ),
+}
+
+# Caller word -> who sends and which token: "all", "right" (write:<category>), "read" (read:<category>),
+# "other" (write: of every category but the needed one), or None for no credentials at all.
+CALLERS: dict[str, tuple[str, str | None]] = {
+    "anonymous": ("", None),
+    "stranger": ("stranger", "all"),
+    "owner without the category": ("owner", "other"),
+    "owner with a read token": ("owner", "read"),
+    "owner": ("owner", "right"),
+    "site admin": ("the admin", "all"),
+}
+
+
+def category_of(path: str) -> str:
+    """The scope category Gitea checks for a path, from its first segment."""
+    first = path.split("/", 1)[0]
+    categories = {"repos": "repository", "orgs": "organization", "user": "user", "admin": "admin"}
+    if first not in categories:
+        raise AssertionError(f"no scope category is known for the path {path!r}")
+    return categories[first]
+
+
+def scopes_for(kind: str, category: str) -> list[str]:
+    """The token scopes of a caller kind for an operation of ``category``."""
+    if kind == "all":
+        return ["all"]
+    if kind == "right":
+        return [f"write:{category}"]
+    if kind == "read":
+        return [f"read:{category}"]
+    if kind == "other":
+        return [f"write:{other}" for other in CATEGORIES if other != category]
+    raise AssertionError(f"unknown token kind {kind!r}")
+
+
+def fill_path(template: str, values: dict[str, str]) -> str:
+    """Replace ``{repo}``, ``{org}``, ``{run}``, ``{runner}``, ``{branch}``; an unknown placeholder fails."""
+    text = template
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", value)
+    left = UNFILLED.search(text)
+    assert left is None, f"unfilled placeholder {left.group(0)!r} in {text!r}"
+    return text
+
+
+def _operation(name: str) -> Operation:
+    found = OPERATIONS.get(name)
+    assert found is not None, f"unknown operation {name!r}; known: {', '.join(OPERATIONS)}"
+    return found
+
+
+def _values(ctx: ScenarioContext) -> dict[str, str]:
+    repo = ctx.repo("acme/app")
+    return {
+        "repo": repo.full_name,
+        "org": ctx.owner_name("acme"),
+        "run": str(ctx.recall(RUN_KEY)),
+        "runner": str(registered_runner(ctx, "ci").runner_id),
+        "branch": repo.default_branch,
+    }
+
+
+# ---------------------------------------------------------------- Given
+
+
+@given(phrase('a private repository "{short}"'))
+def given_private_repository(identities: IdentityFactory, short: str) -> None:
+    """A private repository with an initial commit (an organization's when its owner is one)."""
+    identities.repo(short, private=True)
+
+
+@given(phrase('the mock runner "{runner}" has finished the job of "{short}" with success'))
+def given_finished_run(ctx: ScenarioContext, runner: str, short: str) -> None:
+    """Take the repository's waiting job and report success, so its run is done (deletable)."""
+    job = take_job(registered_runner(ctx, runner).client, ctx.repo(short))
+    report_result(job, "success")
+    ctx.remember(RUN_KEY, job.run_id)
+
+
+@given(phrase('the caller is "{caller}" for the operation "{operation}"'))
+def given_caller(ctx: ScenarioContext, identities: IdentityFactory, caller: str, operation: str) -> None:
+    """An HTTP client for the caller word, its token scoped relative to the operation's category."""
+    assert caller in CALLERS, f"unknown caller {caller!r}; known: {', '.join(CALLERS)}"
+    who, kind = CALLERS[caller]
+    client: HttpClient
+    if kind is None:
+        client = ctx.admin.http.with_auth(None)
+    elif who == "the admin":
+        client = ctx.admin.http
+    else:
+        identity = identities.user(who)
+        scopes = scopes_for(kind, category_of(_operation(operation).path))
+        token = identities.token_for(who, f"{ctx.run_prefix}-authz-{kind}", scopes)
+        client = identity.http.with_auth(TokenAuth(token.value))
+    ctx.remember(CLIENT_KEY, client)
+
+
+# ---------------------------------------------------------------- When
+
+
+@when(phrase('the caller sends the operation "{operation}"'))
+def when_operation(ctx: ScenarioContext, operation: str) -> None:
+    """One request of the table's operation with the caller's client."""
+    found = _operation(operation)
+    client = ctx.recall(CLIENT_KEY)
+    assert isinstance(client, HttpClient), 'add `Given the caller is "..." for the operation "..."`'
+    values = _values(ctx)
+    payload = json.loads(fill_path(found.body, values)) if found.body is not None else None
+    ctx.response = client.request(found.method, fill_path(found.path, values), json=payload)
+
+
+# ---------------------------------------------------------------- Then
+
+
+@then(phrase("the operation answers {status:d}"))
+def then_operation_answers(ctx: ScenarioContext, status: int) -> None:
+    """The exact status; a 4xx also carries the error body (message and url)."""
+    response = ctx.last_response()
+    assert response.status_code == status, (
+        f"{response.request.method} {response.request.path_url} answered {response.status_code},"
+        f" expected {status}: {response.text[:300]}"
+    )
+    if 400 <= status < 500:
+        validate(json_of(response), "error")
