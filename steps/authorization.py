@@ -44,6 +44,7 @@ class Operation:
 REPO_ACTIONS = "repos/{repo}/actions"
 OPERATIONS: dict[str, Operation] = {
     "repository runs list": Operation("GET", f"{REPO_ACTIONS}/runs"),
+    "missing repository runs list": Operation("GET", "repos/{org}/conformance-no-such-repo/actions/runs"),
     "run get": Operation("GET", f"{REPO_ACTIONS}/runs/{{run}}"),
     "run delete": Operation("DELETE", f"{REPO_ACTIONS}/runs/{{run}}"),
     "jobs list": Operation("GET", f"{REPO_ACTIONS}/jobs"),

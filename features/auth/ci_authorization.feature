@@ -5,7 +5,9 @@ Feature: Who may call the CI administration routes, as one table of operation, c
   one answers 401 without credentials. Then the token's scope, before any lookup: GET needs
   read:<category>, every other method write:<category>, where the category is repository under
   /repos, organization under /orgs, user under /user and admin under /admin; a missing scope is 403.
-  Then the lookup: a private repository is invisible (404) to a user without access, and to an
+  A wrong-scope token on a repository that does not exist is refused 403 too, which shows the scope is
+  checked first (the anonymous row of that route is left out: the notes do not say which comes first
+  there). Then the lookup: a private repository is invisible (404) to a user without access, and to an
   anonymous client on the one route that needs no token (a run). Then the role: organization
   routes need membership (runs) or ownership (secrets, variables, runners), /admin needs a site
   administrator, both refused with 403; /user routes serve the caller's own scope, so any signed-in
@@ -44,6 +46,11 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | repository runs list          | owner with a read token    | 200    |
       | repository runs list          | owner                      | 200    |
       | repository runs list          | site admin                 | 200    |
+      | missing repository runs list  | stranger                   | 404    |
+      | missing repository runs list  | owner without the category | 403    |
+      | missing repository runs list  | owner with a read token    | 404    |
+      | missing repository runs list  | owner                      | 404    |
+      | missing repository runs list  | site admin                 | 404    |
       | run get                       | anonymous                  | 404    |
       | run get                       | stranger                   | 404    |
       | run get                       | owner without the category | 403    |
