@@ -57,6 +57,13 @@ OPERATIONS: dict[str, Operation] = {
     "repository secrets list": Operation("GET", f"{REPO_ACTIONS}/secrets"),
     "repository variable create": Operation("POST", f"{REPO_ACTIONS}/variables/AUTHZ_VAR", '{"value": "v"}'),
     "repository variables list": Operation("GET", f"{REPO_ACTIONS}/variables"),
+    "public repository runs list": Operation("GET", "repos/{public}/actions/runs"),
+    "public repository secrets list": Operation("GET", "repos/{public}/actions/secrets"),
+    "public repository runners list": Operation("GET", "repos/{public}/actions/runners"),
+    "public repository variable create": Operation(
+        "POST", "repos/{public}/actions/variables/AUTHZ_VAR", '{"value": "v"}'
+    ),
+    "public repository hooks list": Operation("GET", "repos/{public}/hooks"),
     "organization runs list": Operation("GET", "orgs/{org}/actions/runs"),
     "organization secrets list": Operation("GET", "orgs/{org}/actions/secrets"),
     "organization variables list": Operation("GET", "orgs/{org}/actions/variables"),
@@ -110,7 +117,10 @@ def scopes_for(kind: str, category: str) -> list[str]:
 
 
 def fill_path(template: str, values: dict[str, str]) -> str:
-    """Replace ``{repo}``, ``{org}``, ``{run}``, ``{runner}``, ``{branch}``; an unknown placeholder fails."""
+    """Replace the ``{repo}``, ``{public}``, ``{org}``, ``{run}``, ``{runner}`` and ``{branch}`` placeholders.
+
+    An unknown placeholder fails the step instead of sending a request to a wrong path.
+    """
     text = template
     for key, value in values.items():
         text = text.replace("{" + key + "}", value)
@@ -129,6 +139,7 @@ def _values(ctx: ScenarioContext) -> dict[str, str]:
     repo = ctx.repo("acme/app")
     return {
         "repo": repo.full_name,
+        "public": ctx.repo("acme/site").full_name,
         "org": ctx.owner_name("acme"),
         "run": str(ctx.recall(RUN_KEY)),
         "runner": str(registered_runner(ctx, "ci").runner_id),

@@ -4,15 +4,16 @@ Feature: Who may call the CI administration routes, as one table of operation, c
   representative route of every CI family at every scope. First the token: a route that requires
   one answers 401 without credentials. Then the token's scope, before any lookup: GET needs
   read:<category>, every other method write:<category>, where the category is repository under
-  /repos, organization under /orgs, user under /user and admin under /admin; a missing scope is 403.
-  A wrong-scope token on a repository that does not exist is refused 403 too, which shows the scope is
-  checked first (the anonymous row of that route is left out: the notes do not say which comes first
-  there). Then the lookup: a private repository is invisible (404) to a user without access, and to an
-  anonymous client on the one route that needs no token (a run). Then the role: organization
-  routes need membership (runs) or ownership (secrets, variables, runners), /admin needs a site
-  administrator, both refused with 403; /user routes serve the caller's own scope, so any signed-in
-  user is allowed. The owner is the organization's owner; the site administrator may do anything.
-  A refusal carries Gitea's error body (message and url).
+  /repos, organization under /orgs, user under /user and admin under /admin; a missing scope is 403,
+  even on a repository that does not exist (the anonymous row of that route is left out: the notes
+  do not say whether its 401 or its 404 comes first). Then the lookup: the private repository
+  acme/app is invisible (404) to a user without access, and to an anonymous client on the one route
+  that needs no token (a run). Then the role: on the public repository acme/site any signed-in user
+  is a reader, so a stranger lists its runs but is refused its owner-only routes (secrets,
+  variables, runners, hooks) with 403; organization routes need membership (runs) or ownership
+  (secrets, variables, runners) and /admin a site administrator, refused with 403; /user routes
+  serve the caller's own scope, so any signed-in user is allowed. The owner is the organization's
+  owner; the site administrator may do anything. A refusal carries Gitea's error body.
 
   Background:
     Given a user "owner"
@@ -30,6 +31,7 @@ Feature: Who may call the CI administration routes, as one table of operation, c
             - run: echo authz
       """
     And the mock runner "ci" has finished the job of "acme/app" with success
+    And a repository "acme/site"
     And a user "stranger"
 
   @gitea
@@ -135,6 +137,45 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | repository hook create        | owner with a read token    | 403    |
       | repository hook create        | owner                      | 201    |
       | repository hook create        | site admin                 | 201    |
+
+  @gitea
+  Scenario Outline: Authorization of a public repository's CI route: <operation> by <caller>
+    Given the caller is "<caller>" for the operation "<operation>"
+    When the caller sends the operation "<operation>"
+    Then the operation answers <status>
+
+    Examples:
+      | operation                         | caller                     | status |
+      | public repository runs list       | anonymous                  | 401    |
+      | public repository runs list       | stranger                   | 200    |
+      | public repository runs list       | owner without the category | 403    |
+      | public repository runs list       | owner with a read token    | 200    |
+      | public repository runs list       | owner                      | 200    |
+      | public repository runs list       | site admin                 | 200    |
+      | public repository secrets list    | anonymous                  | 401    |
+      | public repository secrets list    | stranger                   | 403    |
+      | public repository secrets list    | owner without the category | 403    |
+      | public repository secrets list    | owner with a read token    | 200    |
+      | public repository secrets list    | owner                      | 200    |
+      | public repository secrets list    | site admin                 | 200    |
+      | public repository runners list    | anonymous                  | 401    |
+      | public repository runners list    | stranger                   | 403    |
+      | public repository runners list    | owner without the category | 403    |
+      | public repository runners list    | owner with a read token    | 200    |
+      | public repository runners list    | owner                      | 200    |
+      | public repository runners list    | site admin                 | 200    |
+      | public repository variable create | anonymous                  | 401    |
+      | public repository variable create | stranger                   | 403    |
+      | public repository variable create | owner without the category | 403    |
+      | public repository variable create | owner with a read token    | 403    |
+      | public repository variable create | owner                      | 201    |
+      | public repository variable create | site admin                 | 201    |
+      | public repository hooks list      | anonymous                  | 401    |
+      | public repository hooks list      | stranger                   | 403    |
+      | public repository hooks list      | owner without the category | 403    |
+      | public repository hooks list      | owner with a read token    | 200    |
+      | public repository hooks list      | owner                      | 200    |
+      | public repository hooks list      | site admin                 | 200    |
 
   @gitea
   Scenario Outline: Authorization of an organization CI route: <operation> by <caller>
