@@ -6,6 +6,7 @@ from ..errors import BadRequest, Conflict, ConnectError, Forbidden, NotFound, Un
 
 __all__ = [
     "ConnectStatusError",
+    "InvalidListOrder",
     "InvalidStatusFilter",
     "JobNotFound",
     "LogNotFound",
@@ -53,6 +54,10 @@ class JobNotFound(NotFound):
 
 class LogNotFound(NotFound):
     default_message = "the job has no log yet"
+
+
+class InvalidListOrder(BadRequest):
+    """A job list asked for a sort field or an order Gitea does not offer."""
 
 
 class InvalidStatusFilter(BadRequest):

@@ -13,6 +13,7 @@ from ..gitcli import Git
 from . import runner_store, store
 from .convert import workflow_to_api
 from .errors import (
+    InvalidListOrder,
     InvalidStatusFilter,
     JobNotFound,
     LogNotFound,
@@ -169,9 +170,23 @@ def jobs_page(
     owner_id: int | None = None,
     run_id: int | None = None,
 ) -> tuple[list[Job], int]:
-    """A page of jobs of a run, a repository, an owner or the instance, filtered by status."""
+    """A page of jobs of a run, a repository, an owner or the instance, filtered by status.
+
+    ``sort=id`` and ``order=asc|desc`` as Gitea 1.27 (default id ascending); other values are a 400.
+    """
+    if args.get("sort", "id") not in ("", "id"):
+        raise InvalidListOrder(f"invalid sort field {args.get('sort')!r}: only id is supported")
+    order = args.get("order", "asc") or "asc"
+    if order not in ("asc", "desc"):
+        raise InvalidListOrder(f"invalid order {order!r}: use asc or desc")
     rows, total = store.list_jobs(
-        repo_id=repo_id, owner_id=owner_id, run_id=run_id, statuses=_statuses(args), limit=limit, offset=offset
+        repo_id=repo_id,
+        owner_id=owner_id,
+        run_id=run_id,
+        statuses=_statuses(args),
+        newest_first=order == "desc",
+        limit=limit,
+        offset=offset,
     )
     return [Job.from_row(row) for row in rows], total
 

@@ -334,10 +334,11 @@ def list_jobs(
     owner_id: int | None = None,
     run_id: int | None = None,
     statuses: Sequence[int] = (),
+    newest_first: bool = False,
     limit: int,
     offset: int,
 ) -> tuple[list[Row], int]:
-    """A page of jobs in a scope (or of one run), oldest first, and their total count."""
+    """A page of jobs in a scope (or of one run), oldest first unless asked otherwise, and their total count."""
     filters = _scope_filters(repo_id, owner_id)
     if run_id is not None:
         filters.append(("run_id = ?", (run_id,)))
@@ -346,5 +347,9 @@ def list_jobs(
     where, params = _where(filters)
     db = forge().db
     total = count(f"SELECT COUNT(*) FROM action_run_job{where}", params)  # noqa: S608
-    rows = db.all(f"SELECT * FROM action_run_job{where} ORDER BY id LIMIT ? OFFSET ?", [*params, limit, offset])  # noqa: S608
+    order = "DESC" if newest_first else "ASC"
+    rows = db.all(
+        f"SELECT * FROM action_run_job{where} ORDER BY id {order} LIMIT ? OFFSET ?",  # noqa: S608
+        [*params, limit, offset],
+    )
     return rows, total
