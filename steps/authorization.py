@@ -47,6 +47,7 @@ OPERATIONS: dict[str, Operation] = {
     "missing repository runs list": Operation("GET", "repos/{org}/conformance-no-such-repo/actions/runs"),
     "run get": Operation("GET", f"{REPO_ACTIONS}/runs/{{run}}"),
     "run delete": Operation("DELETE", f"{REPO_ACTIONS}/runs/{{run}}"),
+    "tasks list": Operation("GET", f"{REPO_ACTIONS}/tasks"),
     "jobs list": Operation("GET", f"{REPO_ACTIONS}/jobs"),
     "workflows list": Operation("GET", f"{REPO_ACTIONS}/workflows"),
     "workflow dispatch": Operation("POST", f"{REPO_ACTIONS}/workflows/ci.yml/dispatches", '{"ref": "{branch}"}'),
@@ -58,6 +59,7 @@ OPERATIONS: dict[str, Operation] = {
     "repository variable create": Operation("POST", f"{REPO_ACTIONS}/variables/AUTHZ_VAR", '{"value": "v"}'),
     "repository variables list": Operation("GET", f"{REPO_ACTIONS}/variables"),
     "public repository runs list": Operation("GET", "repos/{public}/actions/runs"),
+    "public repository tasks list": Operation("GET", "repos/{public}/actions/tasks"),
     "public repository secrets list": Operation("GET", "repos/{public}/actions/secrets"),
     "public repository runners list": Operation("GET", "repos/{public}/actions/runners"),
     "public repository variable create": Operation(

@@ -7,8 +7,9 @@ Feature: Who may call the CI administration routes, as one table of operation, c
   /repos, organization under /orgs, user under /user and admin under /admin; a missing scope is 403,
   even on a repository that does not exist (the anonymous row of that route is left out: the notes
   do not say whether its 401 or its 404 comes first). Then the lookup: the private repository
-  acme/app is invisible (404) to a user without access, and to an anonymous client on the one route
-  that needs no token (a run). Then the role: on the public repository acme/site any signed-in user
+  acme/app is invisible (404) to a user without access, and to an anonymous client on the routes
+  that need no token (a run, the task list), which an anonymous client may read on a public
+  repository (200). Then the role: on the public repository acme/site any signed-in user
   is a reader, so a stranger lists its runs but is refused its owner-only routes (secrets,
   variables, runners, hooks) with 403; organization routes need membership (runs) or ownership
   (secrets, variables, runners) and /admin a site administrator, refused with 403; /user routes
@@ -65,6 +66,12 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | run delete                    | owner with a read token    | 403    |
       | run delete                    | owner                      | 204    |
       | run delete                    | site admin                 | 204    |
+      | tasks list                    | anonymous                  | 404    |
+      | tasks list                    | stranger                   | 404    |
+      | tasks list                    | owner without the category | 403    |
+      | tasks list                    | owner with a read token    | 200    |
+      | tasks list                    | owner                      | 200    |
+      | tasks list                    | site admin                 | 200    |
       | jobs list                     | anonymous                  | 401    |
       | jobs list                     | stranger                   | 404    |
       | jobs list                     | owner without the category | 403    |
@@ -152,6 +159,12 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | public repository runs list       | owner with a read token    | 200    |
       | public repository runs list       | owner                      | 200    |
       | public repository runs list       | site admin                 | 200    |
+      | public repository tasks list      | anonymous                  | 200    |
+      | public repository tasks list      | stranger                   | 200    |
+      | public repository tasks list      | owner without the category | 403    |
+      | public repository tasks list      | owner with a read token    | 200    |
+      | public repository tasks list      | owner                      | 200    |
+      | public repository tasks list      | site admin                 | 200    |
       | public repository secrets list    | anonymous                  | 401    |
       | public repository secrets list    | stranger                   | 403    |
       | public repository secrets list    | owner without the category | 403    |
