@@ -5,18 +5,19 @@ from __future__ import annotations
 import dataclasses
 import io
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from flask import Flask
 from test_server_artifacts_support import (
-    FakeActions,
     Job,
+    actions,
+    app_context,
     block_id,
     block_list_xml,
-    install_fake_actions,
+    job,
     path_of,
     sha,
     twirp_error,
@@ -25,21 +26,7 @@ from test_server_artifacts_support import (
 
 from reference_server.artifacts import prehash, staging, store
 
-
-@pytest.fixture(autouse=True)
-def app_context(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
-
-
-@pytest.fixture
-def actions(app: Flask, monkeypatch: pytest.MonkeyPatch) -> FakeActions:
-    return install_fake_actions(app, monkeypatch)
-
-
-@pytest.fixture
-def job(actions: FakeActions) -> Job:
-    return actions.start_job()
+__all__ = ["actions", "app_context", "job"]
 
 
 def download(job: Job, name: str) -> bytes:

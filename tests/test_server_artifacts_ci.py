@@ -6,22 +6,17 @@ real runner protocol, so the token, the task state and the run's head commit are
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from test_server_actions_support import SIMPLE_WORKFLOW, RunnerIdentity, World
-from test_server_artifacts_support import FakeTask, Job, path_of, twirp_error
+from test_server_artifacts_support import FakeTask, Job, app_context, path_of, twirp_error
 
 RESULT_SUCCESS = 1
 
-
-@pytest.fixture(autouse=True)
-def app_context(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
+__all__ = ["app_context"]
 
 
 @pytest.fixture

@@ -5,29 +5,19 @@ from __future__ import annotations
 import base64
 import io
 import zipfile
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_server_artifacts_support import FakeActions, Job, install_fake_actions, path_of, with_query
+from test_server_artifacts_support import FakeActions, Job, actions, app_context, path_of, with_query
 
 from reference_server.artifacts import models, store
 
 API = "/api/v1"
 
-
-@pytest.fixture(autouse=True)
-def app_context(app: Flask) -> Iterator[None]:
-    with app.app_context():
-        yield
-
-
-@pytest.fixture
-def actions(app: Flask, monkeypatch: pytest.MonkeyPatch) -> FakeActions:
-    return install_fake_actions(app, monkeypatch)
+__all__ = ["actions", "app_context"]
 
 
 def make_repo(client: FlaskClient, headers: dict[str, str], name: str, *, private: bool = False) -> dict[str, Any]:

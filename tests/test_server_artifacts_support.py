@@ -182,3 +182,22 @@ def twirp_error(response: TestResponse, status: int, code: str) -> str:
     assert isinstance(body["msg"], str) and body["msg"]
     msg: str = body["msg"]
     return msg
+
+
+@pytest.fixture(autouse=True)
+def app_context(app: Flask) -> Iterator[None]:
+    """Let tests read the store directly, as the handlers do (autouse where imported)."""
+    with app.app_context():
+        yield
+
+
+@pytest.fixture
+def actions(app: Flask, monkeypatch: pytest.MonkeyPatch) -> FakeActions:
+    """The actions family replaced by a fake that hands out running jobs."""
+    return install_fake_actions(app, monkeypatch)
+
+
+@pytest.fixture
+def job(actions: FakeActions) -> Job:
+    """One running job of a fresh fake run."""
+    return actions.start_job()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qs, urlsplit
 
@@ -13,9 +12,12 @@ from test_server_artifacts_support import (
     SERVICE,
     FakeActions,
     Job,
+    actions,
+    app_context,
     block_id,
     block_list_xml,
     install_fake_actions,
+    job,
     path_of,
     sha,
     twirp_error,
@@ -23,22 +25,7 @@ from test_server_artifacts_support import (
 
 from reference_server.artifacts import store
 
-
-@pytest.fixture(autouse=True)
-def app_context(app: Flask) -> Iterator[None]:
-    """Let tests read the store directly, as the handlers do."""
-    with app.app_context():
-        yield
-
-
-@pytest.fixture
-def actions(app: Flask, monkeypatch: pytest.MonkeyPatch) -> FakeActions:
-    return install_fake_actions(app, monkeypatch)
-
-
-@pytest.fixture
-def job(actions: FakeActions) -> Job:
-    return actions.start_job()
+__all__ = ["actions", "app_context", "job"]
 
 
 def test_create_answers_an_absolute_signed_upload_url(job: Job) -> None:
