@@ -7,7 +7,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EventBus", "JobStatusEvent", "PushEvent", "RepoDeletedEvent", "RunStatusEvent"]
+__all__ = [
+    "AccountDeletedEvent",
+    "DefaultBranchChangedEvent",
+    "EventBus",
+    "JobStatusEvent",
+    "PushEvent",
+    "RepoCreatedEvent",
+    "RepoDeletedEvent",
+    "RunStatusEvent",
+]
 
 
 @dataclass(frozen=True)
@@ -26,6 +35,31 @@ class RepoDeletedEvent:
     """A repository is gone; families drop what hangs off it (runs, artifacts, runners)."""
 
     repo_id: int
+
+
+@dataclass(frozen=True)
+class RepoCreatedEvent:
+    """A repository was created (empty, initialised, forked, migrated or mirrored); ``kind`` says which."""
+
+    repo_id: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class DefaultBranchChangedEvent:
+    """A repository's default branch was changed by an edit (not by a first push into an empty repository)."""
+
+    repo_id: int
+    old_branch: str
+    new_branch: str
+
+
+@dataclass(frozen=True)
+class AccountDeletedEvent:
+    """A user or organization is being deleted; families drop what hangs off the owner (runners, secrets)."""
+
+    account_id: int
+    is_org: bool
 
 
 @dataclass(frozen=True)
