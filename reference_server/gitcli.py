@@ -19,6 +19,7 @@ from typing import BinaryIO
 __all__ = [
     "ZERO_SHA",
     "BackendProcess",
+    "ChangedPath",
     "CommitInfo",
     "Git",
     "GitError",
@@ -59,6 +60,18 @@ class TreeEntry:
     mode: str
     sha: str
     size: int
+
+
+@dataclass(frozen=True)
+class ChangedPath:
+    """One file changed between two commits: ``status`` is git's letter (A, M, D, R, C, T)."""
+
+    status: str
+    path: str
+    old_path: str
+    additions: int
+    deletions: int
+    binary: bool
 
 
 @dataclass(frozen=True)
@@ -378,20 +391,7 @@ class Git:
             tree = self._text("write-tree", env=index_env)
         finally:
             index_file.unlink(missing_ok=True)
-        commit_env = {
-            "GIT_AUTHOR_NAME": author.name,
-            "GIT_AUTHOR_EMAIL": author.email,
-            "GIT_AUTHOR_DATE": f"@{author.time} +0000",
-            "GIT_COMMITTER_NAME": committer.name,
-            "GIT_COMMITTER_EMAIL": committer.email,
-            "GIT_COMMITTER_DATE": f"@{committer.time} +0000",
-        }
-        parent_args = ["-p", parent] if parent else []
-        new_sha = (
-            self.run("commit-tree", tree, *parent_args, "-F", "-", input_bytes=message.encode("utf-8"), env=commit_env)
-            .stdout.decode()
-            .strip()
-        )
+        new_sha = self.commit_tree(tree, [parent] if parent else [], message, author=author, committer=committer)
         old = expected_old if expected_old is not None else (parent or ZERO_SHA)
         self.update_ref(f"refs/heads/{branch}", new_sha, old)
         return new_sha
@@ -405,12 +405,167 @@ class Git:
                 modes[name.decode("utf-8", "surrogateescape")] = meta.decode().split()[0]
         return modes
 
+    def commit_tree(
+        self, tree: str, parents: Sequence[str], message: str, *, author: Identity, committer: Identity
+    ) -> str:
+        """Write a commit object of ``tree`` with ``parents`` (no ref moves) and return its SHA."""
+        commit_env = {
+            "GIT_AUTHOR_NAME": author.name,
+            "GIT_AUTHOR_EMAIL": author.email,
+            "GIT_AUTHOR_DATE": f"@{author.time} +0000",
+            "GIT_COMMITTER_NAME": committer.name,
+            "GIT_COMMITTER_EMAIL": committer.email,
+            "GIT_COMMITTER_DATE": f"@{committer.time} +0000",
+        }
+        parent_args = [arg for parent in parents for arg in ("-p", parent)]
+        out = self.run(
+            "commit-tree", tree, *parent_args, "-F", "-", input_bytes=message.encode("utf-8"), env=commit_env
+        )
+        return out.stdout.decode().strip()
+
+    def merge_base(self, first: str, second: str) -> str | None:
+        """The best common ancestor of two commits, or None when their histories are unrelated."""
+        completed = self.run("merge-base", "--end-of-options", first, second, check=False)
+        sha = completed.stdout.decode().strip()
+        return sha if completed.returncode == 0 and SHA_PATTERN.match(sha) else None
+
+    def commits_between(self, base: str, head: str) -> list[str]:
+        """The commits reachable from ``head`` but not from ``base``, newest first (``git rev-list base..head``)."""
+        out = self._text("rev-list", "--end-of-options", f"{base}..{head}")
+        return out.split()
+
+    def changed_paths(self, base: str, head: str) -> list[ChangedPath]:
+        """What changed from ``base`` to ``head`` per file, renames detected, with added and deleted line counts."""
+        raw = self.run("diff", "--no-color", "--no-ext-diff", "-M", "-z", "--raw", "--numstat", base, head).stdout
+        fields = raw.split(b"\x00")
+        changes: list[ChangedPath] = []
+        counts: list[tuple[int, int, bool]] = []
+        position = 0
+        while position < len(fields) and fields[position]:
+            field = fields[position].decode("utf-8", "surrogateescape")
+            if field.startswith(":"):
+                status = field.split()[-1]
+                if status[0] in "RC":
+                    old, new = fields[position + 1], fields[position + 2]
+                    position += 3
+                else:
+                    old = new = fields[position + 1]
+                    position += 2
+                changes.append(
+                    ChangedPath(
+                        status=status[0],
+                        path=new.decode("utf-8", "surrogateescape"),
+                        old_path=old.decode("utf-8", "surrogateescape"),
+                        additions=0,
+                        deletions=0,
+                        binary=False,
+                    )
+                )
+                continue
+            added, deleted, name = field.split("\t", 2)
+            binary = added == "-"
+            counts.append((0 if binary else int(added), 0 if binary else int(deleted), binary))
+            position += 3 if name == "" else 1
+        return [
+            ChangedPath(change.status, change.path, change.old_path, added, deleted, binary)
+            for change, (added, deleted, binary) in zip(changes, counts, strict=True)
+        ]
+
+    def diff_text(self, base: str, head: str, *, paths: Sequence[str] = ()) -> str:
+        """The unified diff from ``base`` to ``head`` (renames detected, full blob ids), optionally for some paths."""
+        args = ["diff", "--no-color", "--no-ext-diff", "-M", "--full-index", base, head]
+        if paths:
+            args += ["--", *paths]
+        return self.run(*args).stdout.decode("utf-8", "replace")
+
+    def format_patch(self, base: str, head: str) -> str:
+        """The commits ``base..head`` as one mbox of ``git format-patch`` mails, oldest first."""
+        out = self.run("format-patch", "--stdout", "--no-color", "--end-of-options", f"{base}..{head}")
+        return out.stdout.decode("utf-8", "replace")
+
+    def merge_trees(self, ours: str, theirs: str) -> str | None:
+        """The tree of a real three-way merge of two commits (``git merge-tree --write-tree``), or None on a
+        conflict; nothing is written to any ref."""
+        completed = self.run(
+            "merge-tree", "--write-tree", "--no-messages", "--end-of-options", ours, theirs, check=False
+        )
+        if completed.returncode == 1:
+            return None
+        if completed.returncode != 0:
+            raise GitError(
+                ["merge-tree", ours, theirs], completed.returncode, completed.stderr.decode("utf-8", "replace")
+            )
+        return completed.stdout.decode().split("\n", 1)[0].strip()
+
+    def tree_of(self, commit: str) -> str:
+        """The root tree of a commit."""
+        return self._text("rev-parse", "--verify", "--end-of-options", f"{commit}^{{tree}}")
+
     def update_ref(self, ref: str, new: str, old: str) -> None:
         """Move ``ref`` from ``old`` to ``new`` atomically; :class:`RefUpdateRejectedError` when it moved meanwhile."""
         try:
             self.run("update-ref", "-m", "reference-server", ref, new, old)
         except GitError as exc:
             raise RefUpdateRejectedError(exc.command, exc.returncode, exc.stderr) from exc
+
+    def update_refs(self, updates: Sequence[tuple[str, str, str]]) -> None:
+        """Apply ``(ref, new, old)`` moves in one transaction (all or none); a ZERO_SHA ``new`` deletes the ref,
+        a ZERO_SHA ``old`` requires it to be absent; :class:`RefUpdateRejectedError` when any old value is stale."""
+        lines = ["start"]
+        for ref, new, old in updates:
+            if new == ZERO_SHA:
+                lines.append(f"delete {ref} {old}")
+            else:
+                lines.append(f"update {ref} {new} {old}")
+        lines += ["prepare", "commit", ""]
+        try:
+            self.run("update-ref", "-m", "reference-server", "--stdin", input_bytes="\n".join(lines).encode())
+        except GitError as exc:
+            raise RefUpdateRejectedError(exc.command, exc.returncode, exc.stderr) from exc
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        """Whether ``ancestor`` is reachable from ``descendant`` (a fast-forward from one to the other)."""
+        return self.run("merge-base", "--is-ancestor", ancestor, descendant, check=False).returncode == 0
+
+    def fetch_mirror(self, url: str, *, authorization: str | None = None, timeout: float = 600) -> None:
+        """Fetch every branch and tag of ``url`` (http or https only) into the same refs here, pruning the
+        ones the remote dropped; ``authorization`` (an HTTP header value) goes through the environment, never argv."""
+        settings = {"protocol.allow": "never", "protocol.http.allow": "always", "protocol.https.allow": "always"}
+        if authorization:
+            settings["http.extraHeader"] = f"Authorization: {authorization}"
+        command = [
+            "git",
+            f"--git-dir={self.path}",
+            "fetch",
+            "--prune",
+            "--no-write-fetch-head",
+            "--end-of-options",
+            url,
+            "+refs/heads/*:refs/heads/*",
+            "+refs/tags/*:refs/tags/*",
+        ]
+        try:
+            completed = subprocess.run(
+                command, capture_output=True, env=_environment(_config_env(settings)), check=False, timeout=timeout
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise GitError(["fetch"], -1, f"timed out after {timeout} s") from exc
+        if completed.returncode != 0:
+            raise GitError(["fetch", url], completed.returncode, completed.stderr.decode("utf-8", "replace"))
+
+    def copy_to(self, destination: Path) -> Git:
+        """An independent bare copy of every branch and tag at ``destination`` (objects hard-linked or
+        copied, never borrowed through alternates, so deleting this repository leaves the copy whole)."""
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        completed = subprocess.run(
+            ["git", "clone", "--bare", "--local", "--quiet", "--", str(self.path), str(destination)],
+            capture_output=True,
+            env=_environment(),
+            check=False,
+        )
+        if completed.returncode != 0:
+            raise GitError(["clone", "--bare"], completed.returncode, completed.stderr.decode("utf-8", "replace"))
+        return Git(destination)
 
 
 @dataclass
