@@ -10,6 +10,7 @@ from forge_proto import runner_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 from pytest_bdd import then, when
 
+from conformance.api import quote_path
 from conformance.api.actions import ActionsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
@@ -410,6 +411,21 @@ def dispatch(ctx: ScenarioContext, workflow_id: str) -> None:
     """POST .../dispatches without run details."""
     repo = the_repo(ctx)
     ctx.response = actions_of(ctx, repo).dispatch(repo.owner, repo.name, workflow_id, repo.default_branch)
+
+
+@when(phrase('the repository\'s owner dispatches "{workflow_id}" on the ref "{ref}"'))
+def dispatch_on_ref(ctx: ScenarioContext, workflow_id: str, ref: str) -> None:
+    """POST .../dispatches with an explicit ``ref`` (a branch, a full ref, or something that names nothing)."""
+    repo = the_repo(ctx)
+    ctx.response = actions_of(ctx, repo).dispatch(repo.owner, repo.name, workflow_id, ref)
+
+
+@when(phrase('the repository\'s owner dispatches "{workflow_id}" with a ref that is a number'))
+def dispatch_numeric_ref(ctx: ScenarioContext, workflow_id: str) -> None:
+    """POST .../dispatches with ``{"ref": 5}``: the body does not bind to CreateActionWorkflowDispatch."""
+    repo = the_repo(ctx)
+    path = f"repos/{repo.full_name}/actions/workflows/{quote_path(workflow_id)}/dispatches"
+    ctx.response = actions_of(ctx, repo).http.post(path, json={"ref": 5})
 
 
 @when(phrase('the repository\'s owner dispatches "{workflow_id}" without a ref'))

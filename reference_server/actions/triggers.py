@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -221,6 +222,11 @@ def on_repo_deleted(event: RepoDeletedEvent) -> None:
         runner_store.delete_runners_of_repo(event.repo_id, now)
 
 
+def _go_quote(text: str) -> str:
+    """``text`` double-quoted with escapes, as Go's ``%q`` puts names into Gitea's messages."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def resolve_ref(git: Git, ref: str) -> tuple[str, str]:
     """``(full ref, commit)`` for ``main``, ``refs/heads/main`` or a tag; :class:`RefNotFound` otherwise."""
     candidates = [ref] if ref.startswith("refs/") else [f"refs/heads/{ref}", f"refs/tags/{ref}"]
@@ -229,14 +235,14 @@ def resolve_ref(git: Git, ref: str) -> tuple[str, str]:
             sha = git.rev_parse(candidate)
             if sha is not None:
                 return candidate, sha
-    raise RefNotFound(f"ref {ref!r} not found")
+    raise RefNotFound(f"ref {_go_quote(ref)} doesn't exist")
 
 
 def find_workflow(git: Git, rev: str, workflow_id: str) -> WorkflowFile:
     for item in workflow_files(git, rev):
         if item.file_name == workflow_id:
             return item
-    raise WorkflowNotFound(f"workflow {workflow_id!r} not found")
+    raise WorkflowNotFound(f"workflow {_go_quote(workflow_id)} doesn't exist")
 
 
 def dispatch_workflow(repo: Repo, workflow_id: str, ref: str, given: Mapping[str, str], user_id: int) -> Run:
@@ -244,16 +250,17 @@ def dispatch_workflow(repo: Repo, workflow_id: str, ref: str, given: Mapping[str
     from ..repos.models import repo_to_api
     from ..users.models import get_user, user_to_api
 
+    # Gitea's order: a disabled workflow is refused before the ref is looked up, the ref before the file.
+    if workflow_id in store.disabled_workflows(repo.id):
+        raise WorkflowDisabled("workflow is disabled")
     git = Git(repo.git_path)
     full_ref, sha = resolve_ref(git, ref)
     item = find_workflow(git, sha, workflow_id)
-    if workflow_id in store.disabled_workflows(repo.id):
-        raise WorkflowDisabled(f"workflow {workflow_id!r} is disabled")
     workflow = item.workflow
     if workflow is None:
         raise Unprocessable(f"workflow {workflow_id!r} is invalid: {item.error}")
     if not workflow.dispatchable:
-        raise WorkflowNotDispatchable(f"workflow {workflow_id!r} has no workflow_dispatch trigger")
+        raise WorkflowNotDispatchable(f"workflow {_go_quote(workflow_id)} has no workflow_dispatch event trigger")
     inputs: dict[str, str] = {}
     for name, declared in workflow.dispatch_inputs.items():
         value = given.get(name, declared.default)
