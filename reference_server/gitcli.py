@@ -568,66 +568,6 @@ class Git:
         return Git(destination)
 
 
-    def update_refs(self, updates: Sequence[tuple[str, str, str]]) -> None:
-        """Apply ``(ref, new, old)`` moves in one transaction (all or none); a ZERO_SHA ``new`` deletes the ref,
-        a ZERO_SHA ``old`` requires it to be absent; :class:`RefUpdateRejectedError` when any old value is stale."""
-        lines = ["start"]
-        for ref, new, old in updates:
-            if new == ZERO_SHA:
-                lines.append(f"delete {ref} {old}")
-            else:
-                lines.append(f"update {ref} {new} {old}")
-        lines += ["prepare", "commit", ""]
-        try:
-            self.run("update-ref", "-m", "reference-server", "--stdin", input_bytes="\n".join(lines).encode())
-        except GitError as exc:
-            raise RefUpdateRejectedError(exc.command, exc.returncode, exc.stderr) from exc
-
-    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
-        """Whether ``ancestor`` is reachable from ``descendant`` (a fast-forward from one to the other)."""
-        return self.run("merge-base", "--is-ancestor", ancestor, descendant, check=False).returncode == 0
-
-    def fetch_mirror(self, url: str, *, authorization: str | None = None, timeout: float = 600) -> None:
-        """Fetch every branch and tag of ``url`` (http or https only) into the same refs here, pruning the
-        ones the remote dropped; ``authorization`` (an HTTP header value) goes through the environment, never argv."""
-        settings = {"protocol.allow": "never", "protocol.http.allow": "always", "protocol.https.allow": "always"}
-        if authorization:
-            settings["http.extraHeader"] = f"Authorization: {authorization}"
-        command = [
-            "git",
-            f"--git-dir={self.path}",
-            "fetch",
-            "--prune",
-            "--no-write-fetch-head",
-            "--end-of-options",
-            url,
-            "+refs/heads/*:refs/heads/*",
-            "+refs/tags/*:refs/tags/*",
-        ]
-        try:
-            completed = subprocess.run(
-                command, capture_output=True, env=_environment(_config_env(settings)), check=False, timeout=timeout
-            )
-        except subprocess.TimeoutExpired as exc:
-            raise GitError(["fetch"], -1, f"timed out after {timeout} s") from exc
-        if completed.returncode != 0:
-            raise GitError(["fetch", url], completed.returncode, completed.stderr.decode("utf-8", "replace"))
-
-    def copy_to(self, destination: Path) -> Git:
-        """An independent bare copy of every branch and tag at ``destination`` (objects hard-linked or
-        copied, never borrowed through alternates, so deleting this repository leaves the copy whole)."""
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        completed = subprocess.run(
-            ["git", "clone", "--bare", "--local", "--quiet", "--", str(self.path), str(destination)],
-            capture_output=True,
-            env=_environment(),
-            check=False,
-        )
-        if completed.returncode != 0:
-            raise GitError(["clone", "--bare"], completed.returncode, completed.stderr.decode("utf-8", "replace"))
-        return Git(destination)
-
-
 @dataclass
 class BackendProcess:
     """A running ``git http-backend``: read ``process.stdout``; ``stderr`` is a file (read it after exit)."""
