@@ -16,11 +16,11 @@ from typing import Any
 from pytest_bdd import given, parsers, then, when
 
 from conformance.client import json_of
-from conformance.context import ScenarioContext
+from conformance.context import Identity, ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
 
-__all__ = ["expand", "field_value", "parse_scopes", "phrase", "response_json"]
+__all__ = ["expand", "field_value", "org_owner", "parse_scopes", "phrase", "response_json"]
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)?)\}")
 QUOTED_FIELD = re.compile(r'"\{(\w+)\}"')
@@ -99,6 +99,14 @@ def given_user_with_scopes(identities: IdentityFactory, short: str, scopes: str)
 def given_org(identities: IdentityFactory, short: str, owner: str) -> None:
     """An organization created by the user ``owner``."""
     identities.org(short, owner)
+    identities.ctx.values[f"org owner:{short}"] = owner
+
+
+def org_owner(ctx: ScenarioContext, short: str) -> Identity:
+    """The scenario user who created (and so owns) the organization ``short``."""
+    owner = ctx.values.get(f"org owner:{short}")
+    assert isinstance(owner, str), f'no owner known for "{short}": add `Given an organization "{short}" owned by ...`'
+    return ctx.user(owner)
 
 
 @given(phrase('a repository "{short}"'))
