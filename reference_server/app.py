@@ -136,6 +136,9 @@ def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = Non
     app.extensions["forge"] = forge
     families = _families()
     forge.db.apply_schema([*(family.store.SCHEMA for family in families), ACTIONS_CONFIG_SCHEMA])
+    from .repos.store import upgrade as upgrade_repos_table
+
+    upgrade_repos_table(forge.db)
     _install_error_handlers(app, forge)
     _install_request_hooks(app)
     with app.app_context():

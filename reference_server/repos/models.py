@@ -7,7 +7,7 @@ import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -30,9 +30,12 @@ __all__ = [
     "Permission",
     "Repo",
     "create_repo",
+    "create_repo_from_git",
     "delete_repo",
+    "fork_owned_by",
     "get_repo",
     "get_repo_by_id",
+    "list_forks",
     "permission",
     "repo_lock",
     "repo_to_api",
@@ -69,6 +72,9 @@ class Repo:
     owner_is_org: bool = False
     is_template: bool = False
     owner_visibility: str = "public"
+    fork_of: int | None = None
+    is_mirror: bool = False
+    original_url: str = ""
 
     @property
     def git(self) -> Git:
@@ -105,6 +111,9 @@ def _from_row(row: Row) -> Repo:
         owner_is_org=bool(row["owner_is_org"]),
         is_template=bool(row["is_template"]),
         owner_visibility=row["owner_visibility"],
+        fork_of=row["fork_of"],
+        is_mirror=bool(row["is_mirror"]),
+        original_url=row["original_url"],
     )
 
 
@@ -295,6 +304,68 @@ def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) 
     return get_repo_by_id(repo_id)
 
 
+def create_repo_from_git(
+    owner: users.User,
+    options: Mapping[str, Any],
+    populate: Callable[[Git], str],
+    *,
+    fork_of: int | None = None,
+    mirror: bool = False,
+    original_url: str = "",
+) -> Repo:
+    """Create a repository whose Git data ``populate`` fills (a fork's copy, a migration's fetch).
+
+    ``populate`` runs on a scratch bare repository before any row is written or lock taken (a fetch may
+    call this very server) and returns the default branch; the row and the renamed directory then
+    appear together, and a failure leaves neither behind.
+    """
+    if owner.id < 0:
+        raise Forbidden("the built-in Actions user cannot own repositories")
+    values = _options(options)
+    if store.repo_by_name(owner.name, values["name"]) is not None:
+        raise RepoAlreadyExists("The repository with the same name already exists.")
+    target = git_path_for(owner.name, values["name"])
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = target.parent / f".tmp-{secrets.token_hex(8)}.git"
+    git = Git(scratch)
+    try:
+        default_branch = populate(git)
+        with forge().db.transaction():
+            if store.repo_by_name(owner.name, values["name"]) is not None:
+                raise RepoAlreadyExists("The repository with the same name already exists.")
+            repo_id = store.insert_repo(
+                owner_id=owner.id,
+                name=values["name"],
+                description=values["description"],
+                private=values["private"],
+                is_template=False,
+                default_branch=default_branch,
+                now=int(forge().now()),
+                fork_of=fork_of,
+                is_mirror=mirror,
+                original_url=original_url,
+            )
+            if target.exists():
+                log.warning("removing stale Git directory %s that no repository row owned", target)
+                Git(target).remove()
+            scratch.rename(target)
+    except BaseException:
+        git.remove()
+        raise
+    return get_repo_by_id(repo_id)
+
+
+def list_forks(repo: Repo, limit: int, offset: int) -> tuple[list[Repo], int]:
+    """One page of a repository's direct forks (oldest first) and their total."""
+    return [_from_row(row) for row in store.forks_of_page(repo.id, limit, offset)], store.count_forks(repo.id)
+
+
+def fork_owned_by(repo: Repo, owner_id: int) -> Repo | None:
+    """The fork of ``repo`` that ``owner_id`` owns, if any (an owner has at most one)."""
+    row = store.fork_of_owner(repo.id, owner_id)
+    return None if row is None else _from_row(row)
+
+
 def delete_repo(repo: Repo) -> None:
     """Announce the deletion (families drop what hangs off the repository), then remove the row and the Git data."""
     forge().events.publish(RepoDeletedEvent(repo.id))
@@ -330,8 +401,18 @@ def repo_lock(repo: Repo) -> threading.Lock:
 # -- API shape -----------------------------------------------------------------------------------
 
 
-def repo_to_api(repo: Repo, viewer: Principal | None = None) -> dict[str, Any]:
-    """Gitea's ``Repository`` as the caller (or ``viewer``) sees it."""
+def _parent_to_api(repo: Repo, viewer: Principal | None) -> dict[str, Any] | None:
+    """The repository a fork was made from, when the viewer may read it (without its own parent)."""
+    if repo.fork_of is None:
+        return None
+    row = store.repo_by_id(repo.fork_of)
+    if row is None or not permission(viewer, _from_row(row)).can_read:
+        return None
+    return repo_to_api(_from_row(row), viewer, as_parent=True)
+
+
+def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool = False) -> dict[str, Any]:
+    """Gitea's ``Repository`` as the caller (or ``viewer``) sees it; a fork's ``parent`` has no parent."""
     if viewer is None and has_request_context():
         viewer = optional_principal()
     allowed = permission(viewer, repo)
@@ -346,10 +427,10 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None) -> dict[str, Any]:
         "description": repo.description,
         "empty": not branches,
         "private": repo.private,
-        "fork": False,
+        "fork": repo.fork_of is not None,
         "template": repo.is_template,
-        "parent": None,
-        "mirror": False,
+        "parent": None if as_parent else _parent_to_api(repo, viewer),
+        "mirror": repo.is_mirror,
         "size": 0,
         "language": "",
         "languages_url": forge().api_url(f"repos/{path}/languages"),
@@ -358,10 +439,10 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None) -> dict[str, Any]:
         "link": "",
         "ssh_url": "",
         "clone_url": forge().url(f"{path}.git"),
-        "original_url": "",
+        "original_url": repo.original_url,
         "website": "",
         "stars_count": 0,
-        "forks_count": 0,
+        "forks_count": store.count_forks(repo.id),
         "watchers_count": 0,
         "open_issues_count": 0,
         "open_pr_counter": 0,
@@ -402,7 +483,7 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None) -> dict[str, Any]:
         "default_update_style": "merge",
         "avatar_url": "",
         "internal": False,
-        "mirror_interval": "",
+        "mirror_interval": "8h0m0s" if repo.is_mirror else "",
         "object_format_name": "sha1",
         "mirror_updated": iso_or_zero(None),
         "repo_transfer": None,
