@@ -75,6 +75,11 @@ class Repo:
     fork_of: int | None = None
     is_mirror: bool = False
     original_url: str = ""
+    website: str = ""
+    archived: bool = False
+    archived_at: int = 0
+    has_issues: bool = True
+    has_pull_requests: bool = True
 
     @property
     def git(self) -> Git:
@@ -114,6 +119,11 @@ def _from_row(row: Row) -> Repo:
         fork_of=row["fork_of"],
         is_mirror=bool(row["is_mirror"]),
         original_url=row["original_url"],
+        website=row["website"],
+        archived=bool(row["archived"]),
+        archived_at=row["archived_at"],
+        has_issues=bool(row["has_issues"]),
+        has_pull_requests=bool(row["has_pull_requests"]),
     )
 
 
@@ -440,7 +450,7 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
         "ssh_url": "",
         "clone_url": forge().url(f"{path}.git"),
         "original_url": repo.original_url,
-        "website": "",
+        "website": repo.website,
         "stars_count": 0,
         "forks_count": store.count_forks(repo.id),
         "watchers_count": 0,
@@ -448,20 +458,20 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
         "open_pr_counter": 0,
         "release_counter": 0,
         "default_branch": repo.default_branch,
-        "archived": False,
+        "archived": repo.archived,
         "created_at": iso(repo.created),
         "updated_at": iso(repo.updated),
-        "archived_at": iso_or_zero(None),
+        "archived_at": iso_or_zero(repo.archived_at or None),
         "permissions": {"admin": allowed.is_admin, "push": allowed.can_write, "pull": allowed.can_read},
         "has_code": True,
-        "has_issues": True,
+        "has_issues": repo.has_issues,
         "internal_tracker": {
             "enable_time_tracker": False,
             "allow_only_contributors_to_track_time": True,
             "enable_issue_dependencies": True,
         },
         "has_wiki": False,
-        "has_pull_requests": True,
+        "has_pull_requests": repo.has_pull_requests,
         "has_projects": False,
         "projects_mode": "all",
         "has_releases": True,
