@@ -171,6 +171,12 @@ def get_user_by_name(name: str) -> User:
     return User.from_row(row)
 
 
+def find_user_by_email(email: str) -> User | None:
+    """The user (never an organization) with this e-mail, or None: commit authors are matched by e-mail."""
+    row = store.user_by_email(email) if email else None
+    return None if row is None else User.from_row(row)
+
+
 def find_account(name: str) -> User | None:
     """The account with this name, or None."""
     row = store.account_by_name(name)
