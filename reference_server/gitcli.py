@@ -597,12 +597,15 @@ def _config_env(settings: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-def http_backend(project_root: Path, cgi: Mapping[str, str], body: BinaryIO) -> BackendProcess:
+def http_backend(
+    project_root: Path, cgi: Mapping[str, str], body: BinaryIO, config: Mapping[str, str] | None = None
+) -> BackendProcess:
     """Start ``git http-backend`` (smart HTTP) as a CGI over ``project_root``; the caller reads its stdout.
 
     ``cgi`` holds the CGI variables (``PATH_INFO``, ``REQUEST_METHOD``, ``QUERY_STRING``...); receive-pack
     is enabled here because the server has already checked the caller may push, and reachable commits may
-    be fetched by id (as ``actions/checkout`` does) whatever the protocol version.
+    be fetched by id (as ``actions/checkout`` does) whatever the protocol version. ``config`` adds Git
+    settings for this one run (``core.hooksPath`` for the pre-receive hook of protected refs).
     """
     env = _environment(
         {
@@ -614,6 +617,7 @@ def http_backend(project_root: Path, cgi: Mapping[str, str], body: BinaryIO) -> 
                     "http.uploadpack": "true",
                     "uploadpack.allowReachableSHA1InWant": "true",
                     "uploadpack.allowFilter": "true",
+                    **(config or {}),
                 }
             ),
         }
