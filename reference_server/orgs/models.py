@@ -9,6 +9,7 @@ from typing import Any
 from ..auth import Principal
 from ..context import forge
 from ..errors import Forbidden
+from ..events import AccountDeletedEvent
 from ..users import models as users
 from ..users import store as users_store
 from ..users.errors import UserAlreadyExists
@@ -97,6 +98,7 @@ def delete_org(name: str, principal: Principal) -> None:
     if repos_of_owner(org.id):
         raise OrgHasRepositories(f"organization still has ownership of repositories [uid: {org.id}]")
     with forge().db.transaction():
+        forge().events.publish(AccountDeletedEvent(org.id, is_org=True))
         store.remove_all_members(org.id)
         users_store.delete_account(org.id)
 
