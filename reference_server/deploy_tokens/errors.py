@@ -1,0 +1,19 @@
+"""Named error conditions of the deploy-tokens family, with Gitea's status codes and messages."""
+
+from __future__ import annotations
+
+from ..errors import NotFound, Unprocessable
+
+__all__ = ["DeployKeyNotFound", "DeployKeyTitleTaken", "InvalidDeployTokenOption"]
+
+
+class DeployKeyNotFound(NotFound):
+    default_message = "not found"
+
+
+class DeployKeyTitleTaken(Unprocessable):
+    default_message = "A key with the same name already exists"
+
+
+class InvalidDeployTokenOption(Unprocessable):
+    default_message = "invalid deploy token option"

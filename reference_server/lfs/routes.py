@@ -1,0 +1,140 @@
+"""LFS routes under ``/<owner>/<repo>.git/info/lfs/`` (thin: media type, access, call the model, render in
+the LFS format ``{"message"}`` with ``application/vnd.git-lfs+json``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec
+
+from flask import Flask, Response, request, send_file
+
+from ..auth import current_principal, optional_principal
+from ..context import forge
+from ..errors import ApiError
+from ..events import RepoDeletedEvent
+from . import locks, models
+from .errors import LfsLockConflict, LfsNotAcceptable
+
+__all__ = ["register"]
+
+LFS = "/<owner>/<repo>.git/info/lfs"
+CHALLENGE = 'Basic realm="gitea-lfs"'
+P = ParamSpec("P")
+
+
+def _lfs_json(payload: Any, status: int = 200) -> Response:
+    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    return Response(body, status=status, content_type=models.MEDIA_TYPE)
+
+
+def _lfs_errors(view: Callable[P, Response]) -> Callable[P, Response]:
+    """Render any error of an LFS route as LFS JSON; a 401 carries the challenge git-lfs looks for."""
+
+    @wraps(view)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> Response:
+        try:
+            return view(*args, **kwargs)
+        except ApiError as error:
+            payload: dict[str, Any] = {"message": error.message}
+            if isinstance(error, LfsLockConflict) and error.lock is not None:
+                payload["lock"] = error.lock
+            response = _lfs_json(payload, error.status)
+            if error.status == 401:
+                response.headers["LFS-Authenticate"] = CHALLENGE
+                response.headers["WWW-Authenticate"] = CHALLENGE
+            return response
+
+    return wrapper
+
+
+def _require_lfs_media_type() -> None:
+    """The batch, verify and locks APIs answer only clients that accept the LFS media type (415 otherwise)."""
+    if request.headers.get("Accept", "").split(";")[0].strip() != models.MEDIA_TYPE:
+        raise LfsNotAcceptable()
+
+
+@_lfs_errors
+def lfs_batch(owner: str, repo: str) -> Response:
+    """The batch API: actions (basic transfer) for each object to upload or download."""
+    _require_lfs_media_type()
+    body = models.parse_json(request.get_data())
+    operation = models.batch_operation(body)
+    found = models.authorize(owner, repo, write=operation == "upload")
+    return _lfs_json(models.batch(found, body, optional_principal()))
+
+
+@_lfs_errors
+def lfs_upload(owner: str, repo: str, oid: str, size: str) -> Response:
+    """Receive one object; its size and SHA-256 are checked while it streams (422 and nothing kept otherwise)."""
+    found = models.authorize(owner, repo, write=True)
+    models.receive_object(found, oid, size, request.stream)
+    return Response(b"", status=200)
+
+
+@_lfs_errors
+def lfs_download(owner: str, repo: str, oid: str) -> Response:
+    """Send one object linked to the repository (ranges honoured)."""
+    found = models.authorize(owner, repo, write=False)
+    path, _ = models.object_path(found, oid)
+    return send_file(path, mimetype="application/octet-stream", conditional=True, max_age=0)
+
+
+@_lfs_errors
+def lfs_verify(owner: str, repo: str) -> Response:
+    """The client's check after an upload: the object is linked with the announced size."""
+    _require_lfs_media_type()
+    found = models.authorize(owner, repo, write=True)
+    models.verify_object(found, models.parse_json(request.get_data()))
+    return _lfs_json({"message": "OK"})
+
+
+@_lfs_errors
+def lfs_list_locks(owner: str, repo: str) -> Response:
+    """The repository's locks (by ``id``, ``path``, or a page from ``cursor``)."""
+    _require_lfs_media_type()
+    found = models.authorize(owner, repo, write=False)
+    return _lfs_json(locks.list_locks(found, request.args))
+
+
+@_lfs_errors
+def lfs_create_lock(owner: str, repo: str) -> Response:
+    """Lock a path for the caller (409 with the existing lock when taken)."""
+    _require_lfs_media_type()
+    found = models.authorize(owner, repo, write=True)
+    return _lfs_json(locks.create_lock(found, models.parse_json(request.get_data()), current_principal()), 201)
+
+
+@_lfs_errors
+def lfs_verify_locks(owner: str, repo: str) -> Response:
+    """The locks a pusher holds (``ours``) and those of others (``theirs``)."""
+    _require_lfs_media_type()
+    found = models.authorize(owner, repo, write=True)
+    return _lfs_json(locks.verify_locks(found, models.parse_json(request.get_data()), current_principal()))
+
+
+@_lfs_errors
+def lfs_unlock(owner: str, repo: str, lock_id: str) -> Response:
+    """Remove a lock (its owner, or another writer with ``force``)."""
+    _require_lfs_media_type()
+    found = models.authorize(owner, repo, write=True)
+    body = models.parse_json(request.get_data())
+    return _lfs_json(locks.unlock(found, lock_id, body, current_principal()))
+
+
+def register(app: Flask) -> None:
+    """Mount the LFS routes and drop a deleted repository's objects and locks."""
+    rules: list[tuple[str, str, Callable[..., Response], list[str]]] = [
+        (f"{LFS}/objects/batch", "lfsBatch", lfs_batch, ["POST"]),
+        (f"{LFS}/objects/<oid>/<size>", "lfsUpload", lfs_upload, ["PUT"]),
+        (f"{LFS}/objects/<oid>", "lfsDownload", lfs_download, ["GET"]),
+        (f"{LFS}/verify", "lfsVerify", lfs_verify, ["POST"]),
+        (f"{LFS}/locks", "lfsListLocks", lfs_list_locks, ["GET"]),
+        (f"{LFS}/locks", "lfsCreateLock", lfs_create_lock, ["POST"]),
+        (f"{LFS}/locks/verify", "lfsVerifyLocks", lfs_verify_locks, ["POST"]),
+        (f"{LFS}/locks/<lock_id>/unlock", "lfsUnlock", lfs_unlock, ["POST"]),
+    ]
+    for path, endpoint, view, methods in rules:
+        app.add_url_rule(path, endpoint=endpoint, view_func=view, methods=methods)
+    forge().events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
