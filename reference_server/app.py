@@ -33,9 +33,9 @@ RUNNER_PREFIX = "/api/actions/"
 
 def _families() -> list[ModuleType]:
     """Every resource family package, in dependency order; each has ``store.SCHEMA`` and ``routes.register``."""
-    from . import actions, artifacts, misc, orgs, repos, users, webhooks
+    from . import actions, artifacts, deploy_tokens, lfs, misc, orgs, repos, users, webhooks
 
-    return [users, orgs, repos, actions, artifacts, webhooks, misc]
+    return [users, orgs, repos, actions, artifacts, webhooks, deploy_tokens, lfs, misc]
 
 
 class SubPathMiddleware:
@@ -108,8 +108,12 @@ def _install_request_hooks(app: Flask) -> None:
 
     @app.before_request
     def authenticate() -> None:
-        if request.path.startswith("/api/v1/") or request.path.endswith(".git") or ".git/" in request.path:
+        if request.path.startswith("/api/v1/"):
             resolve_credentials(principal_for_token, principal_for_password)
+        elif request.path.endswith(".git") or ".git/" in request.path:
+            from .deploy_tokens.models import git_principal_for_token  # also deploy and LFS transfer tokens
+
+            resolve_credentials(git_principal_for_token, principal_for_password)
 
     @app.after_request
     def common_headers(response: Response) -> Response:
