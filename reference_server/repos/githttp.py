@@ -19,6 +19,7 @@ from ..auth import Principal, has_scope, optional_principal
 from ..context import forge
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, BackendProcess, http_backend
+from ..protections.guard import ReceivePackSettings, receive_pack_settings
 from . import models
 from .errors import RepoNotFound
 
@@ -45,7 +46,9 @@ def _authorize(owner: str, name: str, service: str) -> models.Repo | Response:
         repo = models.get_repo(owner, name)
     except RepoNotFound:
         return _text(401, "authentication required", challenge=True) if principal is None else _text(404, "not found")
-    allowed = models.permission(principal, repo)
+    from ..deploy_tokens.models import repo_permission  # a deploy token binds the request to its repository
+
+    allowed = repo_permission(principal, repo)
     if principal is None and (not allowed.can_read or write):
         return _text(401, "authentication required", challenge=True)
     if not allowed.can_read:
@@ -66,7 +69,14 @@ def _spool_body() -> tuple[BinaryIO, int]:
     return body, size
 
 
-def _start(repo: models.Repo, suffix: str, principal: Principal | None, body: BinaryIO, size: int) -> BackendProcess:
+def _start(
+    repo: models.Repo,
+    suffix: str,
+    principal: Principal | None,
+    body: BinaryIO,
+    size: int,
+    hook: ReceivePackSettings | None = None,
+) -> BackendProcess:
     root = forge().config.data_dir / "git"
     relative = repo.git_path.relative_to(root).as_posix()
     cgi = {
@@ -81,7 +91,9 @@ def _start(repo: models.Repo, suffix: str, principal: Principal | None, body: Bi
     }
     if request.method == "POST":
         cgi["CONTENT_LENGTH"] = str(size)
-    return http_backend(root, cgi, body)
+    if hook is not None:  # receive-pack runs the protections pre-receive hook for this pusher
+        cgi.update(hook.environment)
+    return http_backend(root, cgi, body, hook.config if hook is not None else None)
 
 
 def _cgi_headers(backend: BackendProcess) -> tuple[int, list[tuple[str, str]]]:
@@ -142,7 +154,7 @@ def service_rpc(owner: str, repo: str, service: str) -> Response:
     assert principal is not None  # _authorize challenges anonymous pushes
     with models.repo_lock(found):
         before = found.git.ref_commits()
-        backend = _start(found, service, principal, body, size)
+        backend = _start(found, service, principal, body, size, receive_pack_settings(found, principal))
         try:
             status, headers = _cgi_headers(backend)
             assert backend.process.stdout is not None
