@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import re
@@ -19,6 +20,7 @@ from ..auth import Principal, optional_principal
 from ..context import forge
 from ..db import Row
 from ..errors import BadRequest, Forbidden, Unprocessable
+from ..events import AccountDeletedEvent
 from ..timefmt import iso, iso_or_zero
 from . import store, tokens
 from .errors import (
@@ -61,6 +63,7 @@ __all__ = [
     "optional_text",
     "principal_for_password",
     "principal_for_token",
+    "remove_empty_owner_dir",
     "require_self_or_admin",
     "require_utf8",
     "token_to_api",
@@ -397,11 +400,24 @@ def delete_user(name: str, *, purge: bool, doer: Principal) -> None:
     for repo in owned:
         repos.delete_repo(repo)
     with forge().db.transaction():
+        forge().events.publish(AccountDeletedEvent(user.id, is_org=False))
         orgs.leave_all_orgs(user.id)
         try:
             store.delete_account(user.id)
         except sqlite3.IntegrityError as exc:
             raise Unprocessable(f"user is still referenced by other records [uid: {user.id}]") from exc
+
+
+def remove_empty_owner_dir(event: AccountDeletedEvent) -> None:
+    """An account that is going leaves no empty ``<data>/git/<owner>`` behind (its repositories went first)."""
+    from ..repos.models import git_path_for
+
+    row = store.account_by_id(event.account_id)
+    if row is None:
+        return
+    owner_dir = git_path_for(row["name"], "-").parent
+    with contextlib.suppress(OSError):  # missing, or still holding something that is not ours to remove
+        owner_dir.rmdir()
 
 
 def _placeholder_email(user: User) -> str:
