@@ -102,3 +102,9 @@ def delete_of_repo(repo_id: int) -> None:
     """Forget a deleted repository's secrets and variables."""
     for table in ("action_secret", "action_variable"):
         forge().db.execute(f"DELETE FROM {table} WHERE repo_id = ?", (repo_id,))  # noqa: S608 - table name from a fixed set
+
+
+def delete_of_owner(owner_id: int) -> None:
+    """Forget a deleted user's or organization's own secrets and variables."""
+    for table in ("action_secret", "action_variable"):
+        forge().db.execute(f"DELETE FROM {table} WHERE owner_id = ? AND repo_id = 0", (owner_id,))  # noqa: S608 - table name from a fixed set

@@ -12,13 +12,14 @@ from flask import Flask, Response, request
 from ..auth import check_scope, current_principal
 from ..context import forge
 from ..errors import ApiError, Unprocessable
-from ..events import PushEvent, RepoDeletedEvent, RunStatusEvent
+from ..events import AccountDeletedEvent, PushEvent, RepoDeletedEvent, RunStatusEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries
 from .config_routes import register_config_routes
 from .convert import job_to_api, run_details, run_to_api, task_to_api
 from .models import TaskQueueSignal
 from .runner_protocol import register_runner_protocol
+from .runners import on_account_deleted
 from .scopes import register_scoped_routes
 from .triggers import dispatch_workflow, on_push, on_repo_deleted
 from .workflow_run import on_run_status
@@ -220,3 +221,4 @@ def register(app: Flask) -> None:
     events.subscribe(PushEvent, _guarded(on_push))
     events.subscribe(RepoDeletedEvent, _guarded(on_repo_deleted))
     events.subscribe(RunStatusEvent, _guarded(on_run_status))
+    events.subscribe(AccountDeletedEvent, on_account_deleted)

@@ -109,6 +109,13 @@ def delete_runners_of_repo(repo_id: int, now: int) -> None:
     forge().db.execute("DELETE FROM action_runner_token WHERE repo_id = ?", (repo_id,))
 
 
+def delete_runners_of_owner(owner_id: int) -> None:
+    """Drop a deleted user's or organization's runners, registration tokens and task-version counter."""
+    forge().db.execute("DELETE FROM action_runner WHERE owner_id = ? AND repo_id = 0", (owner_id,))
+    forge().db.execute("DELETE FROM action_runner_token WHERE owner_id = ? AND repo_id = 0", (owner_id,))
+    forge().db.execute("DELETE FROM action_tasks_version WHERE owner_id = ? AND repo_id = 0", (owner_id,))
+
+
 def runner_has_task(runner_id: int) -> Row | None:
     """The runner's most recent task, if it ever got one (ephemeral runners get exactly one)."""
     return forge().db.one("SELECT * FROM action_task WHERE runner_id = ? ORDER BY id DESC LIMIT 1", (runner_id,))

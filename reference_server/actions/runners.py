@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from ..context import forge
 from ..errors import ApiError, ConnectError
-from . import runner_store
+from ..events import AccountDeletedEvent
+from . import config_store, runner_store
 from .models import Runner
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "declare_runner",
     "hash_token",
     "new_secret_token",
+    "on_account_deleted",
     "register_runner",
     "registration_token",
     "replace_registration_token",
@@ -163,3 +165,13 @@ def declare_runner(runner: Runner, version: str, labels: Sequence[str]) -> Runne
     if row is None:  # pragma: no cover - updated just above
         raise ConnectError("not_found", "runner not found")
     return Runner.from_row(row)
+
+
+def on_account_deleted(event: AccountDeletedEvent) -> None:
+    """A user or organization is going: its runners, registration tokens, secrets and variables go first.
+
+    Runs inside the deleting transaction (not guarded), so a failure here keeps the account as it was.
+    """
+    with forge().db.transaction():
+        runner_store.delete_runners_of_owner(event.account_id)
+        config_store.delete_of_owner(event.account_id)

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from flask import Flask, Response, request
 
 from ..auth import check_scope, current_principal, optional_principal, require_admin
+from ..context import forge
+from ..events import AccountDeletedEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import models
 from .errors import BasicAuthRequired, UserNotFound
@@ -99,3 +101,4 @@ def register(app: Flask) -> None:
     ]
     for path, endpoint, view, methods in rules:
         app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=methods)
+    forge().events.subscribe(AccountDeletedEvent, models.remove_empty_owner_dir)
