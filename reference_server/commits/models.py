@@ -1,0 +1,214 @@
+"""Commit history read straight from Git: filtered, counted and paged without loading the whole history,
+and Gitea's ``Commit`` shape (stats, affected files, verification, authors matched by e-mail)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from ..gitcli import SHA_PATTERN, CommitInfo, Git, Identity
+from ..repos import models as repos
+from ..repos.contents import NOT_SIGNED
+from ..timefmt import iso, iso_or_zero
+from ..users import models as users
+from .errors import CommitNotFound, EmptyRepository, InvalidCommitQuery
+
+__all__ = [
+    "CommitOptions",
+    "CommitQuery",
+    "commit_to_api",
+    "count_commits",
+    "get_commit",
+    "list_commits",
+    "parse_time",
+    "read_commits",
+    "resolve_commit",
+]
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+"""The SHA-1 of the empty tree: the "parent" a root commit's changes are computed against."""
+_FIELDS = 10
+_FORMAT = "%H%x00%T%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B"
+_FILE_STATUS = {"A": "added", "D": "removed", "M": "modified", "T": "modified", "C": "added"}
+
+
+@dataclass(frozen=True)
+class CommitOptions:
+    """What a ``Commit`` carries besides its core: ``stats``, ``files`` and ``verification`` (Gitea's flags)."""
+
+    stat: bool = True
+    files: bool = True
+    verification: bool = True
+
+
+@dataclass(frozen=True)
+class CommitQuery:
+    """A history walk: from ``start`` (a commit), without what ``exclude`` reaches, limited to ``path``
+    and to committer dates within ``since``/``until`` (Unix seconds)."""
+
+    start: str
+    exclude: tuple[str, ...] = ()
+    path: str = ""
+    since: int | None = None
+    until: int | None = None
+
+    def arguments(self) -> list[str]:
+        """The ``rev-list``/``log`` arguments of the walk, shared by the count and the page."""
+        args: list[str] = []
+        if self.since is not None:
+            args.append(f"--since={self.since}")
+        if self.until is not None:
+            args.append(f"--until={self.until}")
+        args += ["--end-of-options", self.start, *(f"^{sha}" for sha in self.exclude), "--"]
+        if self.path:
+            args.append(self.path)
+        return args
+
+
+def parse_time(name: str, value: str | None) -> int | None:
+    """An RFC 3339 query time as Unix seconds, None when absent; 422 when it does not parse."""
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.replace("z", "Z"))
+    except ValueError as exc:
+        raise InvalidCommitQuery(f'parsing time "{value}" of {name}: not an RFC 3339 date-time') from exc
+    if parsed.tzinfo is None or "T" not in value.upper():
+        raise InvalidCommitQuery(f'parsing time "{value}" of {name}: an RFC 3339 date-time needs a time and offset')
+    return int(parsed.timestamp())
+
+
+def resolve_commit(git: Git, ref: str) -> str:
+    """The commit a branch, tag or (abbreviated) SHA names; 404 ``CommitNotFound`` otherwise."""
+    found = git.resolve_ref(ref)
+    if found is None:
+        raise CommitNotFound(f"object does not exist [id: {ref}, rel_path: ]")
+    return found[1]
+
+
+def count_commits(git: Git, query: CommitQuery) -> int:
+    """How many commits the walk yields (``git rev-list --count``: no commit is loaded)."""
+    return int(git.run("rev-list", "--count", *query.arguments()).stdout.decode().strip() or 0)
+
+
+def read_commits(git: Git, revisions: Sequence[str], *, skip: int = 0, limit: int | None = None) -> list[CommitInfo]:
+    """The commits ``git log <revisions>`` lists (newest first), ``skip`` and ``limit`` applied by Git itself."""
+    args = ["log", f"--format={_FORMAT}", "-z", f"--skip={skip}"]
+    if limit is not None:
+        args.append(f"--max-count={limit}")
+    out = git.run(*args, *revisions).stdout.decode("utf-8", "replace")
+    fields = out.split("\x00")
+    commits = []
+    for start in range(0, len(fields) - _FIELDS + 1, _FIELDS):
+        chunk = fields[start : start + _FIELDS]
+        if not SHA_PATTERN.match(chunk[0].strip()):
+            continue
+        message = chunk[9]
+        commits.append(
+            CommitInfo(
+                sha=chunk[0].strip(),
+                tree=chunk[1],
+                parents=tuple(chunk[2].split()),
+                author=Identity(chunk[3], chunk[4], int(chunk[5] or 0)),
+                committer=Identity(chunk[6], chunk[7], int(chunk[8] or 0)),
+                message=message.rstrip("\n") + "\n" if message.strip() else "",
+            )
+        )
+    return commits
+
+
+def list_commits(git: Git, query: CommitQuery, offset: int, limit: int) -> tuple[list[CommitInfo], int]:
+    """One page of the walk and the total count (two Git calls whatever the history's length)."""
+    total = count_commits(git, query)
+    if offset >= total:
+        return [], total
+    return read_commits(git, query.arguments(), skip=offset, limit=limit), total
+
+
+def get_commit(repo: repos.Repo, ref: str) -> CommitInfo:
+    """One commit by SHA (or ref); 409 on an empty repository, 404 when it names nothing."""
+    git = repo.git
+    if git.is_empty():
+        raise EmptyRepository("Git Repository is empty.")
+    return git.commit_info(resolve_commit(git, ref))
+
+
+def _identity_to_api(who: Identity) -> dict[str, Any]:
+    return {"name": who.name, "email": who.email, "date": iso(who.time)}
+
+
+def _account(email: str, cache: dict[str, dict[str, Any] | None]) -> dict[str, Any] | None:
+    """The forge user with the commit's e-mail (Gitea shows it as the commit's author), else null."""
+    if email not in cache:
+        user = users.find_user_by_email(email)
+        cache[email] = None if user is None else users.user_to_api(user)
+    return cache[email]
+
+
+def _changes(git: Git, info: CommitInfo) -> tuple[list[dict[str, str]], dict[str, int]]:
+    """Affected files (Gitea's added/removed/modified; a rename is a removal and an addition) and line stats."""
+    base = info.parents[0] if info.parents else EMPTY_TREE
+    files: list[dict[str, str]] = []
+    additions = deletions = 0
+    for change in git.changed_paths(base, info.sha):
+        additions += change.additions
+        deletions += change.deletions
+        if change.status == "R":
+            files += [{"filename": change.old_path, "status": "removed"}, {"filename": change.path, "status": "added"}]
+        else:
+            files.append({"filename": change.path, "status": _FILE_STATUS.get(change.status, "modified")})
+    return files, {"total": additions + deletions, "additions": additions, "deletions": deletions}
+
+
+def commit_to_api(
+    repo: repos.Repo,
+    info: CommitInfo,
+    options: CommitOptions,
+    *,
+    git: Git | None = None,
+    accounts: dict[str, dict[str, Any] | None] | None = None,
+) -> dict[str, Any]:
+    """Gitea's ``Commit``; ``git`` may be a view that also sees another repository's objects (a compare)."""
+    from ..context import forge
+
+    base = f"{quote(repo.owner_name)}/{quote(repo.name)}"
+    cache = accounts if accounts is not None else {}
+    commit_url = forge().api_url(f"repos/{base}/git/commits/{info.sha}")
+    body: dict[str, Any] = {
+        "url": commit_url,
+        "sha": info.sha,
+        "created": iso(info.committer.time),
+        "html_url": forge().url(f"{base}/commit/{info.sha}"),
+        "commit": {
+            "url": commit_url,
+            "author": _identity_to_api(info.author),
+            "committer": _identity_to_api(info.committer),
+            "message": info.message,
+            "tree": {
+                "url": forge().api_url(f"repos/{base}/git/trees/{info.tree}"),
+                "sha": info.tree,
+                "created": iso(info.committer.time),
+            },
+            "verification": NOT_SIGNED if options.verification else None,
+        },
+        "author": _account(info.author.email, cache),
+        "committer": _account(info.committer.email, cache),
+        "parents": [
+            {
+                "url": forge().api_url(f"repos/{base}/git/commits/{parent}"),
+                "sha": parent,
+                "created": iso_or_zero(None),
+            }
+            for parent in info.parents
+        ],
+        "files": None,
+        "stats": None,
+    }
+    if options.files or options.stat:
+        files, stats = _changes(git or repo.git, info)
+        body["files"] = files if options.files else None
+        body["stats"] = stats if options.stat else None
+    return body

@@ -1,0 +1,85 @@
+"""REST routes of commits and comparisons (thin: scope check, parse, call the model, render)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, request
+
+from ..auth import check_scope
+from ..repos import models as repos
+from ..rest import json_response, page_params, paged_response, query_bool
+from . import compare, models
+from .errors import CommitNotFound, EmptyRepository
+
+__all__ = ["register"]
+
+API = "/api/v1"
+PAGE_COUNT_HEADER = "X-PageCount"
+"""The one count header sent besides ``X-Total-Count`` (specification 4.2); never ``X-Total``."""
+
+
+def _options() -> models.CommitOptions:
+    return models.CommitOptions(
+        stat=query_bool("stat") is not False,
+        files=query_bool("files") is not False,
+        verification=query_bool("verification") is not False,
+    )
+
+
+def repo_get_all_commits(owner: str, repo: str) -> Response:
+    """List a repository's commits (``sha``, ``path``, ``since``, ``until``, ``not``), newest first, paged."""
+    check_scope("repository", anonymous_ok=True)
+    found = repos.require_repo(owner, repo, "read")
+    git = found.git
+    if git.is_empty():
+        raise EmptyRepository("Git Repository is empty.")
+    options = _options()
+    args = request.args
+    query = models.CommitQuery(
+        start=models.resolve_commit(git, args.get("sha") or found.default_branch),
+        exclude=tuple(models.resolve_commit(git, ref) for ref in args.getlist("not") if ref),
+        path=(args.get("path") or "").strip("/"),
+        since=models.parse_time("since", args.get("since")),
+        until=models.parse_time("until", args.get("until")),
+    )
+    page = page_params()
+    infos, total = models.list_commits(git, query, page.offset, page.limit)
+    if total == 0 and query.path:
+        raise CommitNotFound(f"no commit touches the path [path: {query.path}]")
+    accounts: dict[str, dict[str, Any] | None] = {}
+    body = [models.commit_to_api(found, info, options, accounts=accounts) for info in infos]
+    response = paged_response(body, page, total)
+    response.headers[PAGE_COUNT_HEADER] = str((total + page.limit - 1) // page.limit)
+    response.headers["Access-Control-Expose-Headers"] = f"X-Total-Count, {PAGE_COUNT_HEADER}, Link"
+    return response
+
+
+def repo_get_single_commit(owner: str, repo: str, sha: str) -> Response:
+    """A single commit by SHA (or ref) with its stats, files and verification."""
+    check_scope("repository", anonymous_ok=True)
+    found = repos.require_repo(owner, repo, "read")
+    info = models.get_commit(found, sha)
+    return json_response(models.commit_to_api(found, info, _options()))
+
+
+def repo_compare_diff(owner: str, repo: str, basehead: str) -> Response:
+    """Compare two branches, tags or commits (``base...head``, ``base..head``, a fork's ``owner:ref``)."""
+    check_scope("repository", anonymous_ok=True)
+    found = repos.require_repo(owner, repo, "read")
+    comparison = compare.compare(found, basehead)
+    output = request.args.get("output", "")
+    if output in ("diff", "patch"):
+        text = compare.compare_text(comparison, output)
+        return Response(text, status=200, content_type="text/plain; charset=utf-8")
+    return json_response(compare.compare_to_api(comparison, _options()))
+
+
+def register(app: Flask) -> None:
+    """Attach the commit and comparison routes; endpoint names are Gitea's operation ids."""
+    repo_path = "/repos/<owner>/<repo>"
+    app.add_url_rule(f"{API}{repo_path}/commits", "repoGetAllCommits", repo_get_all_commits, methods=["GET"])
+    app.add_url_rule(
+        f"{API}{repo_path}/git/commits/<sha>", "repoGetSingleCommit", repo_get_single_commit, methods=["GET"]
+    )
+    app.add_url_rule(f"{API}{repo_path}/compare/<path:basehead>", "repoCompareDiff", repo_compare_diff, methods=["GET"])
