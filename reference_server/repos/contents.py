@@ -1,35 +1,38 @@
-"""The single-file contents API: read a file or directory at a ref, and create, update or delete one file
-with a commit made by Git plumbing (no work tree), serialised per repository, announced as a push."""
+"""The contents API: read a file or directory at a ref (Gitea's ``ContentsResponse``), and create, update
+(optionally renaming) or delete one file, each write one commit made by the multi-file engine.
+
+Entries are described in batches (:func:`describe_entries`): one process lists the entries, one reads
+every blob, one walks history for the last commits, whatever the number of files.
+"""
 
 from __future__ import annotations
 
 import base64
-import binascii
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Literal
 from urllib.parse import quote
 
 from ..auth import Principal
 from ..context import forge
-from ..errors import NotFound, Unprocessable
-from ..events import PushEvent
-from ..gitcli import ZERO_SHA, Identity, RefUpdateRejectedError, TreeEntry, valid_branch_name
+from ..errors import NotFound
+from ..gitcli import CommitInfo, TreeEntry
 from ..timefmt import iso, iso_or_zero
-from ..users import models as users
-from . import models
-from .errors import (
-    BranchAlreadyExists,
-    BranchNotFound,
-    ConcurrentChange,
-    ContentNotFound,
-    FileAlreadyExists,
-    InvalidPath,
-    ShaMismatch,
-)
+from . import models, treeops
+from .errors import ContentNotFound, InvalidPath
 
-__all__ = ["FileChange", "change_file", "get_contents", "validate_path"]
+__all__ = [
+    "NOT_SIGNED",
+    "Describe",
+    "FileChange",
+    "ResolvedRef",
+    "change_file",
+    "commit_to_api",
+    "describe_entries",
+    "get_contents",
+    "resolve_ref",
+    "validate_path",
+]
 
 Operation = Literal["create", "update", "delete"]
 NOT_SIGNED = {
@@ -40,6 +43,8 @@ NOT_SIGNED = {
     "payload": "",
 }
 _TYPES = {"blob": "file", "tree": "dir", "commit": "submodule"}
+LFS_POINTER_MAX = 1024
+LFS_VERSION = b"version https://git-lfs.github.com/spec/v1\n"
 
 
 def validate_path(path: str, *, allow_root: bool = False) -> str:
@@ -59,7 +64,7 @@ def validate_path(path: str, *, allow_root: bool = False) -> str:
         raise InvalidPath("[TreePath]: Required")
     for part in clean.split("/"):
         if part in ("", ".", ".."):
-            raise InvalidPath(f"path contains an invalid component [path: {path}]")
+            raise InvalidPath(f"path contains a malformed path component [path: {path}]")
         if part.lower() == ".git":
             raise InvalidPath(f"path must not contain a .git component [path: {path}]")
         if any(ord(ch) < 0x20 for ch in part):
@@ -68,7 +73,7 @@ def validate_path(path: str, *, allow_root: bool = False) -> str:
 
 
 @dataclass(frozen=True)
-class _Ref:
+class ResolvedRef:
     """A resolved ``?ref=``: its name, kind (``branch``, ``tag``, ``commit``) and commit."""
 
     name: str
@@ -76,15 +81,72 @@ class _Ref:
     commit: str
 
 
-def _resolve(repo: models.Repo, ref: str | None) -> _Ref | None:
+def resolve_ref(repo: models.Repo, ref: str | None) -> ResolvedRef | None:
+    """The branch, tag or commit ``ref`` names (the default branch when empty), or None."""
     name = ref or repo.default_branch
     found = repo.git.resolve_ref(name)
-    return None if found is None else _Ref(name, found[0], found[1])
+    return None if found is None else ResolvedRef(name, found[0], found[1])
 
 
-def _entry_to_api(repo: models.Repo, ref: _Ref, entry: TreeEntry, *, with_content: bool) -> dict[str, Any]:
-    """Gitea's ``ContentsResponse`` for one tree entry (content only for a single file)."""
+@dataclass(frozen=True)
+class Describe:
+    """What a description of entries includes (the ``includes`` of contents-ext; plain contents: defaults)."""
+
+    content_paths: frozenset[str] = frozenset()
+    commit_metadata: bool = True
+    commit_message: bool = False
+    lfs_metadata: bool = True
+
+
+def _lfs_pointer(raw: bytes) -> tuple[str, int] | None:
+    """``(oid, size)`` when a blob is a Git LFS pointer file."""
+    if len(raw) > LFS_POINTER_MAX or not raw.startswith(LFS_VERSION):
+        return None
+    fields = dict(line.split(" ", 1) for line in raw.decode("utf-8", "replace").splitlines()[1:] if " " in line)
+    oid = fields.get("oid", "")
+    size = fields.get("size", "")
+    if not oid.startswith("sha256:") or len(oid) != 71 or not size.isdigit():
+        return None
+    return oid[len("sha256:") :], int(size)
+
+
+def describe_entries(
+    repo: models.Repo, ref: ResolvedRef, entries: Sequence[TreeEntry], describe: Describe = Describe()
+) -> list[dict[str, Any]]:
+    """Gitea's ``ContentsResponse`` for each entry, with a fixed number of ``git`` processes for all."""
     git = repo.git
+    wanted_blobs = [
+        entry.sha
+        for entry in entries
+        if entry.type == "blob"
+        and (entry.path in describe.content_paths or entry.mode == "120000" or describe.lfs_metadata)
+        and (entry.size <= LFS_POINTER_MAX or entry.path in describe.content_paths)
+    ]
+    blobs = treeops.read_objects(git, wanted_blobs)
+    last_commits: dict[str, str] = {}
+    infos: dict[str, CommitInfo] = {}
+    if describe.commit_metadata or describe.commit_message:
+        last_commits = treeops.last_commits_for_paths(git, ref.commit, [entry.path for entry in entries])
+        infos = treeops.read_commits(git, list(last_commits.values()))
+    described = []
+    for entry in entries:
+        last_sha = last_commits.get(entry.path)
+        described.append(
+            _entry_to_api(repo, ref, entry, raw=blobs.get(entry.sha), last=infos.get(last_sha or ""), describe=describe)
+        )
+    return described
+
+
+def _entry_to_api(
+    repo: models.Repo,
+    ref: ResolvedRef,
+    entry: TreeEntry,
+    *,
+    raw: bytes | None,
+    last: CommitInfo | None,
+    describe: Describe,
+) -> dict[str, Any]:
+    """One ``ContentsResponse``; commit fields only when asked for (contents-ext leaves them out)."""
     kind = "symlink" if entry.mode == "120000" else _TYPES.get(entry.type, "file")
     base = f"{quote(repo.owner_name)}/{quote(repo.name)}"
     quoted_path = quote(entry.path)
@@ -92,159 +154,65 @@ def _entry_to_api(repo: models.Repo, ref: _Ref, entry: TreeEntry, *, with_conten
     git_kind = "trees" if kind == "dir" else "blobs"
     git_url = forge().api_url(f"repos/{base}/git/{git_kind}/{entry.sha}") if kind != "submodule" else None
     html_url = forge().url(f"{base}/src/{ref.kind}/{quote(ref.name)}/{quoted_path}")
-    last_sha = git.last_commit_for_path(ref.commit, entry.path)
-    last = git.commit_info(last_sha) if last_sha else None
-    content: str | None = None
-    encoding: str | None = None
-    target: str | None = None
-    if kind in ("file", "symlink") and (with_content or kind == "symlink"):
-        raw = git.read_object(entry.sha) or b""
-        if kind == "symlink":
-            target = raw.decode("utf-8", "replace")
-        if with_content:
-            content, encoding = base64.b64encode(raw).decode("ascii"), "base64"
+    with_content = entry.path in describe.content_paths and kind in ("file", "symlink")
+    content = raw if with_content else None
     download_url = (
         forge().url(f"{base}/raw/{ref.kind}/{quote(ref.name)}/{quoted_path}") if kind in ("file", "symlink") else None
     )
-    return {
-        "name": entry.name,
-        "path": entry.path,
-        "sha": entry.sha,
-        "last_commit_sha": last.sha if last else None,
-        "last_committer_date": iso(last.committer.time) if last else iso_or_zero(None),
-        "last_author_date": iso(last.author.time) if last else iso_or_zero(None),
-        "type": kind,
-        "size": entry.size if kind in ("file", "symlink") else 0,
-        "encoding": encoding,
-        "content": content,
-        "target": target,
-        "url": self_url,
-        "html_url": html_url,
-        "git_url": git_url,
-        "download_url": download_url,
-        "submodule_git_url": None,
-        "_links": {"self": self_url, "git": git_url, "html": html_url},
-    }
+    body: dict[str, Any] = {"name": entry.name, "path": entry.path, "sha": entry.sha}
+    if describe.commit_metadata:
+        body["last_commit_sha"] = last.sha if last else None
+        body["last_committer_date"] = iso(last.committer.time) if last else iso_or_zero(None)
+        body["last_author_date"] = iso(last.author.time) if last else iso_or_zero(None)
+    if describe.commit_message:
+        body["last_commit_message"] = last.message if last else ""
+    body.update(
+        {
+            "type": kind,
+            "size": entry.size if kind in ("file", "symlink") else 0,
+            "encoding": "base64" if content is not None else None,
+            "content": _base64(content) if content is not None else None,
+            "target": (raw or b"").decode("utf-8", "replace") if kind == "symlink" else None,
+            "url": self_url,
+            "html_url": html_url,
+            "git_url": git_url,
+            "download_url": download_url,
+            "submodule_git_url": None,
+            "_links": {"self": self_url, "git": git_url, "html": html_url},
+        }
+    )
+    pointer = _lfs_pointer(raw) if describe.lfs_metadata and kind == "file" and raw is not None else None
+    if pointer is not None:
+        body["lfs_oid"], body["lfs_size"] = pointer
+    return body
+
+
+def _base64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode("ascii")
+
+
+def _missing(repo: models.Repo, ref: str | None, clean: str) -> NotFound:
+    return NotFound(f"object does not exist [id: {ref or repo.default_branch}, rel_path: {clean}]")
 
 
 def get_contents(repo: models.Repo, path: str, ref: str | None) -> dict[str, Any] | list[dict[str, Any]]:
     """A file's ``ContentsResponse``, or a directory's entries (without content); 404 for a missing path or ref."""
     clean = validate_path(path, allow_root=True)
-    resolved = _resolve(repo, ref)
+    resolved = resolve_ref(repo, ref)
     if resolved is None:
         if not ref and not clean and repo.git.is_empty():
             return []
-        raise NotFound(f"object does not exist [id: {ref or repo.default_branch}, rel_path: {clean}]")
+        raise _missing(repo, ref, clean)
     entry = repo.git.stat(resolved.commit, clean)
     if entry is None:
         raise ContentNotFound(f"object does not exist [id: {resolved.commit}, rel_path: {clean}]")
     if entry.type == "tree":
-        children = repo.git.list_tree(resolved.commit, clean)
-        return [_entry_to_api(repo, resolved, child, with_content=False) for child in children]
-    return _entry_to_api(repo, resolved, entry, with_content=True)
+        return describe_entries(repo, resolved, repo.git.list_tree(resolved.commit, clean))
+    return describe_entries(repo, resolved, [entry], Describe(content_paths=frozenset({entry.path})))[0]
 
 
-# -- writing -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """The outcome of a write: the HTTP status and Gitea's ``FileResponse``/``FileDeleteResponse``."""
-
-    status: int
-    body: dict[str, Any]
-
-
-def _text(options: Mapping[str, Any], key: str) -> str:
-    value = options.get(key)
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise Unprocessable(f"[{key}]: must be a string")
-    return users.require_utf8(value, key)
-
-
-def _identity(options: Mapping[str, Any], key: str) -> tuple[str, str] | None:
-    value = options.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise Unprocessable(f"[{key}]: must be an object with name and email")
-    name, email = _text(value, "name"), _text(value, "email")
-    if not name and not email:
-        return None
-    if not name or not email or "\n" in name or "<" in email or ">" in email:
-        raise Unprocessable(f"[{key}]: both name and a valid email are required")
-    return name, users.validate_email(email, f"{key}.email")
-
-
-def _date(options: Mapping[str, Any], key: str, default: int) -> int:
-    dates = options.get("dates")
-    if dates is None:
-        return default
-    if not isinstance(dates, dict):
-        raise Unprocessable("[Dates]: must be an object")
-    value = dates.get(key)
-    if value in (None, ""):
-        return default
-    if not isinstance(value, str):
-        raise Unprocessable(f"[Dates.{key}]: must be an RFC 3339 date-time")
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError as exc:
-        raise Unprocessable(f"[Dates.{key}]: must be an RFC 3339 date-time") from exc
-    if moment.tzinfo is None:
-        raise Unprocessable(f"[Dates.{key}]: a time zone offset is required")
-    return int(moment.timestamp())
-
-
-def _decode_content(options: Mapping[str, Any]) -> bytes:
-    raw = options.get("content")
-    if not isinstance(raw, str):
-        raise Unprocessable("[Content]: must be a base64 string")
-    try:
-        return base64.b64decode(raw.replace("\r", "").replace("\n", ""), validate=True)
-    except (binascii.Error, ValueError) as exc:
-        raise Unprocessable(f"invalid base64 content: {exc}") from exc
-
-
-def _check_room(repo: models.Repo, parent: str | None, path: str) -> None:
-    """No file may stand where the new path needs a directory, and nothing may already be at the path."""
-    if parent is None:
-        return
-    parts = path.split("/")
-    for depth in range(1, len(parts)):
-        prefix = "/".join(parts[:depth])
-        entry = repo.git.stat(parent, prefix)
-        if entry is None:
-            return
-        if entry.type != "tree":
-            raise Unprocessable(f"a file exists where you're trying to create a subdirectory [path: {prefix}]")
-    existing = repo.git.stat(parent, path)
-    if existing is not None:
-        raise FileAlreadyExists(f"repository file already exists [path: {path}]")
-
-
-def _existing_file(repo: models.Repo, parent: str | None, path: str, given_sha: str) -> TreeEntry:
-    entry = repo.git.stat(parent, path) if parent else None
-    if entry is None or entry.type == "tree":
-        raise ContentNotFound(f"file does not exist [path: {path}]")
-    if given_sha != entry.sha:
-        raise ShaMismatch(f"sha does not match [given: {given_sha}, expected: {entry.sha}]")
-    return entry
-
-
-def _default_message(operation: Operation, path: str, from_path: str) -> str:
-    if operation == "create":
-        return f"Add {path}\n"
-    if operation == "delete":
-        return f"Delete {path}\n"
-    if from_path != path:
-        return f"Rename {from_path} to {path}\n"
-    return f"Update {path}\n"
-
-
-def _commit_to_api(repo: models.Repo, sha: str) -> dict[str, Any]:
+def commit_to_api(repo: models.Repo, sha: str) -> dict[str, Any]:
+    """Gitea's ``FileCommitResponse`` of a commit."""
     info = repo.git.commit_info(sha)
     base = f"{quote(repo.owner_name)}/{quote(repo.name)}"
 
@@ -264,128 +232,35 @@ def _commit_to_api(repo: models.Repo, sha: str) -> dict[str, Any]:
     }
 
 
+# -- single-file writes --------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
-class _Write:
-    """A validated write request (everything but what depends on the repository's current state)."""
+class FileChange:
+    """The outcome of a write: the HTTP status and Gitea's ``FileResponse``/``FileDeleteResponse``."""
 
-    operation: Operation
-    path: str
-    from_path: str
-    content: bytes | None
-    given_sha: str
-    branch: str
-    new_branch: str
-    force_push: bool
-    message: str
-    author: Identity
-    committer: Identity
-
-
-def _parse_write(
-    repo: models.Repo, path: str, operation: Operation, options: Mapping[str, Any], principal: Principal
-) -> _Write:
-    """Validate the body of a create, update or delete before the repository is locked."""
-    path = validate_path(path)
-    content = None if operation == "delete" else _decode_content(options)
-    from_path = validate_path(_text(options, "from_path")) if options.get("from_path") else path
-    branch = _text(options, "branch") or repo.default_branch
-    new_branch = _text(options, "new_branch")
-    for name in (branch, new_branch):
-        if name and not valid_branch_name(name):
-            raise Unprocessable(f"invalid branch name [name: {name}]")
-    now = int(forge().now())
-    fallback = users.doer_identity(principal)
-    author_pair = _identity(options, "author")
-    committer_pair = _identity(options, "committer")
-    author_pair = author_pair or committer_pair or fallback
-    committer_pair = committer_pair or author_pair
-    author = Identity(*author_pair, _date(options, "author", now))
-    committer = Identity(*committer_pair, _date(options, "committer", now))
-    given_sha = _text(options, "sha")
-    kind: Operation = "create" if operation == "update" and not given_sha else operation
-    message = _text(options, "message") or _default_message(kind, path, from_path)
-    if options.get("signoff") is True:
-        message = f"{message.rstrip()}\n\nSigned-off-by: {committer.name} <{committer.email}>\n"
-    return _Write(
-        operation=operation,
-        path=path,
-        from_path=from_path,
-        content=content,
-        given_sha=given_sha,
-        branch=branch,
-        new_branch=new_branch,
-        force_push=options.get("force_push") is True,
-        message=message,
-        author=author,
-        committer=committer,
-    )
-
-
-def _plan(repo: models.Repo, write: _Write, parent: str | None) -> tuple[dict[str, bytes | None], dict[str, str]]:
-    """The tree changes (path → content, None deletes) and renames a write makes on top of ``parent``."""
-    changes: dict[str, bytes | None] = {}
-    renames: dict[str, str] = {}
-    if write.operation == "create" or (write.operation == "update" and not write.given_sha):
-        _check_room(repo, parent, write.path)
-        changes[write.path] = write.content
-    elif write.operation == "update":
-        _existing_file(repo, parent, write.from_path, write.given_sha)
-        if write.from_path != write.path:
-            _check_room(repo, parent, write.path)
-            changes[write.from_path] = None
-            renames[write.path] = write.from_path
-        changes[write.path] = write.content
-    else:
-        if not write.given_sha:
-            raise Unprocessable("[Sha]: Required")
-        _existing_file(repo, parent, write.path, write.given_sha)
-        changes[write.path] = None
-    return changes, renames
+    status: int
+    body: dict[str, Any]
 
 
 def change_file(
     repo: models.Repo, path: str, operation: Operation, options: Mapping[str, Any], principal: Principal
 ) -> FileChange:
-    """Create, update (``sha`` given, optionally renaming from ``from_path``) or delete one file in one commit.
+    """Create (POST), update (PUT with ``sha``; renaming from ``from_path``), create by PUT (no ``sha``)
+    or delete (DELETE) one file in one commit, as a one-operation multi-file change."""
+    from . import file_changes
 
-    Commits to one repository are serialised by its lock; the branch moves with a compare-and-swap,
-    and a ``PushEvent`` is published once the ref moved.
-    """
-    write = _parse_write(repo, path, operation, options, principal)
-    git = repo.git
-    with models.repo_lock(repo):
-        branches = git.branches()
-        parent: str | None = None
-        if branches:
-            if write.branch not in branches:
-                raise BranchNotFound(f"branch does not exist [name: {write.branch}]")
-            parent = branches[write.branch]
-        target = write.new_branch or write.branch
-        before = branches.get(target, ZERO_SHA)
-        if write.new_branch and write.new_branch in branches and not write.force_push:
-            raise BranchAlreadyExists(f"branch already exists [name: {write.new_branch}]")
-        changes, renames = _plan(repo, write, parent)
-        try:
-            after = git.commit(
-                branch=target,
-                parent=parent,
-                changes=changes,
-                message=write.message,
-                author=write.author,
-                committer=write.committer,
-                expected_old=before,
-                renames=renames,
-            )
-        except RefUpdateRejectedError as exc:
-            raise ConcurrentChange(f"the branch {target} moved while the change was committed; retry") from exc
-        if not branches and target != repo.default_branch:
-            models.set_default_branch(repo, target)
-        models.touch(repo)
-    forge().events.publish(PushEvent(repo.id, f"refs/heads/{target}", before, after, principal.user_id))
-    body: dict[str, Any] = {"content": None, "commit": _commit_to_api(repo, after), "verification": NOT_SIGNED}
+    sha = options.get("sha")
+    kind = operation
+    if operation == "update" and (sha is None or sha == ""):
+        kind = "create"
+    spec: dict[str, Any] = {"operation": kind, "path": path, "sha": sha}
     if operation != "delete":
-        entry = git.stat(after, write.path)
-        if entry is not None:
-            body["content"] = _entry_to_api(repo, _Ref(target, "branch", after), entry, with_content=True)
-    status = 200 if operation == "delete" or (operation == "update" and write.given_sha) else 201
-    return FileChange(status, body)
+        spec["content"] = options.get("content")
+    if operation == "update" and options.get("from_path"):
+        spec["from_path"] = options.get("from_path")
+    result = file_changes.change_files(repo, {**options, "files": [spec]}, principal)
+    files = result.pop("files")
+    result["content"] = None if operation == "delete" else files[0]
+    status = 200 if operation == "delete" or kind == "update" else 201
+    return FileChange(status, result)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import Conflict, Forbidden, NotFound, Unprocessable
+from ..errors import BadRequest, Conflict, Forbidden, Locked, NotFound, Unprocessable
 
 __all__ = [
     "BranchAlreadyExists",
@@ -10,11 +10,17 @@ __all__ = [
     "ConcurrentChange",
     "ContentNotFound",
     "FileAlreadyExists",
+    "FilePathConflict",
+    "InvalidBodyParameter",
     "InvalidPath",
+    "PatchDoesNotApply",
     "RepoAlreadyExists",
+    "RepoArchived",
     "RepoNotFound",
     "RepoPermissionDenied",
     "ShaMismatch",
+    "ShaRequired",
+    "UnknownInclude",
 ]
 
 
@@ -56,3 +62,29 @@ class InvalidPath(Unprocessable):
 
 class ConcurrentChange(Conflict):
     default_message = "the branch moved while the change was committed; retry"
+
+
+class ShaRequired(Unprocessable):
+    default_message = "a SHA or commit ID must be proved when updating a file"
+
+
+class FilePathConflict(Unprocessable):
+    """A file stands where a directory is needed, or a directory where a file is written."""
+
+    default_message = "path is invalid"
+
+
+class PatchDoesNotApply(Unprocessable):
+    default_message = "the patch does not apply"
+
+
+class RepoArchived(Locked):
+    default_message = "repo is archived"
+
+
+class UnknownInclude(BadRequest):
+    default_message = "unknown include option"
+
+
+class InvalidBodyParameter(BadRequest):
+    default_message = "invalid body parameter"

@@ -10,7 +10,8 @@ from ..auth import check_scope, current_principal, optional_principal
 from ..errors import Forbidden
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
-from . import contents, githttp, models
+from . import contents, contents_ext, diffpatch, edit, file_changes, githttp, models
+from .commit_gate import require_unarchived
 
 __all__ = ["register"]
 
@@ -71,6 +72,14 @@ def repo_get(owner: str, repo: str) -> Response:
     return json_response(models.repo_to_api(models.require_repo(owner, repo, "read")))
 
 
+def repo_edit(owner: str, repo: str) -> Response:
+    """Edit a repository's name, description, website, visibility, default branch, units or archived state."""
+    check_scope("repository")
+    current_principal()
+    found = models.require_repo(owner, repo, "admin")
+    return json_response(models.repo_to_api(edit.edit_repo(found, json_body())))
+
+
 def repo_delete(owner: str, repo: str) -> Response:
     """Delete a repository (owner, organization owner or site admin)."""
     check_scope("repository")
@@ -91,10 +100,60 @@ def repo_get_contents(owner: str, repo: str, filepath: str) -> Response:
     return json_response(contents.get_contents(found, filepath, request.args.get("ref") or None))
 
 
-def _write(owner: str, repo: str, filepath: str, operation: contents.Operation, required: tuple[str, ...]) -> Response:
+def repo_get_contents_ext_root(owner: str, repo: str) -> Response:
+    """The extended contents of the root directory."""
+    return repo_get_contents_ext(owner, repo, "")
+
+
+def repo_get_contents_ext(owner: str, repo: str, filepath: str) -> Response:
+    """A file or directory with the metadata ``includes`` asks for (file_content, lfs_metadata, commit_*)."""
+    check_scope("repository", anonymous_ok=True)
+    includes = contents_ext.parse_includes(request.args.get("includes"))
+    found = models.require_repo(owner, repo, "read")
+    ref = request.args.get("ref") or None
+    return json_response(contents_ext.get_contents_ext(found, filepath, ref, includes))
+
+
+def repo_get_file_contents(owner: str, repo: str) -> Response:
+    """Several files in one call, the paths in ``?body={"files": [...]}``."""
+    check_scope("repository", anonymous_ok=True)
+    found = models.require_repo(owner, repo, "read")
+    paths = contents_ext.files_from_query(request.args.get("body"))
+    return json_response(contents_ext.get_files(found, paths, request.args.get("ref") or None))
+
+
+def repo_get_file_contents_post(owner: str, repo: str) -> Response:
+    """Several files in one call (a token with write:repository, as Gitea asks for a POST)."""
     check_scope("repository")
-    principal = current_principal()
+    found = models.require_repo(owner, repo, "read")
+    paths = contents_ext.files_from_body(json_body())
+    return json_response(contents_ext.get_files(found, paths, request.args.get("ref") or None))
+
+
+def _writable(owner: str, repo: str) -> models.Repo:
+    """The repository for a contents write: scope, caller, write permission, not archived."""
+    check_scope("repository")
+    current_principal()
     found = models.require_repo(owner, repo, "write")
+    require_unarchived(found)
+    return found
+
+
+def repo_change_files(owner: str, repo: str) -> Response:
+    """Create, update, upload, rename and delete several files in one commit."""
+    found = _writable(owner, repo)
+    return json_response(file_changes.change_files(found, json_body(required=("files",)), current_principal()), 201)
+
+
+def repo_apply_diff_patch(owner: str, repo: str) -> Response:
+    """Apply a unified diff to a branch in one commit."""
+    found = _writable(owner, repo)
+    return json_response(diffpatch.apply_diff_patch(found, json_body(required=("content",)), current_principal()), 201)
+
+
+def _write(owner: str, repo: str, filepath: str, operation: contents.Operation, required: tuple[str, ...]) -> Response:
+    found = _writable(owner, repo)
+    principal = current_principal()
     options = json_body(required=required)
     change = contents.change_file(found, filepath, operation, options, principal)
     return json_response(change.body, status=change.status)
@@ -124,7 +183,14 @@ def register(app: Flask) -> None:
         ("/orgs/<org>/repos", "createOrgRepo", create_org_repo, ["POST"]),
         ("/orgs/<org>/repos", "orgListRepos", org_list_repos, ["GET"]),
         (repo_path, "repoGet", repo_get, ["GET"]),
+        (repo_path, "repoEdit", repo_edit, ["PATCH"]),
         (repo_path, "repoDelete", repo_delete, ["DELETE"]),
+        (f"{repo_path}/contents", "repoChangeFiles", repo_change_files, ["POST"]),
+        (f"{repo_path}/contents-ext", "repoGetContentsExtRoot", repo_get_contents_ext_root, ["GET"]),
+        (f"{repo_path}/contents-ext/<path:filepath>", "repoGetContentsExt", repo_get_contents_ext, ["GET"]),
+        (f"{repo_path}/file-contents", "repoGetFileContents", repo_get_file_contents, ["GET"]),
+        (f"{repo_path}/file-contents", "repoGetFileContentsPost", repo_get_file_contents_post, ["POST"]),
+        (f"{repo_path}/diffpatch", "repoApplyDiffPatch", repo_apply_diff_patch, ["POST"]),
         (f"{repo_path}/contents", "repoGetContentsList", repo_get_contents_list, ["GET"]),
         (f"{repo_path}/contents/<path:filepath>", "repoGetContents", repo_get_contents, ["GET"]),
         (f"{repo_path}/contents/<path:filepath>", "repoCreateFile", repo_create_file, ["POST"]),

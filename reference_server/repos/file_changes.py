@@ -1,0 +1,207 @@
+"""The multi-file change (``POST /repos/{o}/{r}/contents``): create, update, upload, rename and delete
+operations checked against the branch head, then applied as ONE commit, or not at all.
+
+Every check runs before anything is written; the tree is built in a temporary index and the commit
+object is stored before :func:`commit_gate.land_commit` moves the branch, so a refused change leaves
+the branches and every ref exactly as they were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..auth import Principal
+from ..errors import Unprocessable
+from ..gitcli import ZERO_SHA, GitError, TreeEntry
+from . import commit_gate, contents, models, treeops
+from .errors import (
+    BranchAlreadyExists,
+    BranchNotFound,
+    ContentNotFound,
+    FileAlreadyExists,
+    FilePathConflict,
+    ShaMismatch,
+    ShaRequired,
+)
+from .write_options import CommitOptions, decode_base64, parse_commit_options, text_option
+
+__all__ = ["FileOperation", "change_files", "default_message", "parse_operations"]
+
+OPERATIONS = ("create", "update", "upload", "rename", "delete")
+NEEDS_SOURCE = ("update", "upload", "rename", "delete")
+
+
+@dataclass(frozen=True)
+class FileOperation:
+    """One validated ``ChangeFileOperation``; ``content`` None keeps a renamed file's blob."""
+
+    operation: str
+    path: str
+    from_path: str
+    content: bytes | None
+    sha: str
+
+
+def parse_operations(files: object) -> list[FileOperation]:
+    """Validate ``files`` (422 on a bad operation, path or base64) before the repository is locked."""
+    if not isinstance(files, list) or not files:
+        raise Unprocessable("[Files]: Required")
+    operations: list[FileOperation] = []
+    targets: set[str] = set()
+    for item in files:
+        if not isinstance(item, dict):
+            raise Unprocessable("[Files]: every item must be an object")
+        operation = text_option(item, "operation")
+        if not operation:
+            raise Unprocessable("[Operation]: Required")
+        if operation not in OPERATIONS:
+            raise Unprocessable(f"[Operation]: must be one of {', '.join(OPERATIONS)} [given: {operation}]")
+        path = contents.validate_path(text_option(item, "path"))
+        from_path = contents.validate_path(text_option(item, "from_path")) if item.get("from_path") else path
+        content: bytes | None = None
+        if operation != "delete" and item.get("content") is not None:
+            content = decode_base64(item.get("content"))
+        elif operation not in ("delete", "rename"):
+            content = b""
+        for touched in {path, from_path}:
+            if touched in targets:
+                raise Unprocessable(f"a path may appear in only one operation [path: {touched}]")
+            targets.add(touched)
+        operations.append(FileOperation(operation, path, from_path, content, text_option(item, "sha")))
+    return operations
+
+
+def default_message(operations: Sequence[FileOperation]) -> str:
+    """Gitea's default: ``Add a, b`` / ``Update c`` / ``Delete d`` lines (upload and rename count as update)."""
+    groups: dict[str, list[str]] = {"Add": [], "Update": [], "Delete": []}
+    verbs = {"create": "Add", "delete": "Delete"}
+    for operation in operations:
+        groups[verbs.get(operation.operation, "Update")].append(operation.path)
+    return "\n".join(f"{verb} {', '.join(paths)}" for verb, paths in groups.items() if paths)
+
+
+def _prefixes(path: str) -> list[str]:
+    parts = path.split("/")
+    return ["/".join(parts[:depth]) for depth in range(1, len(parts))]
+
+
+def _check_target(operation: FileOperation, entries: Mapping[str, TreeEntry]) -> None:
+    """Nothing but directories on the way to the path; nothing at the path unless the file is replaced."""
+    for prefix in _prefixes(operation.path):
+        entry = entries.get(prefix)
+        if entry is None:
+            return
+        if entry.type != "tree":
+            raise FilePathConflict(f"a file exists where you’re trying to create a subdirectory [path: {prefix}]")  # noqa: RUF001 - Gitea's text
+    entry = entries.get(operation.path)
+    if entry is None:
+        return
+    if entry.mode == "120000":
+        raise FilePathConflict(
+            f"a symbolic link exists where you’re trying to create a subdirectory [path: {operation.path}]"  # noqa: RUF001 - Gitea's text
+        )
+    if entry.type == "tree":
+        raise FilePathConflict(f"a directory exists where you’re trying to create a file [path: {operation.path}]")  # noqa: RUF001 - Gitea's text
+    if operation.from_path != operation.path or operation.operation == "create":
+        raise FileAlreadyExists(f"repository file already exists [path: {operation.path}]")
+
+
+def _check_source(operation: FileOperation, entries: Mapping[str, TreeEntry]) -> TreeEntry | None:
+    """The file an update, upload, rename or delete starts from, with Gitea's ``sha`` rule."""
+    source = entries.get(operation.from_path)
+    if source is not None and source.type == "tree":
+        source = None
+    if source is None and operation.operation != "upload":
+        raise ContentNotFound(f"file does not exist [path: {operation.from_path}]")
+    if operation.sha:
+        expected = source.sha if source else ""
+        if operation.sha != expected:
+            raise ShaMismatch(f"sha does not match [given: {operation.sha}, expected: {expected}]")
+    elif operation.operation != "upload":
+        raise ShaRequired("a SHA or commit ID must be proved when updating a file")
+    return source
+
+
+def _plan(repo: models.Repo, parent: str | None, operations: Sequence[FileOperation]) -> dict[str, treeops.IndexChange]:
+    """Check every operation against ``parent`` and return the index changes, deletions first."""
+    wanted = {path for op in operations for path in (op.path, op.from_path, *_prefixes(op.path))}
+    entries = treeops.entries_at(repo.git, parent, sorted(wanted)) if parent else {}
+    removals: dict[str, treeops.IndexChange] = {}
+    writes: list[tuple[str, bytes | None, str, str]] = []
+    for operation in operations:
+        source = _check_source(operation, entries) if operation.operation in NEEDS_SOURCE else None
+        if operation.operation == "delete":
+            removals[operation.path] = treeops.IndexChange(None)
+            continue
+        _check_target(operation, entries)
+        if source is not None and operation.from_path != operation.path:
+            removals[operation.from_path] = treeops.IndexChange(None)
+        mode = treeops.EXECUTABLE if source is not None and source.mode == treeops.EXECUTABLE else treeops.REGULAR
+        kept_blob = source.sha if source is not None else ""
+        writes.append((operation.path, operation.content, mode, kept_blob))
+    fresh = treeops.store_blobs(repo.git, [content for _, content, _, _ in writes if content is not None])
+    fresh_blobs = iter(fresh)
+    changes = dict(removals)
+    for path, content, mode, kept_blob in writes:
+        blob = next(fresh_blobs) if content is not None else kept_blob
+        changes[path] = treeops.IndexChange(blob, mode)
+    return changes
+
+
+def _commit(
+    repo: models.Repo,
+    operations: Sequence[FileOperation],
+    options: CommitOptions,
+    principal: Principal,
+    default: str,
+) -> str:
+    """Check, build and land the commit under the repository's lock; the new commit's SHA."""
+    git = repo.git
+    with models.repo_lock(repo):
+        branches = git.branches()
+        parent: str | None = None
+        if branches:
+            if options.branch not in branches:
+                raise BranchNotFound(f"branch does not exist [name: {options.branch}]")
+            parent = branches[options.branch]
+        if options.new_branch and options.new_branch in branches and not options.force_push:
+            raise BranchAlreadyExists(f"branch already exists [name: {options.new_branch}]")
+        old = branches.get(options.target, ZERO_SHA)
+        changes = _plan(repo, parent, operations)
+        try:
+            tree = treeops.build_tree(git, parent, changes)
+        except GitError as exc:
+            raise FilePathConflict(f"the changes put a file and a directory at the same path: {exc.stderr}") from exc
+        new = git.commit_tree(
+            tree,
+            [parent] if parent else [],
+            options.final_message(default),
+            author=options.author,
+            committer=options.committer,
+        )
+        changed = sorted({path for op in operations for path in (op.path, op.from_path)})
+        commit_gate.land_commit(repo, principal, branch=options.target, old=old, new=new, changed_paths=changed)
+    return new
+
+
+def change_files(repo: models.Repo, body: Mapping[str, Any], principal: Principal) -> dict[str, Any]:
+    """Apply a ``ChangeFilesOptions`` as one commit; Gitea's ``FilesResponse`` (null for deleted paths)."""
+    commit_gate.require_unarchived(repo)
+    operations = parse_operations(body.get("files"))
+    options = parse_commit_options(repo, body, principal)
+    new = _commit(repo, operations, options, principal, default_message(operations))
+    ref = contents.ResolvedRef(options.target, "branch", new)
+    paths = [operation.path for operation in operations]
+    found = treeops.entries_at(repo.git, new, paths)
+    present = [found[path] for path in paths if path in found]
+    described = contents.describe_entries(
+        repo, ref, present, contents.Describe(content_paths=frozenset(entry.path for entry in present))
+    )
+    by_path = {entry["path"]: entry for entry in described}
+    return {
+        "files": [None if op.operation == "delete" else by_path.get(op.path) for op in operations],
+        "commit": contents.commit_to_api(repo, new),
+        "verification": contents.NOT_SIGNED,
+    }

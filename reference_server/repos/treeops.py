@@ -1,0 +1,228 @@
+"""Batch Git plumbing for the contents API: read many entries and blobs with a fixed number of processes
+(never one per file), build trees in a temporary index, apply patches without a work tree.
+
+These work on a :class:`~reference_server.gitcli.Git` through its ``run`` method, so every call keeps the
+fixed environment of :mod:`reference_server.gitcli`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..gitcli import SHA_PATTERN, ZERO_SHA, CommitInfo, Git, GitError, Identity, TreeEntry, _environment
+
+__all__ = [
+    "IndexChange",
+    "apply_patch_tree",
+    "build_tree",
+    "entries_at",
+    "last_commits_for_paths",
+    "read_commits",
+    "read_objects",
+    "store_blobs",
+]
+
+REGULAR = "100644"
+EXECUTABLE = "100755"
+
+
+@dataclass(frozen=True)
+class IndexChange:
+    """What one path becomes in the new tree: a blob with its mode, or gone (``blob`` None)."""
+
+    blob: str | None
+    mode: str = REGULAR
+
+
+@contextmanager
+def _temporary_index(git: Git, parent: str | None) -> Iterator[dict[str, str]]:
+    """An index file of our own holding ``parent``'s tree (empty without one); removed afterwards."""
+    fd, index_name = tempfile.mkstemp(prefix="index-", dir=git.path)
+    os.close(fd)
+    index_file = Path(index_name)
+    index_file.unlink()
+    env = {"GIT_INDEX_FILE": str(index_file)}
+    try:
+        git.run("read-tree", *((parent,) if parent else ("--empty",)), env=env)
+        yield env
+    finally:
+        index_file.unlink(missing_ok=True)
+
+
+def store_blobs(git: Git, contents: Sequence[bytes]) -> list[str]:
+    """Write every content as a blob with ONE ``hash-object --stdin-paths`` and return their SHAs in order."""
+    if not contents:
+        return []
+    with tempfile.TemporaryDirectory(prefix="blobs-", dir=git.path) as scratch:
+        names = []
+        for number, content in enumerate(contents):
+            name = Path(scratch) / f"{number}"
+            name.write_bytes(content)
+            names.append(str(name))
+        listing = ("\n".join(names) + "\n").encode()
+        out = git.run("hash-object", "-w", "--no-filters", "--stdin-paths", input_bytes=listing).stdout
+    shas = out.decode().split()
+    if len(shas) != len(contents):
+        raise GitError(["hash-object"], 0, f"expected {len(contents)} blob ids, got {len(shas)}")
+    return shas
+
+
+def build_tree(git: Git, parent: str | None, changes: Mapping[str, IndexChange]) -> str:
+    """The tree of ``parent`` with ``changes`` applied, written from a temporary index (no work tree)."""
+    with _temporary_index(git, parent) as env:
+        records = [
+            f"{change.mode} {change.blob}\t{path}" if change.blob else f"0 {ZERO_SHA}\t{path}"
+            for path, change in changes.items()
+        ]
+        if records:
+            payload = ("\x00".join(records) + "\x00").encode("utf-8", "surrogateescape")
+            git.run("update-index", "-z", "--index-info", input_bytes=payload, env=env)
+        return git.run("write-tree", env=env).stdout.decode().strip()
+
+
+def apply_patch_tree(git: Git, parent: str | None, patch: bytes) -> str:
+    """The tree of ``parent`` with a unified diff applied by ``git apply --cached`` on a temporary index;
+    :class:`GitError` carrying git's explanation when it does not apply."""
+    with _temporary_index(git, parent) as env:
+        git.run("apply", "--cached", "--whitespace=nowarn", "-", input_bytes=patch, env=env)
+        return git.run("write-tree", env=env).stdout.decode().strip()
+
+
+def entries_at(git: Git, rev: str, paths: Sequence[str]) -> dict[str, TreeEntry]:
+    """The entry at each path in ``rev`` with ONE ``ls-tree``; paths that name nothing are left out."""
+    wanted = [path for path in dict.fromkeys(paths) if path]
+    if not wanted:
+        return {}
+    completed = git.run(
+        "--literal-pathspecs", "ls-tree", "-t", "-l", "-z", "--full-tree", rev, "--", *wanted, check=False
+    )
+    if completed.returncode != 0:
+        return {}
+    found: dict[str, TreeEntry] = {}
+    for record in completed.stdout.split(b"\x00"):
+        if not record:
+            continue
+        meta, _, raw_name = record.partition(b"\t")
+        mode, kind, sha, size = meta.decode().split(maxsplit=3)
+        path = raw_name.decode("utf-8", "surrogateescape")
+        found[path] = TreeEntry(
+            name=path.rpartition("/")[2],
+            path=path,
+            type=kind,
+            mode=mode,
+            sha=sha,
+            size=int(size) if size.isdigit() else 0,
+        )
+    return {path: found[path] for path in wanted if path in found}
+
+
+def read_objects(git: Git, shas: Sequence[str]) -> dict[str, bytes]:
+    """The raw content of every object named, through ONE ``cat-file --batch``; missing ones are left out."""
+    unique = [sha for sha in dict.fromkeys(shas) if SHA_PATTERN.match(sha)]
+    if not unique:
+        return {}
+    out = git.run("cat-file", "--batch", input_bytes="".join(f"{sha}\n" for sha in unique).encode()).stdout
+    objects: dict[str, bytes] = {}
+    position = 0
+    for sha in unique:
+        end = out.index(b"\n", position)
+        fields = out[position:end].decode().split(" ")
+        position = end + 1
+        if len(fields) != 3 or fields[1] == "missing":
+            continue
+        size = int(fields[2])
+        objects[sha] = out[position : position + size]
+        position += size + 1
+    return objects
+
+
+def last_commits_for_paths(git: Git, tip: str, paths: Sequence[str]) -> dict[str, str]:
+    """The newest commit reachable from the commit ``tip`` that touched each path, found in ONE history
+    walk that stops once every path has its commit; the root path (``""``) maps to ``tip``."""
+    result = {"": tip} if "" in paths else {}
+    pending = {path for path in paths if path}
+    if not pending:
+        return result
+    command = [
+        "git",
+        f"--git-dir={git.path}",
+        "--literal-pathspecs",
+        "log",
+        "--format=%x01%H",
+        "--name-only",
+        "-z",
+        "--no-renames",
+        tip,
+        "--",
+        *sorted(pending),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_environment())
+    stream = process.stdout
+    if stream is None:  # pragma: no cover - stdout=PIPE always gives a stream
+        raise GitError(["log"], -1, "no output stream")
+    try:
+        commit = ""
+        buffer = b""
+        while pending:
+            chunk = os.read(stream.fileno(), 65536)
+            if not chunk:
+                break
+            buffer += chunk
+            *records, buffer = buffer.split(b"\x00")
+            for record in records:
+                for line in record.split(b"\n"):
+                    if line.startswith(b"\x01"):
+                        commit = line[1:].decode()
+                    elif line and commit:
+                        _settle(line.decode("utf-8", "surrogateescape"), commit, pending, result)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        stream.close()
+    return result
+
+
+def _settle(name: str, commit: str, pending: set[str], result: dict[str, str]) -> None:
+    """Give ``commit`` to every pending path that ``name`` (a changed file) is or lies under."""
+    for path in [path for path in pending if name == path or name.startswith(path + "/")]:
+        result[path] = commit
+        pending.discard(path)
+
+
+def _identity(value: str) -> Identity:
+    """``Name <email> 1700000000 +0000`` from a commit header."""
+    name, _, rest = value.partition(" <")
+    email, _, when = rest.partition("> ")
+    seconds = when.split(" ", 1)[0]
+    return Identity(name, email, int(seconds) if seconds.lstrip("-").isdigit() else 0)
+
+
+def read_commits(git: Git, shas: Sequence[str]) -> dict[str, CommitInfo]:
+    """Parsed commit objects for every SHA, read through ONE ``cat-file --batch`` (non-commits left out)."""
+    commits: dict[str, CommitInfo] = {}
+    for sha, raw in read_objects(git, shas).items():
+        header, _, body = raw.decode("utf-8", "replace").partition("\n\n")
+        fields: dict[str, list[str]] = {}
+        for line in header.split("\n"):
+            if line.startswith(" ") or " " not in line:
+                continue
+            key, _, value = line.partition(" ")
+            fields.setdefault(key, []).append(value)
+        if "tree" not in fields or "author" not in fields or "committer" not in fields:
+            continue
+        commits[sha] = CommitInfo(
+            sha=sha,
+            tree=fields["tree"][0],
+            parents=tuple(fields.get("parent", [])),
+            author=_identity(fields["author"][0]),
+            committer=_identity(fields["committer"][0]),
+            message=body.rstrip("\n") + "\n" if body.strip() else "",
+        )
+    return commits
