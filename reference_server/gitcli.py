@@ -527,12 +527,17 @@ class Git:
         """Whether ``ancestor`` is reachable from ``descendant`` (a fast-forward from one to the other)."""
         return self.run("merge-base", "--is-ancestor", ancestor, descendant, check=False).returncode == 0
 
-    def fetch_mirror(self, url: str, *, authorization: str | None = None, timeout: float = 600) -> None:
-        """Fetch every branch and tag of ``url`` (http or https only) into the same refs here, pruning the
-        ones the remote dropped; ``authorization`` (an HTTP header value) goes through the environment, never argv."""
+    @staticmethod
+    def _remote_env(authorization: str | None) -> dict[str, str]:
+        """Only http(s) transports; ``authorization`` (an HTTP header value) travels in the environment."""
         settings = {"protocol.allow": "never", "protocol.http.allow": "always", "protocol.https.allow": "always"}
         if authorization:
             settings["http.extraHeader"] = f"Authorization: {authorization}"
+        return _environment(_config_env(settings))
+
+    def fetch_mirror(self, url: str, *, authorization: str | None = None, timeout: float = 600) -> None:
+        """Fetch every branch and tag of ``url`` (http or https only) into the same refs here, pruning the
+        ones the remote dropped; ``authorization`` (an HTTP header value) goes through the environment, never argv."""
         command = [
             "git",
             f"--git-dir={self.path}",
@@ -546,12 +551,34 @@ class Git:
         ]
         try:
             completed = subprocess.run(
-                command, capture_output=True, env=_environment(_config_env(settings)), check=False, timeout=timeout
+                command, capture_output=True, env=self._remote_env(authorization), check=False, timeout=timeout
             )
         except subprocess.TimeoutExpired as exc:
             raise GitError(["fetch"], -1, f"timed out after {timeout} s") from exc
         if completed.returncode != 0:
             raise GitError(["fetch", url], completed.returncode, completed.stderr.decode("utf-8", "replace"))
+
+    def remote_head(self, url: str, *, authorization: str | None = None, timeout: float = 120) -> str | None:
+        """The branch the remote's HEAD names (``ls-remote --symref``), or None when it names none."""
+        command = ["git", "ls-remote", "--symref", "--end-of-options", url, "HEAD"]
+        try:
+            completed = subprocess.run(
+                command, capture_output=True, env=self._remote_env(authorization), check=False, timeout=timeout
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise GitError(["ls-remote"], -1, f"timed out after {timeout} s") from exc
+        if completed.returncode != 0:
+            raise GitError(["ls-remote", url], completed.returncode, completed.stderr.decode("utf-8", "replace"))
+        for line in completed.stdout.decode("utf-8", "replace").splitlines():
+            target, _, name = line.removeprefix("ref: ").partition("\t")
+            if line.startswith("ref: ") and name == "HEAD" and target.startswith("refs/heads/"):
+                return target[len("refs/heads/") :]
+        return None
+
+    def fetch_objects(self, source: Path, ref: str) -> None:
+        """Copy the objects ``ref`` reaches in the local repository ``source`` into this one, moving no ref
+        (a commit made here may then have them as parents)."""
+        self.run("fetch", "--no-write-fetch-head", "--no-tags", "--quiet", "--end-of-options", str(source), ref)
 
     def copy_to(self, destination: Path) -> Git:
         """An independent bare copy of every branch and tag at ``destination`` (objects hard-linked or
