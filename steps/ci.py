@@ -21,12 +21,12 @@ from conformance.api import ForgeApi
 from conformance.api.actions import ActionsApi
 from conformance.api.artifacts import RecordingSession
 from conformance.client import json_of
-from conformance.context import RepoRef, ScenarioContext
+from conformance.context import Identity, RepoRef, ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.target import Target
 from mock_runner.artifacts import backend_ids
 from mock_runner.protocol import RunnerCallError, RunnerClient
-from steps.common import phrase
+from steps.common import org_owner, phrase
 
 __all__ = [
     "RESULTS",
@@ -36,6 +36,7 @@ __all__ = [
     "actions_of",
     "find_run",
     "owner_api",
+    "owner_identity",
     "push_workflow",
     "register_runner",
     "report_result",
@@ -107,9 +108,17 @@ def the_repo(ctx: ScenarioContext) -> RepoRef:
     raise AssertionError('which repository? add `Given a repository "dev/app"` and a mock runner registered to it')
 
 
+def owner_identity(ctx: ScenarioContext, repo: RepoRef) -> Identity:
+    """Who acts as the repository's owner: its user, or the user who owns its organization."""
+    owner_short = repo.short.split("/", 1)[0]
+    if owner_short in ctx.orgs:
+        return org_owner(ctx, owner_short)
+    return ctx.user(owner_short)
+
+
 def owner_api(ctx: ScenarioContext, repo: RepoRef) -> ForgeApi:
-    """The API facade of the repository's owner (a scenario user)."""
-    return ctx.user(repo.short.split("/", 1)[0]).api
+    """The API facade of the repository's owner (for an organization's repository, the org's owner)."""
+    return owner_identity(ctx, repo).api
 
 
 def actions_of(ctx: ScenarioContext, repo: RepoRef) -> ActionsApi:

@@ -1,8 +1,11 @@
 """The runner transitions of specification section 3, driven with the mock runner's protocol client.
 
-The scenario's mock runner (``a mock runner registered to "dev/app" ...``) is switched off and on
-over REST at its repository's scope (``PATCH {"disabled": bool}``) while it keeps calling the
-runner protocol; its REST view (``status``, ``busy``, ``disabled``) is read at the same scope.
+The scenario's mock runner is registered to a repository (``a mock runner registered to "dev/app"
+...``) or at one of the four scopes for a repository (``the mock runner of "acme/app" is registered
+at organization "acme"``). It is switched off and on over REST at its scope (``PATCH {"disabled":
+bool}``) by whoever manages that scope (the administrator for the instance, the user, the
+organization's owner, the repository's owner) while it keeps calling the runner protocol; its REST
+view (``status``, ``busy``, ``disabled``) is read at the same scope.
 """
 
 from __future__ import annotations
@@ -11,26 +14,40 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from forge_proto import runner_pb2
 from pytest_bdd import given, parsers, then, when
 
-from conformance.client import json_of
+from conformance.api.artifacts import RecordingSession
+from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
+from conformance.identities import IdentityFactory
+from conformance.target import Target
 from mock_runner.daemon import Daemon, TaskOutcome
+from mock_runner.protocol import RunnerClient
 from mock_runner.runnerfile import RunnerFile
-from steps.ci import actions_of, find_run, held_job, the_repo, the_runner, world
-from steps.common import phrase
+from steps.ci import actions_of, find_run, held_job, owner_api, the_repo, the_runner, world
+from steps.common import org_owner, phrase
+from steps.scopes import SCOPE, ScopeRef, parse_scope, prefix_of, registration_token_at
 
 __all__ = ["mock_runner_id"]
 
 POLLED = "runner_states:polled"
 DAEMON_RAN = "runner_states:daemon outcome"
+RUNNER_ID = "runner_states:id"
+RUNNER_SCOPE = "runner_states:scope"
+
+
+def _scope(ctx: ScenarioContext) -> ScopeRef:
+    """The mock runner's scope: as registered, else its repository's."""
+    scope = world(ctx).values.get(RUNNER_SCOPE)
+    return scope if isinstance(scope, ScopeRef) else ScopeRef("repository", the_repo(ctx).short)
 
 
 def mock_runner_id(ctx: ScenarioContext) -> int:
-    """The REST id of the scenario's mock runner, found by its name in its repository's runner list."""
+    """The REST id of the scenario's mock runner: from Register's answer, else found by name in its repository."""
     state = world(ctx)
-    cached = state.values.get("runner_states:id")
+    cached = state.values.get(RUNNER_ID)
     if isinstance(cached, int):
         return cached
     repo = the_repo(ctx)
@@ -38,22 +55,61 @@ def mock_runner_id(ctx: ScenarioContext) -> int:
     assert response.status_code == 200, f"listing runners answered {response.status_code}: {response.text[:300]}"
     for item in json_of(response).get("runners") or []:
         if item.get("name") == state.runner_name:
-            state.values["runner_states:id"] = int(item["id"])
+            state.values[RUNNER_ID] = int(item["id"])
             return int(item["id"])
     raise AssertionError(f"the mock runner {state.runner_name!r} is not listed in {repo.full_name}")
 
 
 def _runner_path(ctx: ScenarioContext) -> str:
-    repo = the_repo(ctx)
-    return f"repos/{repo.full_name}/actions/runners/{mock_runner_id(ctx)}"
+    return f"{prefix_of(ctx, _scope(ctx))}/runners/{mock_runner_id(ctx)}"
 
 
-def _owner_http(ctx: ScenarioContext) -> Any:
-    return ctx.user(the_repo(ctx).short.split("/", 1)[0]).http
+def _manager_http(ctx: ScenarioContext) -> HttpClient:
+    """Who manages the runner's scope: the admin, the user, the organization's owner, the repository's owner."""
+    scope = _scope(ctx)
+    if scope.kind == "instance":
+        return ctx.admin.http
+    if scope.kind == "user":
+        return ctx.user(scope.short).http
+    if scope.kind == "organization":
+        return org_owner(ctx, scope.short).http
+    return owner_api(ctx, ctx.repo(scope.short)).http
 
 
 def _set_disabled(ctx: ScenarioContext, disabled: bool) -> None:
-    ctx.response = _owner_http(ctx).patch(_runner_path(ctx), json={"disabled": disabled})
+    ctx.response = _manager_http(ctx).patch(_runner_path(ctx), json={"disabled": disabled})
+
+
+@given(parsers.re(rf'the mock runner of "(?P<short>[^"]+)" is registered at {SCOPE}'))
+def given_runner_at_scope(
+    ctx: ScenarioContext,
+    identities: IdentityFactory,
+    target: Target,
+    request: pytest.FixtureRequest,
+    *,
+    short: str,
+    scope: str,
+) -> None:
+    """Register the scenario's mock runner with the scope's registration token and a label of its own.
+
+    The label is unique to the scenario, so a runner of a shared instance takes only this
+    scenario's jobs; an instance runner is deleted when the scenario ends (no account owns it).
+    """
+    where = parse_scope(scope)
+    state = world(ctx)
+    state.repo = identities.repo(short)
+    state.runner_name = ctx.real_name("runner")
+    state.runner_labels = [ctx.real_name("label")]
+    session = RecordingSession(ctx.admin.http.recorder)
+    token = registration_token_at(ctx, where)
+    registered = RunnerClient(target.base_url, session=session).register(token, state.runner_name, state.runner_labels)
+    ctx.admin.http.recorder.add_secret(registered.token)
+    state.runner = RunnerClient(target.base_url, registered.uuid, registered.token, session=session)
+    state.values[RUNNER_ID] = int(registered.id)
+    state.values[RUNNER_SCOPE] = where
+    if where.kind == "instance":
+        admin_http = ctx.admin.http
+        request.addfinalizer(lambda: admin_http.delete(f"admin/actions/runners/{int(registered.id)}"))
 
 
 # ---------------------------------------------------------------- Given / When
@@ -69,6 +125,12 @@ def given_disabled(ctx: ScenarioContext) -> None:
 
 @when(parsers.re(r"the repository's owner (?P<action>disables|enables) the mock runner"))
 def when_toggle(ctx: ScenarioContext, action: str) -> None:
+    _set_disabled(ctx, action == "disables")
+
+
+@when(parsers.re(r"the manager of the runner's scope (?P<action>disables|enables) the mock runner"))
+def when_manager_toggles(ctx: ScenarioContext, action: str) -> None:
+    """PATCH at the runner's scope by the administrator, the user or the organization's owner."""
     _set_disabled(ctx, action == "disables")
 
 
@@ -91,7 +153,7 @@ def when_poll(ctx: ScenarioContext, seconds: int) -> None:
 
 @when(phrase("the repository's owner reads the mock runner"))
 def when_read_runner(ctx: ScenarioContext) -> None:
-    ctx.response = _owner_http(ctx).get(_runner_path(ctx))
+    ctx.response = _manager_http(ctx).get(_runner_path(ctx))
 
 
 # ---------------------------------------------------------------- Then
@@ -105,7 +167,7 @@ def then_no_task(ctx: ScenarioContext) -> None:
 
 
 def _runner_view(ctx: ScenarioContext) -> dict[str, Any]:
-    response = _owner_http(ctx).get(_runner_path(ctx))
+    response = _manager_http(ctx).get(_runner_path(ctx))
     assert response.status_code == 200, f"reading the runner answered {response.status_code}: {response.text[:300]}"
     body = json_of(response)
     assert isinstance(body, dict), f"the runner is not a JSON object: {response.text[:300]}"

@@ -23,10 +23,19 @@ from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.target import Target
 from mock_runner.protocol import RunnerClient
-from steps.ci import TakenJob, actions_of, find_run, runs_of, the_repo, the_runner, wait_for, world
+from steps.ci import TakenJob, actions_of, find_run, owner_api, runs_of, the_repo, the_runner, wait_for, world
 from steps.common import expand, phrase
 
-__all__ = ["ScopeRef", "parse_scope", "registered_runner", "runner_id_of", "scope_http"]
+__all__ = [
+    "SCOPE",
+    "ScopeRef",
+    "parse_scope",
+    "prefix_of",
+    "registered_runner",
+    "registration_token_at",
+    "runner_id_of",
+    "scope_http",
+]
 
 SCOPE = r'(?P<scope>the instance|user "[^"]+"|organization "[^"]+"|repository "[^"]+")'
 WHO = r'"(?P<who>[^"]+)"'
@@ -98,7 +107,8 @@ def runner_id_of(ctx: ScenarioContext, short: str) -> int:
     return registered_runner(ctx, short).runner_id
 
 
-def _registration_token(ctx: ScenarioContext, scope: ScopeRef) -> str:
+def registration_token_at(ctx: ScenarioContext, scope: ScopeRef) -> str:
+    """A fresh registration token of the scope (POST), asked for by whoever manages the scope's runners."""
     http = scope_http(ctx, _manager(scope))
     response = http.post(f"{prefix_of(ctx, scope)}/runners/registration-token")
     assert response.status_code == 200, f"registration token answered {response.status_code}: {response.text[:300]}"
@@ -130,7 +140,7 @@ def given_scoped_runner(
     name = ctx.real_name(short)
     session = RecordingSession(ctx.admin.http.recorder)
     wanted = [label.strip() for label in labels.split(",") if label.strip()]
-    runner = RunnerClient(target.base_url, session=session).register(_registration_token(ctx, where), name, wanted)
+    runner = RunnerClient(target.base_url, session=session).register(registration_token_at(ctx, where), name, wanted)
     ctx.admin.http.recorder.add_secret(runner.token)
     client = RunnerClient(target.base_url, runner.uuid, runner.token, session=session)
     _runners(ctx)[short] = RegisteredRunner(short, name, int(runner.id), where, client)
@@ -267,9 +277,9 @@ def then_none_listed(ctx: ScenarioContext, kind: str) -> None:
 @given(phrase('a commit adding "{path}" is pushed to "{short}"'))
 @when(phrase('a commit adding "{path}" is pushed to "{short}"'))
 def given_commit_to(ctx: ScenarioContext, identities: IdentityFactory, path: str, short: str) -> None:
-    """One more commit through the contents API (as the admin, who may write to any repository)."""
+    """One more commit through the contents API, as the repository's owner (an organization's owner)."""
     repo = identities.repo(short)
-    response = ctx.admin.contents.create(repo.owner, repo.name, path, "conformance\n", message=f"add {path}")
+    response = owner_api(ctx, repo).contents.create(repo.owner, repo.name, path, "conformance\n", message=f"add {path}")
     assert response.status_code == 201, f"adding {path} answered {response.status_code}: {response.text[:300]}"
 
 
@@ -302,13 +312,13 @@ def _workflow_path(ctx: ScenarioContext, workflow_id: str) -> str:
 @given(parsers.re(r'the repository\'s owner has (?P<action>disabled|enabled) the workflow "(?P<workflow_id>[^"]+)"'))
 def given_workflow_state(ctx: ScenarioContext, action: str, workflow_id: str) -> None:
     verb = "disable" if action == "disabled" else "enable"
-    response = ctx.user(the_repo(ctx).short.split("/", 1)[0]).http.put(f"{_workflow_path(ctx, workflow_id)}/{verb}")
+    response = owner_api(ctx, the_repo(ctx)).http.put(f"{_workflow_path(ctx, workflow_id)}/{verb}")
     assert response.status_code == 204, f"{verb} answered {response.status_code}: {response.text[:300]}"
 
 
 @when(parsers.re(r'the repository\'s owner (?P<verb>disables|enables) the workflow "(?P<workflow_id>[^"]+)"'))
 def when_workflow_state(ctx: ScenarioContext, verb: str, workflow_id: str) -> None:
-    http = ctx.user(the_repo(ctx).short.split("/", 1)[0]).http
+    http = owner_api(ctx, the_repo(ctx)).http
     ctx.response = http.put(f"{_workflow_path(ctx, workflow_id)}/{verb.removesuffix('s')}")
 
 
@@ -356,7 +366,7 @@ def _job(ctx: ScenarioContext) -> TakenJob:
 
 
 def _owner_of(ctx: ScenarioContext, job: TakenJob) -> HttpClient:
-    return ctx.user(job.repo.short.split("/", 1)[0]).http
+    return owner_api(ctx, job.repo).http
 
 
 @when(phrase("the repository's owner deletes the run of the job"))

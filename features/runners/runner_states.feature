@@ -90,3 +90,30 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
     And the mock runner daemon runs once, waiting at most 30 seconds for a task
     Then the daemon ran a task to success
     And the run of "ci.yml" has completed with conclusion "success"
+
+  @spec @clause_S3_runner_disable @clause_S3_runner_enable @clause_S1_runners
+  Scenario Outline: At <kind> scope a disabled runner stays online, gets no task while a job waits, and takes it once enabled
+    The runner is registered with the scope's registration token and a label of its own, and
+    switched off and on at that scope by whoever manages it: the administrator for the instance,
+    the user for the user scope, the organization's owner, the repository's owner.
+    Given an organization "acme" owned by "dev"
+    And the mock runner of "<repo>" is registered at <scope>
+    And the mock runner has been disabled
+    And the workflow "ci.yml" named "CI" is pushed to the repository
+    When the mock runner polls for a task for 3 seconds
+    Then the mock runner was given no task
+    And the mock runner is registered, online, not busy and disabled
+    And the run of "ci.yml" has status "queued"
+    When the manager of the runner's scope enables the mock runner
+    Then the response status is 200
+    And the response field "disabled" is false
+    When the mock runner takes the job
+    Then the mock runner holds a job of the run of "ci.yml"
+    And the run of "ci.yml" has status "in_progress"
+
+    Examples:
+      | kind         | scope                | repo     |
+      | instance     | the instance         | dev/app  |
+      | user         | user "dev"           | dev/app  |
+      | organization | organization "acme"  | acme/app |
+      | repository   | repository "dev/app" | dev/app  |
