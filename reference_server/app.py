@@ -33,9 +33,39 @@ RUNNER_PREFIX = "/api/actions/"
 
 def _families() -> list[ModuleType]:
     """Every resource family package, in dependency order; each has ``store.SCHEMA`` and ``routes.register``."""
-    from . import actions, artifacts, branches, commits, deploy_tokens, forks, lfs, misc, orgs, repos, users, webhooks
+    from . import (
+        actions,
+        artifacts,
+        branches,
+        commits,
+        deploy_tokens,
+        forks,
+        issues,
+        lfs,
+        misc,
+        orgs,
+        pulls,
+        repos,
+        users,
+        webhooks,
+    )
 
-    return [users, orgs, repos, commits, branches, forks, actions, artifacts, webhooks, deploy_tokens, lfs, misc]
+    return [
+        users,
+        orgs,
+        repos,
+        commits,
+        branches,
+        forks,
+        actions,
+        artifacts,
+        webhooks,
+        deploy_tokens,
+        lfs,
+        misc,
+        issues,
+        pulls,
+    ]
 
 
 class SubPathMiddleware:

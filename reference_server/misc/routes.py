@@ -8,6 +8,7 @@ from ..auth import require_admin
 from ..context import forge
 from ..rest import json_body, json_response
 from . import apidoc, models
+from .activitypub import register_activitypub
 
 __all__ = ["register"]
 
@@ -56,6 +57,7 @@ def register(app: Flask) -> None:
     )
     app.add_url_rule("/swagger.v1.json", endpoint="swaggerJson", view_func=swagger_json, methods=["GET"])
     app.add_url_rule("/openapi3.v1.json", endpoint="openapi3Json", view_func=openapi3_json, methods=["GET"])
+    register_activitypub(app)
     if forge().config.test_hooks:
         clock = f"{API}/-/reference/clock"
         app.add_url_rule(clock, endpoint="referenceGetClock", view_func=reference_get_clock, methods=["GET"])
