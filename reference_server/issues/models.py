@@ -1,0 +1,333 @@
+"""Issues (and the issue half of every pull request): creation with a per-repository index, listing,
+editing with assignees and state, locking, and Gitea's ``Issue`` shape.
+
+Comments and the timeline live in :mod:`.comments`; every state change adds a row of the ``comment``
+table with Gitea's comment type, so the timeline is one query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from ..auth import ALL_SCOPES, Principal, optional_principal
+from ..context import forge
+from ..db import Row
+from ..repos import models as repos
+from ..timefmt import iso
+from ..users import models as users
+from ..users.errors import UserNotFound
+from . import store
+from .comments import CommentType, add_event
+from .errors import AssigneeNotFound, InvalidIssueOption, IssueNotFound, IssuePermissionDenied
+
+__all__ = [
+    "Issue",
+    "create_issue",
+    "edit_issue",
+    "get_issue",
+    "get_issue_by_id",
+    "issue_to_api",
+    "list_issues",
+    "poster_to_api",
+    "repo_permission",
+    "set_locked",
+]
+
+MAX_TITLE = 255
+STATES = ("open", "closed", "all")
+
+
+@dataclass(frozen=True)
+class Issue:
+    """An issue or pull request row: ``index`` is its number in the repository."""
+
+    id: int
+    repo_id: int
+    index: int
+    poster_id: int
+    title: str
+    body: str
+    is_pull: bool
+    is_closed: bool
+    is_locked: bool
+    pin_order: int
+    num_comments: int
+    created: int
+    updated: int
+    closed: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> Issue:
+        return cls(
+            id=row["id"],
+            repo_id=row["repo_id"],
+            index=row["idx"],
+            poster_id=row["poster_id"],
+            title=row["title"],
+            body=row["body"],
+            is_pull=bool(row["is_pull"]),
+            is_closed=bool(row["is_closed"]),
+            is_locked=bool(row["is_locked"]),
+            pin_order=row["pin_order"],
+            num_comments=row["num_comments"],
+            created=row["created"],
+            updated=row["updated"],
+            closed=row["closed"],
+        )
+
+    @property
+    def state(self) -> str:
+        return "closed" if self.is_closed else "open"
+
+
+def _now() -> int:
+    return int(forge().now())
+
+
+def repo_permission(repo: repos.Repo) -> repos.Permission:
+    """What the request's caller may do with the repository's issues and pulls."""
+    return repos.permission(optional_principal(), repo)
+
+
+def get_issue(repo: repos.Repo, index: int) -> Issue:
+    """The issue or pull request number ``index`` of the repository; 404 otherwise."""
+    row = store.issue_by_index(repo.id, index)
+    if row is None:
+        raise IssueNotFound(f"issue does not exist [repo_id: {repo.id}, index: {index}]")
+    return Issue.from_row(row)
+
+
+def get_issue_by_id(issue_id: int) -> Issue:
+    row = store.issue_by_id(issue_id)
+    if row is None:
+        raise IssueNotFound(f"issue does not exist [id: {issue_id}]")
+    return Issue.from_row(row)
+
+
+# -- validation ------------------------------------------------------------------------------------
+
+
+def _text(options: Mapping[str, Any], key: str, default: str = "") -> str:
+    value = options.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise InvalidIssueOption(f"[{key[:1].upper()}{key[1:]}]: must be a string")
+    return value
+
+
+def _title(options: Mapping[str, Any]) -> str:
+    title = _text(options, "title").strip()
+    if not title:
+        raise InvalidIssueOption("[Title]: Required")
+    if len(title) > MAX_TITLE:
+        raise InvalidIssueOption(f"[Title]: MaxSize({MAX_TITLE})")
+    return title
+
+
+def _assignee_names(options: Mapping[str, Any]) -> list[str] | None:
+    """``assignees`` (and the deprecated single ``assignee``) as names, or None when neither is given."""
+    if "assignees" not in options and "assignee" not in options:
+        return None
+    names: list[str] = []
+    single = options.get("assignee")
+    if single not in (None, ""):
+        if not isinstance(single, str):
+            raise InvalidIssueOption("[Assignee]: must be a string")
+        names.append(single)
+    many = options.get("assignees")
+    if many is not None:
+        if not isinstance(many, list) or not all(isinstance(name, str) for name in many):
+            raise InvalidIssueOption("[Assignees]: must be a list of user names")
+        names += [name for name in many if name]
+    return names
+
+
+def _assignable_ids(repo: repos.Repo, names: list[str]) -> list[int]:
+    """The ids of the named users, each of whom must exist (422) and be able to write to the repository (422)."""
+    ids: list[int] = []
+    for name in names:
+        try:
+            user = users.get_user_by_name(name)
+        except UserNotFound:
+            raise AssigneeNotFound(f"Assignee does not exist: [name: {name}]") from None
+        as_principal = Principal(user.id, user.name, user.is_admin, ALL_SCOPES)
+        if user.is_org or not repos.permission(as_principal, repo).can_write:
+            raise InvalidIssueOption(f"user doesn't have access to repo [user_id: {user.id}, repo_name: {repo.name}]")
+        if user.id not in ids:
+            ids.append(user.id)
+    return ids
+
+
+def _replace_assignees(issue_id: int, wanted: list[int], doer_id: int) -> None:
+    """Make the assignee set ``wanted``, with an ``assignees`` timeline entry per user added or removed."""
+    current = store.assignee_ids(issue_id)
+    for user_id in current:
+        if user_id not in wanted:
+            store.remove_assignee(issue_id, user_id)
+            add_event(issue_id, CommentType.ASSIGNEES, doer_id, assignee_id=user_id, removed_assignee=1)
+    for user_id in wanted:
+        if user_id not in current:
+            store.add_assignee(issue_id, user_id)
+            add_event(issue_id, CommentType.ASSIGNEES, doer_id, assignee_id=user_id)
+
+
+# -- operations ------------------------------------------------------------------------------------
+
+
+def create_issue(repo: repos.Repo, options: Mapping[str, Any], principal: Principal, *, is_pull: bool = False) -> Issue:
+    """Create an issue (or a pull request's issue) with the next index; assignees and ``closed`` are
+    honoured only for callers who can write, as Gitea does. Call inside the caller's transaction for a pull."""
+    title = _title(options)
+    body = _text(options, "body")
+    names = _assignee_names(options)
+    can_write = repo_permission(repo).can_write
+    closed = bool(options.get("closed")) and can_write and not is_pull
+    with forge().db.transaction():
+        assignees = _assignable_ids(repo, names) if names and can_write else []
+        now = _now()
+        issue_id = store.insert_issue(
+            repo_id=repo.id,
+            index=store.next_index(repo.id),
+            poster_id=principal.user_id,
+            title=title,
+            body=body,
+            is_pull=is_pull,
+            closed=closed,
+            now=now,
+        )
+        _replace_assignees(issue_id, assignees, principal.user_id)
+    return get_issue_by_id(issue_id)
+
+
+def list_issues(
+    repo: repos.Repo, *, state: str, kind: str, keyword: str, limit: int, offset: int
+) -> tuple[list[Issue], int]:
+    """A page of the repository's issues and/or pulls (``kind`` ``issues``, ``pulls`` or anything else: both)."""
+    is_pull = {"issues": False, "pulls": True}.get(kind)
+    rows, total = store.issue_rows(
+        repo.id,
+        state=state if state in STATES else "open",
+        is_pull=is_pull,
+        keyword=keyword,
+        ids=None,
+        limit=limit,
+        offset=offset,
+    )
+    return [Issue.from_row(row) for row in rows], total
+
+
+def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], principal: Principal) -> Issue:
+    """Apply an ``EditIssueOption``: the poster or a writer changes title, body and state; only writers change
+    assignees (silently ignored for others, as Gitea). Every change is recorded in the timeline."""
+    can_write = repo_permission(repo).can_write
+    if not can_write and issue.poster_id != principal.user_id:
+        raise IssuePermissionDenied("user should be the poster of the issue or have permission to write to it")
+    fields: dict[str, Any] = {}
+    if options.get("title") is not None:
+        fields["title"] = _title(options)
+    if options.get("body") is not None:
+        fields["body"] = _text(options, "body")
+    state = options.get("state")
+    if state is not None and state not in ("open", "closed"):
+        raise InvalidIssueOption(f"[State]: must be open or closed, not {state!r}")
+    names = _assignee_names(options) if can_write else None
+    with forge().db.transaction():
+        assignees = _assignable_ids(repo, names) if names is not None else None
+        now = _now()
+        if "title" in fields and fields["title"] != issue.title:
+            add_event(
+                issue.id, CommentType.CHANGE_TITLE, principal.user_id, old_title=issue.title, new_title=fields["title"]
+            )
+        if state is not None and (state == "closed") != issue.is_closed:
+            fields["is_closed"] = int(state == "closed")
+            fields["closed"] = now if state == "closed" else 0
+            add_event(issue.id, CommentType.CLOSE if state == "closed" else CommentType.REOPEN, principal.user_id)
+        if assignees is not None:
+            _replace_assignees(issue.id, assignees, principal.user_id)
+        store.update_issue(issue.id, fields, now)
+    return get_issue_by_id(issue.id)
+
+
+def set_closed(issue: Issue, closed: bool, doer_id: int) -> None:
+    """Close or reopen (no-op when already so), with its timeline entry; pull requests use it on merge."""
+    if issue.is_closed == closed:
+        return
+    now = _now()
+    with forge().db.transaction():
+        store.update_issue(issue.id, {"is_closed": int(closed), "closed": now if closed else 0}, now)
+        add_event(issue.id, CommentType.CLOSE if closed else CommentType.REOPEN, doer_id)
+
+
+def set_locked(issue: Issue, locked: bool, reason: str, principal: Principal) -> None:
+    """Lock (with an optional reason) or unlock; idempotent: no change and no timeline entry when already so."""
+    with forge().db.transaction():
+        current = get_issue_by_id(issue.id)
+        if current.is_locked == locked:
+            return
+        store.update_issue(issue.id, {"is_locked": int(locked)}, _now())
+        add_event(issue.id, CommentType.LOCK if locked else CommentType.UNLOCK, principal.user_id, content=reason)
+
+
+def delete_issues_of_repo(repo_id: int) -> None:
+    """Drop every issue, pull issue, comment and assignment of a deleted repository."""
+    with forge().db.transaction():
+        store.delete_issues_of_repo(repo_id)
+
+
+# -- API shape -------------------------------------------------------------------------------------
+
+
+def poster_to_api(user_id: int) -> dict[str, Any]:
+    """Gitea's ``User`` of a poster, or Gitea's ghost user when the account is gone."""
+    try:
+        return users.user_to_api(users.get_user(user_id))
+    except UserNotFound:
+        ghost = users.User(id=-1, name="Ghost", full_name="", email="", is_admin=False, is_org=False, created=0)
+        return users.user_to_api(ghost)
+
+
+def issue_web_path(repo: repos.Repo, issue: Issue) -> str:
+    """``owner/repo/issues/N`` or ``owner/repo/pulls/N``, quoted."""
+    kind = "pulls" if issue.is_pull else "issues"
+    return f"{quote(repo.owner_name)}/{quote(repo.name)}/{kind}/{issue.index}"
+
+
+def issue_api_path(repo: repos.Repo, issue: Issue) -> str:
+    return f"repos/{quote(repo.owner_name)}/{quote(repo.name)}/issues/{issue.index}"
+
+
+def issue_to_api(repo: repos.Repo, issue: Issue, pull_meta: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Gitea's ``Issue``; ``pull_meta`` is the ``PullRequestMeta`` of a pull request (from the pulls family)."""
+    assignees = [poster_to_api(user_id) for user_id in store.assignee_ids(issue.id)]
+    return {
+        "id": issue.id,
+        "url": forge().api_url(issue_api_path(repo, issue)),
+        "html_url": forge().url(issue_web_path(repo, issue)),
+        "number": issue.index,
+        "user": poster_to_api(issue.poster_id),
+        "original_author": "",
+        "original_author_id": 0,
+        "title": issue.title,
+        "body": issue.body,
+        "ref": "",
+        "assets": [],
+        "labels": [],
+        "milestone": None,
+        "assignee": assignees[0] if assignees else None,
+        "assignees": assignees or None,
+        "state": issue.state,
+        "is_locked": issue.is_locked,
+        "comments": issue.num_comments,
+        "created_at": iso(issue.created),
+        "updated_at": iso(issue.updated),
+        "closed_at": iso(issue.closed) if issue.is_closed else None,
+        "due_date": None,
+        "time_estimate": 0,
+        "pull_request": pull_meta if issue.is_pull else None,
+        "repository": {"id": repo.id, "name": repo.name, "owner": repo.owner_name, "full_name": repo.full_name},
+        "pin_order": issue.pin_order,
+    }

@@ -1,0 +1,185 @@
+"""REST routes of issues, comments, the timeline and the lock (thin: scope, repository, model, render).
+
+Every route is in Gitea's ``issue`` token scope category; reads are open to anonymous callers on
+repositories they can see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, request
+
+from ..auth import Principal, check_scope, current_principal
+from ..context import forge
+from ..events import RepoDeletedEvent
+from ..repos import models as repos
+from ..repos.errors import RepoPermissionDenied
+from ..rest import empty, json_body, json_response, page_params, paged_response
+from . import comments, models
+
+__all__ = ["issue_api", "register"]
+
+ISSUES = "/api/v1/repos/<owner>/<repo>/issues"
+
+
+def _repo(owner: str, repo: str) -> repos.Repo:
+    """The repository for an issue route: scope first (401/403), then visibility (404)."""
+    check_scope("issue", anonymous_ok=True)
+    return repos.require_repo(owner, repo, "read")
+
+
+def _signed_in(owner: str, repo: str) -> tuple[repos.Repo, Principal]:
+    found = _repo(owner, repo)
+    return found, current_principal()
+
+
+def issue_api(repo: repos.Repo, issue: models.Issue) -> dict[str, Any]:
+    """Gitea's ``Issue``, with the ``PullRequestMeta`` of a pull request from the pulls family."""
+    meta = None
+    if issue.is_pull:
+        from ..pulls.models import pull_meta
+
+        meta = pull_meta(repo, issue)
+    return models.issue_to_api(repo, issue, meta)
+
+
+def list_issues(owner: str, repo: str) -> Response:
+    """``state`` open (default), closed or all; ``type`` issues or pulls (both otherwise); ``q`` a keyword."""
+    found = _repo(owner, repo)
+    page = page_params()
+    issues, total = models.list_issues(
+        found,
+        state=request.args.get("state", "open").strip(),
+        kind=request.args.get("type", "").strip(),
+        keyword=request.args.get("q", "").strip(),
+        limit=page.limit,
+        offset=page.offset,
+    )
+    return paged_response([issue_api(found, issue) for issue in issues], page, total)
+
+
+def create_issue(owner: str, repo: str) -> Response:
+    found, principal = _signed_in(owner, repo)
+    issue = models.create_issue(found, json_body(), principal)
+    return json_response(issue_api(found, issue), status=201)
+
+
+def get_issue(owner: str, repo: str, index: int) -> Response:
+    found = _repo(owner, repo)
+    return json_response(issue_api(found, models.get_issue(found, index)))
+
+
+def edit_issue(owner: str, repo: str, index: int) -> Response:
+    """Gitea answers an edit with 201."""
+    found, principal = _signed_in(owner, repo)
+    issue = models.edit_issue(found, models.get_issue(found, index), json_body(), principal)
+    return json_response(issue_api(found, issue), status=201)
+
+
+def list_comments(owner: str, repo: str, index: int) -> Response:
+    found = _repo(owner, repo)
+    issue = models.get_issue(found, index)
+    page = page_params()
+    items, total = comments.list_comments(issue, page.limit, page.offset)
+    return paged_response([comments.comment_to_api(found, issue, item) for item in items], page, total)
+
+
+def create_comment(owner: str, repo: str, index: int) -> Response:
+    found, principal = _signed_in(owner, repo)
+    issue = models.get_issue(found, index)
+    comment = comments.add_comment(found, issue, principal, json_body(required=("body",)).get("body"))
+    return json_response(comments.comment_to_api(found, issue, comment), status=201)
+
+
+def get_comment(owner: str, repo: str, comment_id: int) -> Response:
+    """A plain comment; other timeline entries answer 204 as in Gitea."""
+    found = _repo(owner, repo)
+    comment, issue = comments.get_comment(found, comment_id)
+    if comment.type != comments.CommentType.COMMENT:
+        return empty()
+    return json_response(comments.comment_to_api(found, issue, comment))
+
+
+def edit_comment(owner: str, repo: str, comment_id: int) -> Response:
+    found, principal = _signed_in(owner, repo)
+    comment, issue = comments.get_comment(found, comment_id)
+    if comment.type not in comments.EDITABLE_TYPES:
+        return empty()
+    edited = comments.edit_comment(found, comment, principal, json_body(required=("body",)).get("body"))
+    return json_response(comments.comment_to_api(found, issue, edited))
+
+
+def delete_comment(owner: str, repo: str, comment_id: int) -> Response:
+    found, principal = _signed_in(owner, repo)
+    comment, _issue = comments.get_comment(found, comment_id)
+    if comment.type not in comments.EDITABLE_TYPES:
+        return empty()
+    comments.delete_comment(found, comment, principal)
+    return empty()
+
+
+def timeline(owner: str, repo: str, index: int) -> Response:
+    found = _repo(owner, repo)
+    issue = models.get_issue(found, index)
+    page = page_params()
+    items, total = comments.timeline(issue, page.limit, page.offset)
+    return paged_response([comments.timeline_to_api(found, issue, item) for item in items], page, total)
+
+
+def _admin_issue(owner: str, repo: str, index: int) -> tuple[models.Issue, Principal]:
+    """Gitea's ``reqAdmin``: repository administrators only (403), after the repository is found (404)."""
+    found, principal = _signed_in(owner, repo)
+    if not repos.permission(principal, found).is_admin:
+        raise RepoPermissionDenied("user should be an owner or a collaborator with admin write of a repository")
+    return models.get_issue(found, index), principal
+
+
+def lock_issue(owner: str, repo: str, index: int) -> Response:
+    """``LockIssueOption {lock_reason}``, optional; 204 whether or not it was locked already."""
+    issue, principal = _admin_issue(owner, repo, index)
+    reason = json_body().get("lock_reason") or ""
+    if not isinstance(reason, str):
+        from .errors import InvalidIssueOption
+
+        raise InvalidIssueOption("[LockReason]: must be a string")
+    models.set_locked(issue, True, reason, principal)
+    return empty()
+
+
+def unlock_issue(owner: str, repo: str, index: int) -> Response:
+    issue, principal = _admin_issue(owner, repo, index)
+    models.set_locked(issue, False, "", principal)
+    return empty()
+
+
+def on_repo_deleted(event: RepoDeletedEvent) -> None:
+    models.delete_issues_of_repo(event.repo_id)
+
+
+def register(app: Flask) -> None:
+    """Mount the routes (endpoint names are Gitea's operation ids) and drop issues with their repository."""
+    rule = app.add_url_rule
+    rule(ISSUES, endpoint="issueListIssues", view_func=list_issues, methods=["GET"])
+    rule(ISSUES, endpoint="issueCreateIssue", view_func=create_issue, methods=["POST"])
+    rule(f"{ISSUES}/<int:index>", endpoint="issueGetIssue", view_func=get_issue, methods=["GET"])
+    rule(f"{ISSUES}/<int:index>", endpoint="issueEditIssue", view_func=edit_issue, methods=["PATCH"])
+    rule(f"{ISSUES}/<int:index>/comments", endpoint="issueGetComments", view_func=list_comments, methods=["GET"])
+    rule(f"{ISSUES}/<int:index>/comments", endpoint="issueCreateComment", view_func=create_comment, methods=["POST"])
+    rule(f"{ISSUES}/comments/<int:comment_id>", endpoint="issueGetComment", view_func=get_comment, methods=["GET"])
+    rule(f"{ISSUES}/comments/<int:comment_id>", endpoint="issueEditComment", view_func=edit_comment, methods=["PATCH"])
+    rule(
+        f"{ISSUES}/comments/<int:comment_id>",
+        endpoint="issueDeleteComment",
+        view_func=delete_comment,
+        methods=["DELETE"],
+    )
+    rule(
+        f"{ISSUES}/<int:index>/timeline",
+        endpoint="issueGetCommentsAndTimeline",
+        view_func=timeline,
+        methods=["GET"],
+    )
+    rule(f"{ISSUES}/<int:index>/lock", endpoint="issueLockIssue", view_func=lock_issue, methods=["PUT"])
+    rule(f"{ISSUES}/<int:index>/lock", endpoint="issueUnlockIssue", view_func=unlock_issue, methods=["DELETE"])
+    forge().events.subscribe(RepoDeletedEvent, on_repo_deleted)

@@ -1,0 +1,229 @@
+"""REST routes of pull requests, their commits, files, diff, branch update, reviews and replies (thin).
+
+Every route is in Gitea's ``repository`` token scope category; reads are open to anonymous callers on
+repositories they can see. Commit and changed-file lists carry ``X-Total-Count`` and ``Link`` plus
+Gitea's ``X-Page``, ``X-PerPage``, ``X-PageCount`` and ``X-HasMore``, never ``X-Total`` (specification 4.2).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from urllib.parse import quote
+
+from flask import Flask, Response, request
+
+from ..auth import Principal, check_scope, current_principal, optional_principal
+from ..context import forge
+from ..events import PushEvent
+from ..gitcli import ZERO_SHA, ChangedPath
+from ..repos import models as repos
+from ..rest import Page, json_body, json_response, page_params, paged_response, query_bool
+from . import models, reviews
+from .errors import PullNotFound
+from .update import update_pull_branch
+
+__all__ = ["register"]
+
+log = logging.getLogger(__name__)
+
+PULLS = "/api/v1/repos/<owner>/<repo>/pulls"
+FILE_STATUS = {"A": "added", "D": "deleted", "R": "renamed", "C": "copied"}
+
+
+def _repo(owner: str, repo: str) -> repos.Repo:
+    check_scope("repository", anonymous_ok=True)
+    return repos.require_repo(owner, repo, "read")
+
+
+def _signed_in(owner: str, repo: str) -> tuple[repos.Repo, Principal]:
+    found = _repo(owner, repo)
+    return found, current_principal()
+
+
+def _counted(payload: list[Any], page: Page, total: int) -> Response:
+    """A paged list with Gitea's extra paging headers (and never ``X-Total``)."""
+    response = paged_response(payload, page, total)
+    pages = (total + page.limit - 1) // page.limit
+    response.headers["X-Page"] = str(page.page)
+    response.headers["X-PerPage"] = str(page.limit)
+    response.headers["X-PageCount"] = str(pages)
+    response.headers["X-HasMore"] = "true" if page.page < pages else "false"
+    response.headers["Access-Control-Expose-Headers"] += ", X-Page, X-PerPage, X-PageCount, X-HasMore"
+    return response
+
+
+def list_pulls(owner: str, repo: str) -> Response:
+    found = _repo(owner, repo)
+    page = page_params()
+    state = request.args.get("state", "open").strip()
+    pulls, total = models.list_pulls(found, state=state, limit=page.limit, offset=page.offset)
+    return paged_response([models.pull_to_api(found, pull) for pull in pulls], page, total)
+
+
+def create_pull(owner: str, repo: str) -> Response:
+    found, principal = _signed_in(owner, repo)
+    pull = models.create_pull(found, json_body(required=("head", "base", "title")), principal)
+    return json_response(models.pull_to_api(found, pull), status=201)
+
+
+def get_pull(owner: str, repo: str, index: int) -> Response:
+    found = _repo(owner, repo)
+    return json_response(models.pull_to_api(found, models.get_pull(found, index)))
+
+
+def edit_pull(owner: str, repo: str, index: int) -> Response:
+    """Gitea answers an edit with 201."""
+    found, principal = _signed_in(owner, repo)
+    pull = models.edit_pull(found, models.get_pull(found, index), json_body(), principal)
+    return json_response(models.pull_to_api(found, pull), status=201)
+
+
+def pull_diff(owner: str, repo: str, index: int, diff_type: str) -> Response:
+    """``.diff``: the unified diff from the merge base; ``.patch``: the commits as ``format-patch`` mails."""
+    if diff_type not in ("diff", "patch"):
+        raise PullNotFound(f"unknown pull request output {diff_type!r}")
+    found = _repo(owner, repo)
+    pull = models.get_pull(found, index)
+    head = models.head_commit(found, pull)
+    base = models.diff_base(found, pull)
+    text = found.git.diff_text(base, head) if diff_type == "diff" else found.git.format_patch(base, head)
+    return Response(text, status=200, content_type="text/plain;charset=utf-8")
+
+
+def pull_commits(owner: str, repo: str, index: int) -> Response:
+    """The pull's commits (head not reachable from base), newest first, as Gitea's ``Commit``."""
+    from ..commits.models import CommitOptions, commit_to_api, read_commits
+
+    found = _repo(owner, repo)
+    pull = models.get_pull(found, index)
+    page = page_params()
+    head, base = models.head_commit(found, pull), models.base_commit(found, pull)
+    total = len(found.git.commits_between(base, head)) if head != ZERO_SHA else 0
+    infos = read_commits(found.git, [head, f"^{base}"], skip=page.offset, limit=page.limit) if total else []
+    options = CommitOptions(
+        stat=True,
+        files=query_bool("files") is not False,
+        verification=query_bool("verification") is not False,
+    )
+    accounts: dict[str, dict[str, Any] | None] = {}
+    payload = [commit_to_api(found, info, options, accounts=accounts) for info in infos]
+    return _counted(payload, page, total)
+
+
+def _changed_file(repo: repos.Repo, head: str, change: ChangedPath) -> dict[str, Any]:
+    """Gitea's ``ChangedFile``: a modification is ``changed``, and ``unchanged`` when no line moved."""
+    status = FILE_STATUS.get(change.status)
+    if status is None:
+        status = "unchanged" if change.additions == 0 and change.deletions == 0 else "changed"
+    base = f"{quote(repo.owner_name)}/{quote(repo.name)}"
+    path = quote(change.path)
+    body: dict[str, Any] = {
+        "filename": change.path,
+        "status": status,
+        "additions": change.additions,
+        "deletions": change.deletions,
+        "changes": change.additions + change.deletions,
+        "html_url": forge().url(f"{base}/src/commit/{head}/{path}"),
+        "contents_url": forge().api_url(f"repos/{base}/contents/{path}?ref={head}"),
+        "raw_url": forge().url(f"{base}/raw/commit/{head}/{path}"),
+    }
+    if change.status == "R":
+        body["previous_filename"] = change.old_path
+    return body
+
+
+def pull_files(owner: str, repo: str, index: int) -> Response:
+    """The files the pull changes (from the merge base to the head), paged."""
+    found = _repo(owner, repo)
+    pull = models.get_pull(found, index)
+    page = page_params()
+    head = models.head_commit(found, pull)
+    changes = models.changed_paths(found, pull) if head != ZERO_SHA else []
+    window = changes[page.offset : page.offset + page.limit]
+    return _counted([_changed_file(found, head, change) for change in window], page, len(changes))
+
+
+def update_pull(owner: str, repo: str, index: int) -> Response:
+    """``?style=merge`` (default) or ``rebase``; 200 with an empty body, as Gitea."""
+    found, principal = _signed_in(owner, repo)
+    update_pull_branch(found, index, request.args.get("style", "merge"), principal)
+    return Response(b"", status=200)
+
+
+def list_reviews(owner: str, repo: str, index: int) -> Response:
+    found = _repo(owner, repo)
+    pull = models.get_pull(found, index)
+    page = page_params()
+    items, total = reviews.list_reviews(pull, optional_principal(), page.limit, page.offset)
+    return paged_response([reviews.review_to_api(found, pull, item) for item in items], page, total)
+
+
+def create_review(owner: str, repo: str, index: int) -> Response:
+    """Gitea answers a new review with 200."""
+    found, principal = _signed_in(owner, repo)
+    pull = models.get_pull(found, index)
+    review = reviews.create_review(found, pull, json_body(), principal)
+    return json_response(reviews.review_to_api(found, pull, review))
+
+
+def get_review(owner: str, repo: str, index: int, review_id: int) -> Response:
+    found = _repo(owner, repo)
+    pull = models.get_pull(found, index)
+    review = reviews.get_review(pull, review_id, optional_principal())
+    return json_response(reviews.review_to_api(found, pull, review))
+
+
+def review_comments(owner: str, repo: str, index: int, review_id: int) -> Response:
+    found = _repo(owner, repo)
+    pull = models.get_pull(found, index)
+    review = reviews.get_review(pull, review_id, optional_principal())
+    items = reviews.visible_review_comments(review)
+    return json_response([reviews.review_comment_to_api(found, pull, item) for item in items])
+
+
+def reply(owner: str, repo: str, index: int, comment_id: int) -> Response:
+    """``CreatePullReviewCommentReplyOptions {body}`` → 201 ``PullReviewComment`` in the parent's review."""
+    found, principal = _signed_in(owner, repo)
+    body = json_body().get("body")
+    comment = reviews.reply_to_comment(found, index, comment_id, body, principal)
+    pull = models.get_pull(found, index)
+    return json_response(reviews.review_comment_to_api(found, pull, comment), status=201)
+
+
+def _on_push(event: PushEvent) -> None:
+    """A failure to keep ``refs/pull/<index>/head`` must never fail the push that moved the branch."""
+    try:
+        models.on_push(event)
+    except Exception:
+        log.exception("pulls: keeping the head refs after %r failed", event)
+
+
+def register(app: Flask) -> None:
+    """Mount the routes (endpoint names are Gitea's operation ids) and follow pushes to head branches."""
+    rule = app.add_url_rule
+    one = f"{PULLS}/<int:index>"
+    rule(PULLS, endpoint="repoListPullRequests", view_func=list_pulls, methods=["GET"])
+    rule(PULLS, endpoint="repoCreatePullRequest", view_func=create_pull, methods=["POST"])
+    rule(one, endpoint="repoGetPullRequest", view_func=get_pull, methods=["GET"])
+    rule(one, endpoint="repoEditPullRequest", view_func=edit_pull, methods=["PATCH"])
+    rule(f"{one}.<diff_type>", endpoint="repoDownloadPullDiffOrPatch", view_func=pull_diff, methods=["GET"])
+    rule(f"{one}/commits", endpoint="repoGetPullRequestCommits", view_func=pull_commits, methods=["GET"])
+    rule(f"{one}/files", endpoint="repoGetPullRequestFiles", view_func=pull_files, methods=["GET"])
+    rule(f"{one}/update", endpoint="repoUpdatePullRequest", view_func=update_pull, methods=["POST"])
+    rule(f"{one}/reviews", endpoint="repoListPullReviews", view_func=list_reviews, methods=["GET"])
+    rule(f"{one}/reviews", endpoint="repoCreatePullReview", view_func=create_review, methods=["POST"])
+    rule(f"{one}/reviews/<int:review_id>", endpoint="repoGetPullReview", view_func=get_review, methods=["GET"])
+    rule(
+        f"{one}/reviews/<int:review_id>/comments",
+        endpoint="repoGetPullReviewComments",
+        view_func=review_comments,
+        methods=["GET"],
+    )
+    rule(
+        f"{one}/comments/<int:comment_id>/replies",
+        endpoint="repoCreatePullReviewCommentReply",
+        view_func=reply,
+        methods=["POST"],
+    )
+    forge().events.subscribe(PushEvent, _on_push)

@@ -1,0 +1,120 @@
+"""Pull requests storage: the ``pull_request`` row beside each pull's ``issue`` row, and ``review`` rows.
+
+Code comments and the review entries of the timeline are rows of the issues family's ``comment`` table
+(written through its models); ``review.type`` holds Gitea's review type numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..context import forge
+from ..db import Row
+
+__all__ = ["SCHEMA"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS pull_request (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    issue_id INTEGER NOT NULL UNIQUE REFERENCES issue (id) ON DELETE CASCADE,
+    base_repo_id INTEGER NOT NULL,
+    head_repo_id INTEGER NOT NULL,
+    base_branch TEXT NOT NULL,
+    head_branch TEXT NOT NULL,
+    merge_base TEXT NOT NULL DEFAULT '',
+    has_merged INTEGER NOT NULL DEFAULT 0,
+    merged_commit TEXT NOT NULL DEFAULT '',
+    merger_id INTEGER NOT NULL DEFAULT 0,
+    merged INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS pull_request_head ON pull_request (head_repo_id, head_branch);
+CREATE TABLE IF NOT EXISTS review (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    issue_id INTEGER NOT NULL REFERENCES issue (id) ON DELETE CASCADE,
+    reviewer_id INTEGER NOT NULL,
+    type INTEGER NOT NULL,
+    content TEXT NOT NULL DEFAULT '',
+    commit_id TEXT NOT NULL DEFAULT '',
+    official INTEGER NOT NULL DEFAULT 0,
+    stale INTEGER NOT NULL DEFAULT 0,
+    dismissed INTEGER NOT NULL DEFAULT 0,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS review_issue ON review (issue_id, id);
+"""
+
+
+def insert_pull(*, issue_id: int, repo_id: int, base_branch: str, head_branch: str, merge_base: str) -> int:
+    cursor = forge().db.execute(
+        "INSERT INTO pull_request (issue_id, base_repo_id, head_repo_id, base_branch, head_branch, merge_base) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (issue_id, repo_id, repo_id, base_branch, head_branch, merge_base),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def pull_by_issue(issue_id: int) -> Row | None:
+    return forge().db.one("SELECT * FROM pull_request WHERE issue_id = ?", (issue_id,))
+
+
+def open_pull_for(repo_id: int, head_branch: str, base_branch: str) -> Row | None:
+    """The open, unmerged pull request of ``head_branch`` into ``base_branch`` of a repository, if any."""
+    return forge().db.one(
+        "SELECT p.*, i.idx AS issue_index FROM pull_request p JOIN issue i ON i.id = p.issue_id "
+        "WHERE p.base_repo_id = ? AND p.head_repo_id = ? AND p.head_branch = ? AND p.base_branch = ? "
+        "AND p.has_merged = 0 AND i.is_closed = 0",
+        (repo_id, repo_id, head_branch, base_branch),
+    )
+
+
+def pulls_with_head(repo_id: int, head_branch: str) -> list[Row]:
+    """Unmerged pull requests (with their index) whose head is this branch."""
+    return forge().db.all(
+        "SELECT p.*, i.idx AS issue_index FROM pull_request p JOIN issue i ON i.id = p.issue_id "
+        "WHERE p.head_repo_id = ? AND p.head_branch = ? AND p.has_merged = 0",
+        (repo_id, head_branch),
+    )
+
+
+def update_pull(pull_id: int, fields: dict[str, Any]) -> None:
+    """Write some of ``base_branch``, ``merge_base``, ``has_merged``, ``merged_commit``, ``merger_id``, ``merged``."""
+    allowed = ("base_branch", "merge_base", "has_merged", "merged_commit", "merger_id", "merged")
+    names = [name for name in allowed if name in fields]
+    if not names:
+        return
+    assignments = ", ".join(f"{name} = ?" for name in names)
+    forge().db.execute(
+        f"UPDATE pull_request SET {assignments} WHERE id = ?",  # noqa: S608
+        (*(fields[name] for name in names), pull_id),
+    )
+
+
+# -- reviews ---------------------------------------------------------------------------------------
+
+
+def insert_review(
+    *, issue_id: int, reviewer_id: int, review_type: int, content: str, commit_id: str, official: bool, now: int
+) -> int:
+    cursor = forge().db.execute(
+        "INSERT INTO review (issue_id, reviewer_id, type, content, commit_id, official, created, updated) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (issue_id, reviewer_id, review_type, content, commit_id, int(official), now, now),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def review_by_id(review_id: int) -> Row | None:
+    return forge().db.one("SELECT * FROM review WHERE id = ?", (review_id,))
+
+
+def review_rows(issue_id: int, viewer_id: int, limit: int, offset: int) -> tuple[list[Row], int]:
+    """A page of a pull's reviews oldest first; pending ones only for their reviewer (``viewer_id``)."""
+    where = "issue_id = ? AND (type <> 0 OR reviewer_id = ?)"
+    db = forge().db
+    rows = db.all(
+        f"SELECT * FROM review WHERE {where} ORDER BY id LIMIT ? OFFSET ?",  # noqa: S608
+        (issue_id, viewer_id, limit, offset),
+    )
+    total = db.scalar(f"SELECT COUNT(*) FROM review WHERE {where}", (issue_id, viewer_id))  # noqa: S608
+    return rows, int(total if isinstance(total, int) else 0)
