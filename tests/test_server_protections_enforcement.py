@@ -1,0 +1,169 @@
+"""Enforcement of protection rules: name matching, the push decision, the in-process guard and a real
+``git push`` refused by the pre-receive hook with every ref left where it was."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from test_server_repos import PASSWORD, create_repo, live_url, make_user, run_git
+
+from conftest import ADMIN_TOKEN
+from reference_server.auth import Principal
+from reference_server.gitcli import ZERO_SHA
+from reference_server.protections import guard, prereceive
+from reference_server.protections.errors import ProtectedRefRefused
+from reference_server.protections.rules import BranchRule, Pusher, TagRule, branch_refusal, compile_glob, tag_refusal
+from reference_server.repos import models as repos
+from reference_server.users.models import get_user_by_name
+
+__all__ = ["live_url"]
+
+BRANCHES = "/api/v1/repos/pat/code/branch_protections"
+
+
+BASE_RULE = BranchRule(
+    id=1,
+    rule_name="main",
+    priority=1,
+    created=0,
+    enable_push=True,
+    enable_push_whitelist=False,
+    push_user_ids=frozenset(),
+    push_team_ids=frozenset(),
+    push_deploy_keys=False,
+    enable_force_push=False,
+    enable_force_push_allowlist=False,
+    force_push_user_ids=frozenset(),
+    force_push_team_ids=frozenset(),
+    force_push_deploy_keys=False,
+    protected_file_patterns="",
+    unprotected_file_patterns="",
+)
+
+
+def rule(name: str = "main", **overrides: Any) -> BranchRule:
+    return replace(BASE_RULE, rule_name=name, **overrides)
+
+
+def decide(
+    checked: BranchRule, pusher: Pusher, *, deleting: bool = False, forced: bool = False, paths: tuple[str, ...] = ()
+) -> str | None:
+    return branch_refusal(checked, pusher, "main", deleting=deleting, forced=forced, changed_paths=paths or ("a.txt",))
+
+
+def test_globs_follow_gitea() -> None:
+    assert compile_glob("release/*", "/").match("release/1.0")
+    assert not compile_glob("release/*", "/").match("release/1.0/fix")
+    assert compile_glob("release/**", "/").match("release/1.0/fix")
+    assert compile_glob("{main,dev}", "/").match("dev")
+    assert compile_glob("v[0-9]*").match("v1.2/x")
+    assert compile_glob("[unclosed", "/").match("[unclosed")
+    assert rule("Main").matches("main") and not rule("main*x").matches("mainx/y")
+
+
+def test_branch_decisions() -> None:
+    alice, bob, token = Pusher(1), Pusher(2), Pusher(1, deploy_token_id=9)
+    assert decide(rule(), alice) is None
+    assert decide(rule(enable_push=False), alice) == "Not allowed to push to protected branch main"
+    listed = rule(enable_push_whitelist=True, push_user_ids=frozenset({1}))
+    assert decide(listed, alice) is None
+    assert decide(listed, bob) is not None
+    assert decide(listed, token) is not None
+    assert decide(rule(), alice, deleting=True) == "branch main is protected from deletion"
+    assert decide(rule(), alice, forced=True) == "branch main is protected from force push"
+    force = rule(enable_force_push=True, enable_force_push_allowlist=True, force_push_user_ids=frozenset({2}))
+    assert decide(force, bob, forced=True) is None
+    assert decide(force, alice, forced=True) == "Not allowed to push to protected branch main"
+    files = rule(protected_file_patterns="*.lock;docs/**")
+    assert decide(files, alice, paths=("DOCS/a/b.md",)) == "branch main is protected from changing file DOCS/a/b.md"
+    assert decide(files, alice, paths=("src/x.lock",)) is None  # "*" stops at "/"
+    open_files = rule(enable_push=False, unprotected_file_patterns="*.md")
+    assert decide(open_files, bob, paths=("x.md",)) is None
+    assert decide(open_files, bob, paths=("x.md", "x.py")) is not None
+
+
+def test_tag_decisions() -> None:
+    rules = [TagRule(1, "v*", frozenset({1}), frozenset()), TagRule(2, "/^rc-[0-9]+$/", frozenset(), frozenset({7}))]
+    assert tag_refusal(rules, Pusher(1), "v1.0") is None
+    assert tag_refusal(rules, Pusher(2), "v1.0") == "Tag v1.0 is protected"
+    assert tag_refusal(rules, Pusher(2, team_ids=frozenset({7})), "rc-3") is None
+    assert tag_refusal(rules, Pusher(2), "rc-3x") is None  # the regular expression does not match
+    assert tag_refusal(rules, Pusher(1, deploy_token_id=3), "v2") is not None
+
+
+@pytest.fixture
+def protected(app: Flask, client: FlaskClient, admin_headers: dict[str, str]) -> Iterator[repos.Repo]:
+    """pat/code with main protected (pushes open, no force push) and tags v* allowed to pat only."""
+    pat = make_user(client, admin_headers, "pat")
+    make_user(client, admin_headers, "quin")
+    create_repo(client, pat, name="code", auto_init=True)
+    assert client.post(BRANCHES, headers=pat, json={"rule_name": "main", "enable_push": True}).status_code == 201
+    tag_rule = {"name_pattern": "v*", "whitelist_usernames": ["pat"]}
+    assert client.post("/api/v1/repos/pat/code/tag_protections", headers=pat, json=tag_rule).status_code == 201
+    with app.test_request_context():
+        yield repos.get_repo("pat", "code")
+
+
+def test_guard_checks_commits_and_ref_updates(app: Flask, protected: repos.Repo) -> None:
+    pat = Principal(protected.owner_id, "pat", False, frozenset({"all"}))
+    head = protected.git.branches()["main"]
+    guard.check_commit(protected, pat, "main", head, head, ["README.md"])
+    with pytest.raises(ProtectedRefRefused, match="protected from deletion"):
+        guard.check_ref_update(protected, pat, "refs/heads/main", head, ZERO_SHA)
+    guard.check_ref_update(protected, pat, "refs/heads/other", head, ZERO_SHA)
+    guard.check_ref_update(protected, pat, "refs/tags/v1", ZERO_SHA, head)
+    quin_user = get_user_by_name("quin")
+    quin = Principal(quin_user.id, "quin", False, frozenset({"all"}))
+    with pytest.raises(ProtectedRefRefused, match="Tag v1 is protected"):
+        guard.check_ref_update(protected, quin, "refs/tags/v1", ZERO_SHA, head)
+
+
+def test_hook_program_refuses_from_the_database(app: Flask, protected: repos.Repo) -> None:
+    head = protected.git.branches()["main"]
+    settings = guard.receive_pack_settings(protected, Principal(protected.owner_id, "pat", False, frozenset({"all"})))
+    assert Path(settings.config["core.hooksPath"], "pre-receive").is_file()
+    environ = {**settings.environment, "GIT_DIR": str(protected.git_path)}
+    errors = io.StringIO()
+    status = prereceive.main(environ, io.StringIO(f"{head} {ZERO_SHA} refs/heads/main\n"), errors)
+    assert status == 1 and "Gitea: branch main is protected from deletion" in errors.getvalue()
+    assert prereceive.main(environ, io.StringIO(f"{ZERO_SHA} {head} refs/tags/v9\n"), io.StringIO()) == 0
+
+
+def _git_in(work: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_git(*args, cwd=work)
+
+
+def test_real_git_push_is_refused_and_nothing_moves(
+    app: Flask, client: FlaskClient, protected: repos.Repo, live_url: str, tmp_path: Path
+) -> None:
+    remote = f"http://pat:{PASSWORD}@{live_url[7:]}/pat/code.git"
+    work = tmp_path / "work"
+    assert _git_in(tmp_path, "clone", "-q", remote, str(work)).returncode == 0
+    before = protected.git.ref_commits()
+    (work / "a.txt").write_text("one\n")
+    assert _git_in(work, "add", "a.txt").returncode == 0
+    assert _git_in(work, "commit", "-q", "--amend", "-m", "rewritten").returncode == 0
+    forced = _git_in(work, "push", "--force", remote, "main")
+    assert forced.returncode != 0
+    assert "pre-receive hook declined" in forced.stderr
+    assert "remote: Gitea: branch main is protected from force push" in forced.stderr
+    assert protected.git.ref_commits() == before
+    admin_remote = f"http://root:{ADMIN_TOKEN}@{live_url[7:]}/pat/code.git"  # write access, not allowlisted
+    assert _git_in(work, "tag", "v1.0").returncode == 0
+    refused = _git_in(work, "push", admin_remote, "refs/tags/v1.0")
+    assert refused.returncode != 0 and "remote: Gitea: Tag v1.0 is protected" in refused.stderr
+    assert protected.git.ref_commits() == before
+    tagged = _git_in(work, "push", remote, "refs/tags/v1.0")
+    assert tagged.returncode == 0, tagged.stderr
+    assert "refs/tags/v1.0" in protected.git.ref_commits()
+    deleted = _git_in(work, "push", admin_remote, ":refs/tags/v1.0")
+    assert deleted.returncode != 0 and "Tag v1.0 is protected" in deleted.stderr
+    assert "refs/tags/v1.0" in protected.git.ref_commits()
