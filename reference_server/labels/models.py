@@ -1,0 +1,186 @@
+"""Repository labels: Gitea's rules for names, colours and archiving, and the ``Label`` shape."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from ..context import forge
+from ..db import Row
+from ..errors import Unprocessable
+from ..events import RepoDeletedEvent
+from ..repos.models import Repo
+from ..templates import models as templates
+from ..users import models as users
+from . import store
+from .errors import InvalidLabelColor, LabelNotFound
+
+__all__ = [
+    "Label",
+    "create_label",
+    "delete_label",
+    "edit_label",
+    "get_label",
+    "initialize_labels",
+    "label_to_api",
+    "list_labels",
+    "normalize_color",
+    "on_repo_deleted",
+]
+
+MAX_LABEL_NAME = 255
+MAX_LABEL_DESCRIPTION = 1024
+_COLOR = re.compile(r"^#?(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{3})$")
+
+
+@dataclass(frozen=True)
+class Label:
+    """A label of a repository; ``color`` keeps its ``#`` (the API shows it without)."""
+
+    id: int
+    repo_id: int
+    name: str
+    exclusive: bool
+    color: str
+    description: str
+    archived_unix: int
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_unix > 0
+
+
+def _from_row(row: Row) -> Label:
+    return Label(
+        id=row["id"],
+        repo_id=row["repo_id"],
+        name=row["name"],
+        exclusive=bool(row["exclusive"]),
+        color=row["color"],
+        description=row["description"],
+        archived_unix=row["archived_unix"],
+    )
+
+
+def normalize_color(value: object) -> str:
+    """Gitea's colour rule: ``#rgb`` or ``#rrggbb``, the ``#`` optional; stored as lower-case ``#rrggbb``."""
+    if not isinstance(value, str) or not _COLOR.match(value):
+        raise InvalidLabelColor(f"bad color code: {value}")
+    digits = value.lstrip("#").lower()
+    if len(digits) == 3:
+        digits = "".join(digit * 2 for digit in digits)
+    return "#" + digits
+
+
+def _name(options: Mapping[str, Any]) -> str:
+    name = users.optional_text(options, "name", MAX_LABEL_NAME)
+    if not name.strip():
+        raise Unprocessable("[Name]: Required")
+    return name
+
+
+def _archived_unix(archived: bool, current: int = 0) -> int:
+    if not archived:
+        return 0
+    return current or int(forge().now())
+
+
+def get_label(repo: Repo, label_id: int) -> Label:
+    """A label of this repository; 404 when missing or another repository's."""
+    row = store.label_in_repo(repo.id, label_id)
+    if row is None:
+        raise LabelNotFound(f"label does not exist [repo_id: {repo.id}, label_id: {label_id}]")
+    return _from_row(row)
+
+
+def list_labels(repo: Repo, limit: int, offset: int) -> tuple[list[Label], int]:
+    """One page of the repository's labels by name (Gitea's default order), and the total."""
+    rows = store.labels_of_repo(repo.id, limit, offset)
+    return [_from_row(row) for row in rows], store.count_labels(repo.id)
+
+
+def create_label(repo: Repo, options: Mapping[str, Any]) -> Label:
+    """A new label (``CreateLabelOption``); 422 on a missing name or colour or a bad colour."""
+    name = _name(options)
+    color = normalize_color(options.get("color"))
+    description = users.optional_text(options, "description", MAX_LABEL_DESCRIPTION)
+    exclusive = users.optional_flag(options, "exclusive")
+    archived = users.optional_flag(options, "is_archived")
+    label_id = store.insert_label(
+        repo_id=repo.id,
+        name=name,
+        exclusive=exclusive,
+        color=color,
+        description=description,
+        archived_unix=_archived_unix(archived),
+        now=int(forge().now()),
+    )
+    return get_label(repo, label_id)
+
+
+def edit_label(repo: Repo, label_id: int, options: Mapping[str, Any]) -> Label:
+    """Change the fields given (``EditLabelOption``); as Gitea, an absent ``is_archived`` unarchives."""
+    label = get_label(repo, label_id)
+    name = _name(options) if "name" in options and options["name"] is not None else label.name
+    color = normalize_color(options["color"]) if options.get("color") is not None else label.color
+    description = (
+        users.optional_text(options, "description", MAX_LABEL_DESCRIPTION)
+        if options.get("description") is not None
+        else label.description
+    )
+    exclusive = users.optional_flag(options, "exclusive", label.exclusive)
+    archived = users.optional_flag(options, "is_archived")
+    store.update_label(
+        label.id,
+        name=name,
+        exclusive=exclusive,
+        color=color,
+        description=description,
+        archived_unix=_archived_unix(archived, label.archived_unix),
+        now=int(forge().now()),
+    )
+    return get_label(repo, label.id)
+
+
+def delete_label(repo: Repo, label_id: int) -> None:
+    """Delete a label of this repository; 404 when it is not one."""
+    if store.delete_label(repo.id, label_id) == 0:
+        raise LabelNotFound(f"label does not exist [repo_id: {repo.id}, label_id: {label_id}]")
+
+
+def initialize_labels(repo_id: int, template_name: str) -> None:
+    """Create a label template's labels in a new repository (inside the caller's transaction)."""
+    now = int(forge().now())
+    with forge().db.transaction():
+        for label in templates.label_template(template_name):
+            store.insert_label(
+                repo_id=repo_id,
+                name=label.name,
+                exclusive=label.exclusive,
+                color="#" + label.color,
+                description=label.description,
+                archived_unix=0,
+                now=now,
+            )
+
+
+def on_repo_deleted(event: RepoDeletedEvent) -> None:
+    """A deleted repository's labels go with it."""
+    store.delete_labels_of_repo(event.repo_id)
+
+
+def label_to_api(label: Label, repo: Repo) -> dict[str, Any]:
+    """Gitea's ``Label`` (colour without ``#``)."""
+    path = f"repos/{quote(repo.owner_name)}/{quote(repo.name)}/labels/{label.id}"
+    return {
+        "id": label.id,
+        "name": label.name,
+        "exclusive": label.exclusive,
+        "is_archived": label.is_archived,
+        "color": label.color.lstrip("#"),
+        "description": label.description,
+        "url": forge().api_url(path),
+    }
