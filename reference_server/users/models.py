@@ -426,7 +426,12 @@ def _placeholder_email(user: User) -> str:
 
 
 def avatar_url(user: User) -> str:
-    """Gitea's local avatar link, keyed by the hash of the e-mail (or the name for organizations)."""
+    """The uploaded avatar's URL, else Gitea's local default link keyed by the hash of the e-mail (or the name)."""
+    from ..avatars.models import account_avatar_url
+
+    uploaded = account_avatar_url(user.id)
+    if uploaded:
+        return uploaded
     key = (user.email or user.name).strip().lower().encode("utf-8")
     return forge().url(f"avatars/{hashlib.md5(key, usedforsecurity=False).hexdigest()}")
 
