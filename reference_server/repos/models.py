@@ -18,8 +18,8 @@ from flask import current_app, has_request_context
 from ..auth import Principal, optional_principal
 from ..context import forge
 from ..db import Row
-from ..errors import Forbidden, Unprocessable
-from ..events import RepoDeletedEvent
+from ..errors import BadRequest, Forbidden, Unprocessable
+from ..events import RepoCreatedEvent, RepoDeletedEvent
 from ..gitcli import Git, GitError, Identity, valid_branch_name
 from ..timefmt import iso, iso_or_zero
 from ..users import models as users
@@ -241,11 +241,11 @@ def _options(options: Mapping[str, Any]) -> dict[str, Any]:
     if not valid_branch_name(branch):
         raise Unprocessable(f"[DefaultBranch]: invalid branch name {branch!r}")
     readme = users.optional_text(options, "readme", 100) or "Default"
-    if readme not in README_TEMPLATES:
-        raise Unprocessable(f"readme template does not exist [name: {readme}]")
-    for unsupported in ("gitignores", "license", "issue_labels"):
-        if users.optional_text(options, unsupported, 1024):
-            raise Unprocessable(f"{unsupported} templates are not available on this server")
+    if users.optional_flag(options, "auto_init") and readme not in README_TEMPLATES:
+        raise BadRequest(f"readme template does not exist, available templates: [{' '.join(README_TEMPLATES)}]")
+    from ..templates.repo_init import creation_templates
+
+    templates = creation_templates(options)
     object_format = users.optional_text(options, "object_format_name", 10) or "sha1"
     if object_format != "sha1":
         raise Unprocessable(f"[ObjectFormatName]: unsupported object format {object_format!r}")
@@ -259,16 +259,19 @@ def _options(options: Mapping[str, Any]) -> dict[str, Any]:
         "template": users.optional_flag(options, "template"),
         "auto_init": users.optional_flag(options, "auto_init"),
         "default_branch": branch,
+        "templates": templates,
     }
 
 
-def _initial_commit(git: Git, name: str, description: str, branch: str, doer: users.User) -> None:
+def _initial_commit(
+    git: Git, name: str, description: str, branch: str, doer: users.User, *, files: Mapping[str, bytes] | None = None
+) -> None:
+    """README.md plus the template files (LICENSE, .gitignore) in one commit."""
     now = int(forge().now())
     who = Identity(doer.name, doer.email or f"{doer.name.lower()}@noreply.invalid", now)
     readme = f"# {name}\n\n{description}\n".encode()
-    git.commit(
-        branch=branch, parent=None, changes={"README.md": readme}, message="Initial commit\n", author=who, committer=who
-    )
+    changes: dict[str, bytes | None] = {"README.md": readme, **(files or {})}
+    git.commit(branch=branch, parent=None, changes=changes, message="Initial commit\n", author=who, committer=who)
 
 
 def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) -> Repo:
@@ -297,13 +300,17 @@ def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) 
             )
         except sqlite3.IntegrityError as exc:
             raise RepoAlreadyExists("The repository with the same name already exists.") from exc
+        if values["templates"].issue_labels:
+            from ..labels.models import initialize_labels
+
+            initialize_labels(repo_id, values["templates"].issue_labels)
         git = Git(scratch)
         try:
             git.init_bare(values["default_branch"])
             if values["auto_init"]:
-                _initial_commit(
-                    git, values["name"], values["description"], values["default_branch"], users.get_user(doer.user_id)
-                )
+                creator = users.get_user(doer.user_id)
+                files = values["templates"].initial_files(owner, values["name"], creator.email)
+                _initial_commit(git, values["name"], values["description"], values["default_branch"], creator, files=files)
             if target.exists():
                 log.warning("removing stale Git directory %s that no repository row owned", target)
                 Git(target).remove()
@@ -311,6 +318,7 @@ def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) 
         except (GitError, OSError):
             git.remove()
             raise
+    forge().events.publish(RepoCreatedEvent(repo_id, "initialised" if values["auto_init"] else "empty"))
     return get_repo_by_id(repo_id)
 
 
@@ -426,6 +434,9 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
     if viewer is None and has_request_context():
         viewer = optional_principal()
     allowed = permission(viewer, repo)
+    from ..avatars.models import repo_avatar_url
+    from ..licenses.models import repo_licenses
+
     owner = users.get_user(repo.owner_id)
     path = f"{quote(repo.owner_name)}/{quote(repo.name)}"
     branches = repo.git.branches()
@@ -491,13 +502,13 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
         "default_allow_maintainer_edit": False,
         "default_target_branch": repo.default_branch,
         "default_update_style": "merge",
-        "avatar_url": "",
+        "avatar_url": repo_avatar_url(repo.id),
         "internal": False,
         "mirror_interval": "8h0m0s" if repo.is_mirror else "",
         "object_format_name": "sha1",
         "mirror_updated": iso_or_zero(None),
         "repo_transfer": None,
         "topics": [],
-        "licenses": [],
+        "licenses": repo_licenses(repo.id),
         "branch_count": len(branches),
     }
