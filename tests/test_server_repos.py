@@ -102,8 +102,8 @@ def test_auto_init_commits_a_readme_on_the_chosen_default_branch(
         ({"name": "r" * 101}, 422, "MaxSize"),
         ({"name": "ok", "private": "yes"}, 422, "[Private]"),
         ({"name": "ok", "default_branch": "bad..name"}, 422, "DefaultBranch"),
-        ({"name": "ok", "readme": "Fancy"}, 422, "readme"),
-        ({"name": "ok", "license": "MIT"}, 422, "license"),
+        ({"name": "ok", "auto_init": True, "readme": "Fancy"}, 400, "readme"),
+        ({"name": "ok", "license": "No-Such-License"}, 422, "license"),
         ({"name": "ok", "object_format_name": "sha256"}, 422, "ObjectFormatName"),
     ],
 )
