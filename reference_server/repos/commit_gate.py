@@ -14,6 +14,7 @@ from ..auth import Principal
 from ..context import forge
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, RefUpdateRejectedError
+from ..protections.guard import check_commit
 from . import models
 from .errors import ConcurrentChange, RepoArchived
 
@@ -43,6 +44,7 @@ def land_commit(
     ``PushEvent`` announces the move like a Git push would.
     """
     require_unarchived(repo)
+    check_commit(repo, principal, branch, old, new, changed_paths)
     git = repo.git
     was_empty = old == ZERO_SHA and git.is_empty()
     try:

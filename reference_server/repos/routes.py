@@ -187,6 +187,7 @@ def register(app: Flask) -> None:
         (repo_path, "repoDelete", repo_delete, ["DELETE"]),
         (f"{repo_path}/contents", "repoChangeFiles", repo_change_files, ["POST"]),
         (f"{repo_path}/contents-ext", "repoGetContentsExtRoot", repo_get_contents_ext_root, ["GET"]),
+        (f"{repo_path}/contents-ext/", "repoGetContentsExtRootSlash", repo_get_contents_ext_root, ["GET"]),
         (f"{repo_path}/contents-ext/<path:filepath>", "repoGetContentsExt", repo_get_contents_ext, ["GET"]),
         (f"{repo_path}/file-contents", "repoGetFileContents", repo_get_file_contents, ["GET"]),
         (f"{repo_path}/file-contents", "repoGetFileContentsPost", repo_get_file_contents_post, ["POST"]),
