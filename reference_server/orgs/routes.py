@@ -1,16 +1,45 @@
-"""REST routes of organizations (thin: parse, call the model, render)."""
+"""REST routes of organizations, their members and teams (thin: scope, caller, call the model, render)."""
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from collections.abc import Callable
 
-from ..auth import check_scope, current_principal, optional_principal
-from ..rest import empty, json_body, json_response
-from . import models
+from flask import Flask, Response, request
+
+from ..auth import Principal, check_scope, current_principal, optional_principal
+from ..errors import Unprocessable
+from ..rest import empty, json_body, json_response, page_params, paged_response
+from ..users import models as users
+from ..users.errors import UserNotFound
+from . import models, rename, store, teams
+from .errors import NotOrgOwner
 
 __all__ = ["register"]
 
 API = "/api/v1"
+_REDIRECTING = {"orgs": "organization", "repos": "repository", "users": "user"}
+
+
+def _user_named(name: str) -> users.User:
+    account = users.find_account(name)
+    if account is None or account.is_org:
+        raise UserNotFound(f"user does not exist [name: {name}]")
+    return account
+
+
+def _redirect(location: str, status: int) -> Response:
+    """A redirect with the ``Location`` exactly as given (a path, as Gitea sends it)."""
+    response = Response(b"", status=status)
+    response.headers["Location"] = location
+    return response
+
+
+def _require_member(org: users.User, principal: Principal) -> None:
+    if not principal.is_admin and not models.is_org_member(principal.user_id, org.id):
+        raise NotOrgOwner("Must be an organization member")
+
+
+# -- organizations -------------------------------------------------------------------------------
 
 
 def org_create() -> Response:
@@ -27,6 +56,15 @@ def org_get(org: str) -> Response:
     return json_response(models.org_to_api(models.get_org(org, optional_principal())))
 
 
+def org_edit(org: str) -> Response:
+    """Edit an organization's profile (owner or site admin)."""
+    check_scope("organization")
+    principal = current_principal()
+    found = models.get_org(org, principal)
+    models.require_owner(found, principal)
+    return json_response(models.org_to_api(models.edit_org(found, json_body())))
+
+
 def org_delete(org: str) -> Response:
     """Delete an organization without repositories (owner or site admin)."""
     check_scope("organization")
@@ -34,8 +72,299 @@ def org_delete(org: str) -> Response:
     return empty()
 
 
+def rename_org(org: str) -> Response:
+    """Rename an organization (owner or site admin); the old name then redirects."""
+    check_scope("organization")
+    principal = current_principal()
+    models.require_owner(models.get_org(org, principal), principal)
+    new_name = json_body().get("new_name")
+    if new_name in (None, ""):
+        raise Unprocessable("[NewName]: Required")
+    rename.rename_org(org, new_name, principal)
+    return empty()
+
+
+# -- members -------------------------------------------------------------------------------------
+
+
+def org_list_members(org: str) -> Response:
+    """An organization's members (public ones only for callers outside it)."""
+    check_scope("organization")
+    principal = current_principal()
+    page = page_params()
+    members, total = models.list_members(models.get_org(org, principal), principal, page.limit, page.offset)
+    return paged_response([users.user_to_api(member) for member in members], page, total)
+
+
+def org_is_member(org: str, username: str) -> Response:
+    """204 when a member; members ask directly, others are sent to the public membership check (303)."""
+    check_scope("organization")
+    principal = current_principal()
+    found = models.get_org(org, principal)
+    member = _user_named(username)
+    if principal.is_admin or models.is_org_member(principal.user_id, found.id):
+        if models.is_org_member(member.id, found.id):
+            return empty()
+        raise UserNotFound(f"user is not a member of the organization [name: {username}]")
+    if principal.user_id == member.id:
+        raise UserNotFound(f"user is not a member of the organization [name: {username}]")
+    return _redirect(f"{request.script_root}{API}/orgs/{found.name}/public_members/{member.name}", 303)
+
+
+def org_delete_member(org: str, username: str) -> Response:
+    """Remove a user from every team of the organization (owner or site admin)."""
+    check_scope("organization")
+    principal = current_principal()
+    found = models.get_org(org, principal)
+    models.require_owner(found, principal)
+    models.remove_member(found, _user_named(username))
+    return empty()
+
+
+def org_list_public_members(org: str) -> Response:
+    """The members who show their membership."""
+    check_scope("organization", anonymous_ok=True)
+    page = page_params()
+    members, total = models.list_public_members(models.get_org(org, optional_principal()), page.limit, page.offset)
+    return paged_response([users.user_to_api(member) for member in members], page, total)
+
+
+def org_is_public_member(org: str, username: str) -> Response:
+    """204 when the user shows its membership, else 404."""
+    check_scope("organization", anonymous_ok=True)
+    found = models.get_org(org, optional_principal())
+    member = _user_named(username)
+    if not models.is_public_member(member.id, found.id):
+        raise UserNotFound(f"user is not a public member of the organization [name: {username}]")
+    return empty()
+
+
+def _set_public(org: str, username: str, public: bool) -> Response:
+    check_scope("organization")
+    principal = current_principal()
+    found = models.get_org(org, principal)
+    _require_member(found, principal)
+    models.set_membership_public(found, _user_named(username), principal, public)
+    return empty()
+
+
+def org_publicize_member(org: str, username: str) -> Response:
+    """Show one's own membership."""
+    return _set_public(org, username, True)
+
+
+def org_conceal_member(org: str, username: str) -> Response:
+    """Hide one's own membership."""
+    return _set_public(org, username, False)
+
+
+# -- teams ---------------------------------------------------------------------------------------
+
+
+def org_list_teams(org: str) -> Response:
+    """An organization's teams (members of the organization)."""
+    check_scope("organization")
+    principal = current_principal()
+    found = models.get_org(org, principal)
+    _require_member(found, principal)
+    page = page_params()
+    found_teams, total = teams.list_teams(found, page.limit, page.offset)
+    return paged_response([teams.team_to_api(team, with_org=False) for team in found_teams], page, total)
+
+
+def org_create_team(org: str) -> Response:
+    """Create a team (owner or site admin)."""
+    check_scope("organization")
+    principal = current_principal()
+    found = models.get_org(org, principal)
+    _require_member(found, principal)
+    models.require_owner(found, principal)
+    team = teams.create_team(found, json_body())
+    return json_response(teams.team_to_api(team, with_org=True), status=201)
+
+
+def org_get_team(id: int) -> Response:
+    """A team (its members, the organization's owners, site admins)."""
+    check_scope("organization")
+    team = teams.get_team_for(id, current_principal())
+    return json_response(teams.team_to_api(team, with_org=True))
+
+
+def org_edit_team(id: int) -> Response:
+    """Edit a team (owner or site admin)."""
+    check_scope("organization")
+    team = teams.get_team_for(id, current_principal(), owner=True)
+    return json_response(teams.team_to_api(teams.edit_team(team, json_body(required=("name",))), with_org=False))
+
+
+def org_delete_team(id: int) -> Response:
+    """Delete a team other than Owners (owner or site admin)."""
+    check_scope("organization")
+    teams.delete_team(teams.get_team_for(id, current_principal(), owner=True))
+    return empty()
+
+
+def org_list_team_members(id: int) -> Response:
+    """A team's members."""
+    check_scope("organization")
+    team = teams.get_team_for(id, current_principal())
+    page = page_params()
+    members, total = teams.list_team_members(team, page.limit, page.offset)
+    return paged_response([users.user_to_api(member) for member in members], page, total)
+
+
+def org_list_team_member(id: int, username: str) -> Response:
+    """One member of a team."""
+    check_scope("organization")
+    team = teams.get_team_for(id, current_principal())
+    return json_response(users.user_to_api(teams.team_member(team, username)))
+
+
+def org_add_team_member(id: int, username: str) -> Response:
+    """Add a user to a team (owner or site admin)."""
+    check_scope("organization")
+    teams.add_member(teams.get_team_for(id, current_principal(), owner=True), username)
+    return empty()
+
+
+def org_remove_team_member(id: int, username: str) -> Response:
+    """Remove a user from a team (owner or site admin)."""
+    check_scope("organization")
+    teams.remove_member(teams.get_team_for(id, current_principal(), owner=True), username)
+    return empty()
+
+
+def org_list_team_repos(id: int) -> Response:
+    """A team's repositories."""
+    from ..repos.models import repo_to_api
+
+    check_scope("organization")
+    team = teams.get_team_for(id, current_principal())
+    page = page_params()
+    found, total = teams.list_team_repos(team, page.limit, page.offset)
+    return paged_response([repo_to_api(repo) for repo in found], page, total)
+
+
+def org_list_team_repo(id: int, org: str, repo: str) -> Response:
+    """One repository of a team."""
+    from ..repos.models import repo_to_api
+
+    check_scope("organization")
+    team = teams.get_team_for(id, current_principal())
+    return json_response(repo_to_api(teams.team_repo(team, repo)))
+
+
+def org_add_team_repository(id: int, org: str, repo: str) -> Response:
+    """Give a team a repository of its organization (admin of the repository)."""
+    check_scope("organization")
+    principal = current_principal()
+    teams.add_repo(teams.get_team_for(id, principal), repo, principal)
+    return empty()
+
+
+def org_remove_team_repository(id: int, org: str, repo: str) -> Response:
+    """Take a repository from a team (admin of the repository); the repository itself stays."""
+    check_scope("organization")
+    principal = current_principal()
+    teams.remove_repo(teams.get_team_for(id, principal), repo, principal)
+    return empty()
+
+
+# -- the caller's and a user's organizations and teams -------------------------------------------
+
+
+def org_list_current_user_orgs() -> Response:
+    """The organizations the caller belongs to."""
+    check_scope("user")
+    check_scope("organization")
+    principal = current_principal()
+    page = page_params()
+    found, total = models.list_orgs_of_user(users.get_user(principal.user_id), principal, page.limit, page.offset)
+    return paged_response([models.org_to_api(org) for org in found], page, total)
+
+
+def org_list_user_orgs(username: str) -> Response:
+    """A user's organizations as the caller may see them (public memberships unless self or site admin)."""
+    check_scope("user", anonymous_ok=True)
+    check_scope("organization", anonymous_ok=True)
+    principal = optional_principal()
+    page = page_params()
+    found, total = models.list_orgs_of_user(users.get_user_by_name(username), principal, page.limit, page.offset)
+    return paged_response([models.org_to_api(org) for org in found], page, total)
+
+
+def user_list_teams() -> Response:
+    """Every team the caller is in, with its organization."""
+    check_scope("user")
+    check_scope("organization")
+    principal = current_principal()
+    page = page_params()
+    found, total = teams.list_teams_of_user(principal.user_id, page.limit, page.offset)
+    return paged_response([teams.team_to_api(team, with_org=True) for team in found], page, total)
+
+
+# -- redirects of renamed organizations ----------------------------------------------------------
+
+
+def redirect_renamed_account() -> Response | None:
+    """Gitea's ``RedirectToUser``: a path naming an account's old name answers 307 to the new name.
+
+    Only when no account holds the name now; the scope of a token is checked first, and an anonymous
+    caller is not told where a limited or private organization went (404 ``user does not exist``).
+    """
+    parts = request.path.split("/")
+    if len(parts) < 5 or parts[1] != "api" or parts[2] != "v1" or parts[3] not in _REDIRECTING or not parts[4]:
+        return None
+    if parts[3] == "repos" and len(parts) < 6:
+        return None
+    name = parts[4]
+    account_id = store.redirect_target(name.lower())
+    if account_id is None or users.find_account(name) is not None:
+        return None
+    principal = optional_principal()
+    if principal is not None:
+        check_scope(_REDIRECTING[parts[3]], anonymous_ok=True)
+    account = users.get_user(account_id)
+    if account.visibility != "public" and principal is None:
+        raise UserNotFound("user does not exist")
+    query = request.query_string.decode("latin-1")
+    location = rename.redirect_location(request.path, name, account, request.script_root, query)
+    return _redirect(location, 307)
+
+
 def register(app: Flask) -> None:
     """Attach the organization routes; endpoint names are Gitea's operation ids."""
-    app.add_url_rule(f"{API}/orgs", endpoint="orgCreate", view_func=org_create, methods=["POST"])
-    app.add_url_rule(f"{API}/orgs/<org>", endpoint="orgGet", view_func=org_get, methods=["GET"])
-    app.add_url_rule(f"{API}/orgs/<org>", endpoint="orgDelete", view_func=org_delete, methods=["DELETE"])
+    rename.finish_pending_moves()
+    app.before_request(redirect_renamed_account)
+    rules: list[tuple[str, str, Callable[..., Response], str]] = [
+        ("/orgs", "orgCreate", org_create, "POST"),
+        ("/orgs/<org>", "orgGet", org_get, "GET"),
+        ("/orgs/<org>", "orgEdit", org_edit, "PATCH"),
+        ("/orgs/<org>", "orgDelete", org_delete, "DELETE"),
+        ("/orgs/<org>/rename", "renameOrg", rename_org, "POST"),
+        ("/orgs/<org>/members", "orgListMembers", org_list_members, "GET"),
+        ("/orgs/<org>/members/<username>", "orgIsMember", org_is_member, "GET"),
+        ("/orgs/<org>/members/<username>", "orgDeleteMember", org_delete_member, "DELETE"),
+        ("/orgs/<org>/public_members", "orgListPublicMembers", org_list_public_members, "GET"),
+        ("/orgs/<org>/public_members/<username>", "orgIsPublicMember", org_is_public_member, "GET"),
+        ("/orgs/<org>/public_members/<username>", "orgPublicizeMember", org_publicize_member, "PUT"),
+        ("/orgs/<org>/public_members/<username>", "orgConcealMember", org_conceal_member, "DELETE"),
+        ("/orgs/<org>/teams", "orgListTeams", org_list_teams, "GET"),
+        ("/orgs/<org>/teams", "orgCreateTeam", org_create_team, "POST"),
+        ("/teams/<int:id>", "orgGetTeam", org_get_team, "GET"),
+        ("/teams/<int:id>", "orgEditTeam", org_edit_team, "PATCH"),
+        ("/teams/<int:id>", "orgDeleteTeam", org_delete_team, "DELETE"),
+        ("/teams/<int:id>/members", "orgListTeamMembers", org_list_team_members, "GET"),
+        ("/teams/<int:id>/members/<username>", "orgListTeamMember", org_list_team_member, "GET"),
+        ("/teams/<int:id>/members/<username>", "orgAddTeamMember", org_add_team_member, "PUT"),
+        ("/teams/<int:id>/members/<username>", "orgRemoveTeamMember", org_remove_team_member, "DELETE"),
+        ("/teams/<int:id>/repos", "orgListTeamRepos", org_list_team_repos, "GET"),
+        ("/teams/<int:id>/repos/<org>/<repo>", "orgListTeamRepo", org_list_team_repo, "GET"),
+        ("/teams/<int:id>/repos/<org>/<repo>", "orgAddTeamRepository", org_add_team_repository, "PUT"),
+        ("/teams/<int:id>/repos/<org>/<repo>", "orgRemoveTeamRepository", org_remove_team_repository, "DELETE"),
+        ("/user/orgs", "orgListCurrentUserOrgs", org_list_current_user_orgs, "GET"),
+        ("/users/<username>/orgs", "orgListUserOrgs", org_list_user_orgs, "GET"),
+        ("/user/teams", "userListTeams", user_list_teams, "GET"),
+    ]
+    for path, endpoint, view, method in rules:
+        app.add_url_rule(f"{API}{path}", endpoint=endpoint, view_func=view, methods=[method])

@@ -1,0 +1,126 @@
+"""Organization rename: the row, the old name's redirect and the repositories' Git directories.
+
+The account row, the redirect of the old name and a record of the pending directory move change in one
+transaction; the Git directories move afterwards, and the record goes once they have. A crash between
+the two leaves the record, and the next start (``finish_pending_moves``) completes the move, so no
+repository is ever lost: its data is always either where the row says or where the record says.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from ..auth import Principal
+from ..context import forge
+from ..users import models as users
+from ..users.errors import UserAlreadyExists
+from . import store
+from .models import get_org, require_owner
+
+if TYPE_CHECKING:
+    from ..repos.models import Repo
+
+__all__ = ["finish_pending_moves", "redirect_location", "rename_org"]
+
+log = logging.getLogger(__name__)
+
+
+def _git_root() -> Path:
+    return forge().config.data_dir / "git"
+
+
+def _validate_new_name(org: users.User, new_name: object) -> str:
+    """Gitea's account name rules; the organization's own name in another case is not "taken"."""
+    try:
+        return users.validate_account_name(new_name, "NewName")
+    except UserAlreadyExists:
+        if isinstance(new_name, str) and new_name.lower() == org.name.lower():
+            return new_name
+        raise
+
+
+def rename_org(name: str, new_name: object, principal: Principal) -> None:
+    """Rename an organization (owner or site admin); the same name is a no-op, a case-only change is allowed."""
+    from ..repos import models as repos
+
+    org = get_org(name, principal)
+    require_owner(org, principal)
+    if new_name == org.name:
+        return
+    checked = _validate_new_name(org, new_name)
+    old_lower, new_lower = org.name.lower(), checked.lower()
+    owned = repos.repos_of_owner(org.id)
+    now = int(forge().now())
+    with _repo_locks(owned), forge().db.transaction():
+        try:
+            store.rename_org(org.id, checked, now)
+        except sqlite3.IntegrityError as exc:
+            raise UserAlreadyExists(f"user already exists [name: {checked}]") from exc
+        store.delete_redirect(new_lower)
+        if old_lower != new_lower:
+            store.put_redirect(old_lower, org.id, now)
+            if owned:
+                store.record_move(org.id, old_lower, new_lower)
+        moved = old_lower != new_lower and bool(owned)
+    if moved:
+        with _repo_locks(owned):
+            _finish_move(org.id)
+
+
+@contextlib.contextmanager
+def _repo_locks(owned: list[Repo]) -> Iterator[None]:
+    """Hold every repository's commit lock (by id) so no commit writes into a directory being moved."""
+    from ..repos.models import repo_lock
+
+    with contextlib.ExitStack() as stack:
+        for repo in sorted(owned, key=lambda item: item.id):
+            stack.enter_context(repo_lock(repo))
+        yield
+
+
+def _finish_move(org_id: int) -> None:
+    """Move the recorded old directory's repositories under the new name, then drop the record."""
+    for row in store.pending_moves_of(org_id):
+        _move_tree(_git_root() / row["old_lower"], _git_root() / row["new_lower"])
+        with forge().db.transaction():
+            store.finish_move(org_id)
+
+
+def _move_tree(source: Path, target: Path) -> None:
+    """Rename the whole directory when the target is free, else each repository into the existing target."""
+    if not source.exists():
+        return
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        source.rename(target)
+        return
+    for entry in sorted(source.iterdir()):
+        destination = target / entry.name
+        if destination.exists():
+            stale = target / f".stale-{secrets.token_hex(8)}-{entry.name}"
+            log.warning("moving aside %s, which no repository row owned, before moving %s in", destination, entry)
+            destination.rename(stale)
+        entry.rename(destination)
+    with contextlib.suppress(OSError):
+        source.rmdir()
+
+
+def finish_pending_moves() -> None:
+    """Complete directory moves a crash interrupted (called when the app starts)."""
+    for row in store.pending_moves():
+        log.info("completing the interrupted move of %s to %s", row["old_lower"], row["new_lower"])
+        _finish_move(int(row["org_id"]))
+
+
+def redirect_location(path: str, old_name: str, account: users.User, script_root: str, query: str) -> str:
+    """Gitea's ``RedirectToUser`` target: the path with the first occurrence of the old name replaced."""
+    new_path = path.replace(quote(old_name, safe=""), quote(account.name, safe=""), 1)
+    location = f"{script_root}{new_path}"
+    return f"{location}?{query}" if query else location
