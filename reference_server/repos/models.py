@@ -8,7 +8,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
@@ -51,7 +51,7 @@ _REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 RESERVED_REPO_NAMES = frozenset({".", "..", "-"})
 RESERVED_REPO_SUFFIXES = (".git", ".rss", ".atom", ".wiki")
 README_TEMPLATES = ("Default",)
-Need = Literal["read", "write", "admin"]
+Need = Literal["read", "write", "admin", "owner"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,7 @@ class Permission:
     can_read: bool
     can_write: bool
     is_admin: bool
+    is_owner: bool = field(default=False, compare=False)
 
 
 def git_path_for(owner_name: str, name: str) -> Path:
@@ -174,9 +175,12 @@ def _owner_visible(principal: Principal | None, repo: Repo) -> bool:
 
 
 def permission(principal: Principal | None, repo: Repo) -> Permission:
-    """Site admins, the owner and owners of the owning organization have everything; organization members
-    read; anyone who may see the owner reads a public repository; a ``public-only`` token never sees a
-    private one; a running task's job token reads and writes its own repository only."""
+    """Site admins, the owner and owners of the owning organization have everything; collaborators and
+    members of the organization's teams that cover the repository get their read, write or admin access
+    (even when the owner is hidden from them); anyone who may see the owner reads a public repository; a
+    ``public-only`` token never sees a private one; a running task's job token reads and writes its own
+    repository only. ``is_owner`` (Gitea's ``reqOwner``) is the owner, an owner of the organization or a
+    site admin, never an admin collaborator."""
     if principal is not None and repo.private and "public-only" in principal.scopes:
         return Permission(False, False, False)
     public = not repo.private and _owner_visible(principal, repo)
@@ -186,15 +190,24 @@ def permission(principal: Principal | None, repo: Repo) -> Permission:
         return Permission(public, False, False)
     if principal is not None:
         if principal.is_admin or principal.user_id == repo.owner_id:
-            return Permission(True, True, True)
-        if repo.owner_is_org:
-            from ..orgs.models import is_org_member, is_org_owner
-
-            if is_org_owner(principal.user_id, repo.owner_id):
-                return Permission(True, True, True)
-            if is_org_member(principal.user_id, repo.owner_id):
-                return Permission(True, False, False)
+            return Permission(True, True, True, is_owner=True)
+        granted = _granted_access(principal.user_id, repo)
+        if granted == "owner":
+            return Permission(True, True, True, is_owner=True)
+        if granted != "none":
+            return Permission(True, granted in ("write", "admin"), granted == "admin")
     return Permission(public, False, False)
+
+
+def _granted_access(user_id: int, repo: Repo) -> str:
+    """The best of what the user is given on the repository: ``owner`` as an owner of the owning
+    organization, else the higher of its collaboration and its teams' access (none/read/write/admin)."""
+    from ..collaborators.models import collaborator_access
+    from ..orgs.models import is_org_owner, rank, team_permission_on
+
+    if repo.owner_is_org and is_org_owner(user_id, repo.owner_id):
+        return "owner"
+    return max(collaborator_access(user_id, repo), team_permission_on(user_id, repo), key=rank)
 
 
 def require_repo(owner: str, name: str, need: Need = "read") -> Repo:
@@ -209,6 +222,8 @@ def require_repo(owner: str, name: str, need: Need = "read") -> Repo:
     if need == "write" and not allowed.can_write:
         raise RepoPermissionDenied("user should have a permission to write to a repo")
     if need == "admin" and not allowed.is_admin:
+        raise RepoPermissionDenied("user should be the owner of the repo")
+    if need == "owner" and not allowed.is_owner:
         raise RepoPermissionDenied("user should be the owner of the repo")
     return repo
 
