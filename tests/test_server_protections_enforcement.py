@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_server_repos import PASSWORD, create_repo, live_url, make_user, run_git
+from test_server_repos import PASSWORD, basic, create_repo, live_url, make_user, run_git
 
 from conftest import ADMIN_TOKEN
 from reference_server.auth import Principal
@@ -167,3 +167,27 @@ def test_real_git_push_is_refused_and_nothing_moves(
     deleted = _git_in(work, "push", admin_remote, ":refs/tags/v1.0")
     assert deleted.returncode != 0 and "Tag v1.0 is protected" in deleted.stderr
     assert "refs/tags/v1.0" in protected.git.ref_commits()
+
+
+def test_contents_and_branch_api_respect_the_rules(
+    app: Flask, client: FlaskClient, admin_headers: dict[str, str], protected: repos.Repo
+) -> None:
+    pat = basic("pat")
+    locked = {"enable_push": False}
+    assert client.patch(f"{BRANCHES}/main", headers=pat, json=locked).status_code == 200
+    before = protected.git.ref_commits()
+    created = client.post(
+        "/api/v1/repos/pat/code/contents/new.txt", headers=pat, json={"content": "bmV3Cg==", "branch": "main"}
+    )
+    assert created.status_code == 403, created.json
+    assert created.json is not None and created.json["message"] == "Not allowed to push to protected branch main"
+    assert protected.git.ref_commits() == before
+    branch = {"new_branch_name": "release/1", "old_branch_name": "main"}
+    assert client.post("/api/v1/repos/pat/code/branches", headers=pat, json=branch).status_code == 201
+    rule = {"rule_name": "release/*", "enable_push": True}
+    assert client.post(BRANCHES, headers=pat, json=rule).status_code == 201
+    moved = protected.git.ref_commits()
+    deleted = client.delete("/api/v1/repos/pat/code/branches/release/1", headers=pat)
+    assert deleted.status_code == 403
+    assert deleted.json is not None and deleted.json["message"] == "branch release/1 is protected from deletion"
+    assert protected.git.ref_commits() == moved

@@ -19,6 +19,7 @@ from ..context import forge
 from ..errors import Forbidden
 from ..events import DefaultBranchChangedEvent, PushEvent
 from ..gitcli import ZERO_SHA, RefUpdateRejectedError, valid_branch_name
+from ..protections.guard import check_ref_update
 from ..repos import models as repos
 from ..repos.contents import NOT_SIGNED
 from ..timefmt import iso
@@ -66,6 +67,7 @@ def authorize_ref_update(repo: repos.Repo, principal: Principal, ref: str, old: 
     """Refuse (403) a ref move the repository does not allow; called for every ref before any moves."""
     if repo.is_mirror:
         raise BranchRefused("Git Repository is a mirror.")
+    check_ref_update(repo, principal, ref, old, new)
 
 
 def move_refs(repo: repos.Repo, principal: Principal, updates: Sequence[RefUpdate]) -> None:
