@@ -1,0 +1,72 @@
+"""Pull requests over REST (Gitea 1.27): ``/repos/{owner}/{repo}/pulls``, their commits, files, branch
+update, reviews and replies to review comments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import requests
+
+from .base import ApiArea, quote_path
+
+__all__ = ["PullsApi"]
+
+
+class PullsApi(ApiArea):
+    """Open, list, read and edit pull requests; read their commits and files; update their branch; review."""
+
+    def _pulls(self, owner: str, repo: str) -> str:
+        return f"repos/{quote_path(owner)}/{quote_path(repo)}/pulls"
+
+    def list_pulls(self, owner: str, repo: str, **query: str | int) -> requests.Response:
+        """``GET .../pulls`` (``state``, ``page``, ``limit``)."""
+        return self.http.get(self._pulls(owner, repo), params=query)
+
+    def create_pull(self, owner: str, repo: str, option: dict[str, Any]) -> requests.Response:
+        """``POST .../pulls`` with a ``CreatePullRequestOption`` (201 ``PullRequest``)."""
+        return self.http.post(self._pulls(owner, repo), json=option)
+
+    def get_pull(self, owner: str, repo: str, index: int) -> requests.Response:
+        """``GET .../pulls/{index}``."""
+        return self.http.get(f"{self._pulls(owner, repo)}/{index}")
+
+    def edit_pull(self, owner: str, repo: str, index: int, option: dict[str, Any]) -> requests.Response:
+        """``PATCH .../pulls/{index}`` with an ``EditPullRequestOption`` (Gitea answers 201)."""
+        return self.http.patch(f"{self._pulls(owner, repo)}/{index}", json=option)
+
+    def download(self, owner: str, repo: str, index: int, kind: str) -> requests.Response:
+        """``GET .../pulls/{index}.diff`` or ``.patch`` (plain text)."""
+        return self.http.get(f"{self._pulls(owner, repo)}/{index}.{kind}")
+
+    def commits(self, owner: str, repo: str, index: int, **paging: int) -> requests.Response:
+        """``GET .../pulls/{index}/commits`` (``Commit`` list, paged)."""
+        return self.http.get(f"{self._pulls(owner, repo)}/{index}/commits", params=paging)
+
+    def files(self, owner: str, repo: str, index: int, **paging: int) -> requests.Response:
+        """``GET .../pulls/{index}/files`` (``ChangedFile`` list, paged)."""
+        return self.http.get(f"{self._pulls(owner, repo)}/{index}/files", params=paging)
+
+    def update(self, owner: str, repo: str, index: int, style: str | None = None) -> requests.Response:
+        """``POST .../pulls/{index}/update`` (``?style=merge|rebase``; 200 with an empty body)."""
+        params = {"style": style} if style else None
+        return self.http.post(f"{self._pulls(owner, repo)}/{index}/update", params=params)
+
+    def list_reviews(self, owner: str, repo: str, index: int) -> requests.Response:
+        """``GET .../pulls/{index}/reviews``."""
+        return self.http.get(f"{self._pulls(owner, repo)}/{index}/reviews")
+
+    def create_review(self, owner: str, repo: str, index: int, option: dict[str, Any]) -> requests.Response:
+        """``POST .../pulls/{index}/reviews`` with ``CreatePullReviewOptions`` (Gitea answers 200)."""
+        return self.http.post(f"{self._pulls(owner, repo)}/{index}/reviews", json=option)
+
+    def get_review(self, owner: str, repo: str, index: int, review_id: int) -> requests.Response:
+        """``GET .../pulls/{index}/reviews/{id}``."""
+        return self.http.get(f"{self._pulls(owner, repo)}/{index}/reviews/{review_id}")
+
+    def review_comments(self, owner: str, repo: str, index: int, review_id: int) -> requests.Response:
+        """``GET .../pulls/{index}/reviews/{id}/comments`` (``PullReviewComment`` list)."""
+        return self.http.get(f"{self._pulls(owner, repo)}/{index}/reviews/{review_id}/comments")
+
+    def reply(self, owner: str, repo: str, index: int, comment_id: int, body: str) -> requests.Response:
+        """``POST .../pulls/{index}/comments/{id}/replies`` with ``{body}`` (201 ``PullReviewComment``)."""
+        return self.http.post(f"{self._pulls(owner, repo)}/{index}/comments/{comment_id}/replies", json={"body": body})

@@ -1,0 +1,222 @@
+"""Issues and locks: opening, listing, editing, commenting, the timeline, and locking and unlocking.
+
+Issues are named by their number in the scenario's repository (``issue 1 of "dev/app"``): every
+scenario has fresh repositories, so its first issue is number 1 on any forge.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pytest_bdd import given, then, when
+
+from conformance.api.issues import IssuesApi
+from conformance.client import json_of
+from conformance.context import ScenarioContext
+from steps.common import expand, phrase
+
+__all__ = ["issues_api"]
+
+
+def issues_api(ctx: ScenarioContext, who: str) -> IssuesApi:
+    """The issue operations as a scenario user, the admin or an anonymous client."""
+    if who == "an anonymous client":
+        return ctx.anonymous().area(IssuesApi)
+    if who == "the admin":
+        return ctx.admin.area(IssuesApi)
+    return ctx.user(who).api.area(IssuesApi)
+
+
+def _expect(response: Any, status: int, what: str) -> Any:
+    if response.status_code != status:
+        raise AssertionError(f"{what}: expected {status}, got {response.status_code} {response.text[:300]}")
+    return json_of(response) if response.content else None
+
+
+def _issue(ctx: ScenarioContext, repo: str, index: int) -> dict[str, Any]:
+    ref = ctx.repo(repo)
+    body = _expect(issues_api(ctx, "the admin").get_issue(ref.owner, ref.name, index), 200, f"read issue {index}")
+    assert isinstance(body, dict)
+    return body
+
+
+def _timeline(ctx: ScenarioContext, repo: str, index: int) -> list[dict[str, Any]]:
+    ref = ctx.repo(repo)
+    body = _expect(issues_api(ctx, "the admin").timeline(ref.owner, ref.name, index), 200, "read the timeline")
+    assert isinstance(body, list)
+    return body
+
+
+def _option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
+    try:
+        option = json.loads(expand(ctx, docstring))
+    except ValueError as error:
+        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
+    assert isinstance(option, dict), "the body must be a JSON object"
+    return option
+
+
+# ---------------------------------------------------------------- Given
+
+
+@given(phrase('"{who}" opened the issue "{title}" in "{repo}"'))
+def given_issue(ctx: ScenarioContext, who: str, title: str, repo: str) -> None:
+    ref = ctx.repo(repo)
+    _expect(issues_api(ctx, who).create_issue(ref.owner, ref.name, {"title": title}), 201, f'open "{title}"')
+
+
+@given(phrase('"{who}" commented "{body}" on issue {index:d} of "{repo}"'))
+def given_comment(ctx: ScenarioContext, who: str, body: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    comment = _expect(issues_api(ctx, who).create_comment(ref.owner, ref.name, index, body), 201, "comment")
+    ctx.remember("issues:comment", comment["id"])
+
+
+@given(phrase('"{who}" edited issue {index:d} of "{repo}" with the body'))
+def given_edited(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
+    ref = ctx.repo(repo)
+    option = _option(ctx, docstring)
+    _expect(issues_api(ctx, who).edit_issue(ref.owner, ref.name, index, option), 201, f"edit issue {index}")
+
+
+@given(phrase('"{who}" locked issue {index:d} of "{repo}"'))
+def given_locked(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    _expect(issues_api(ctx, who).lock(ref.owner, ref.name, index, "Off-topic"), 204, f"lock issue {index}")
+
+
+# ---------------------------------------------------------------- When
+
+
+@when(phrase('"{who}" opens the issue "{title}" in "{repo}"'))
+def when_open(ctx: ScenarioContext, who: str, title: str, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).create_issue(ref.owner, ref.name, {"title": title, "body": "Steps: run it."})
+
+
+@when(phrase('"{who}" opens an issue in "{repo}" with the body'))
+def when_open_with(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).create_issue(ref.owner, ref.name, _option(ctx, docstring))
+
+
+@when(phrase('"{who}" lists the issues of "{repo}" with "{query}"'))
+def when_list(ctx: ScenarioContext, who: str, repo: str, query: str) -> None:
+    """``query`` is ``key=value&key=value`` (state, type, q, page, limit)."""
+    ref = ctx.repo(repo)
+    params = dict(part.split("=", 1) for part in query.split("&") if part)
+    ctx.response = issues_api(ctx, who).list_issues(ref.owner, ref.name, **params)
+
+
+@when(phrase('"{who}" reads issue {index:d} of "{repo}"'))
+def when_read(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).get_issue(ref.owner, ref.name, index)
+
+
+@when(phrase('"{who}" edits issue {index:d} of "{repo}" with the body'))
+def when_edit(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).edit_issue(ref.owner, ref.name, index, _option(ctx, docstring))
+
+
+@when(phrase('"{who}" comments "{body}" on issue {index:d} of "{repo}"'))
+def when_comment(ctx: ScenarioContext, who: str, body: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).create_comment(ref.owner, ref.name, index, body)
+
+
+@when(phrase('"{who}" changes the comment of "{repo}" to "{body}"'))
+def when_edit_comment(ctx: ScenarioContext, who: str, repo: str, body: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).edit_comment(ref.owner, ref.name, ctx.recall("issues:comment"), body)
+
+
+@when(phrase('"{who}" deletes the comment of "{repo}"'))
+def when_delete_comment(ctx: ScenarioContext, who: str, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).delete_comment(ref.owner, ref.name, ctx.recall("issues:comment"))
+
+
+@when(phrase('"{who}" reads the timeline of issue {index:d} of "{repo}"'))
+def when_timeline(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).timeline(ref.owner, ref.name, index)
+
+
+@when(phrase('"{who}" locks issue {index:d} of "{repo}" with the reason "{reason}"'))
+def when_lock_reason(ctx: ScenarioContext, who: str, index: int, repo: str, reason: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).lock(ref.owner, ref.name, index, reason)
+
+
+@when(phrase('"{who}" locks issue {index:d} of "{repo}"'))
+def when_lock(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).lock(ref.owner, ref.name, index)
+
+
+@when(phrase('"{who}" unlocks issue {index:d} of "{repo}"'))
+def when_unlock(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = issues_api(ctx, who).unlock(ref.owner, ref.name, index)
+
+
+# ---------------------------------------------------------------- Then
+
+
+@then(phrase('issue {index:d} of "{repo}" is locked'))
+def then_locked(ctx: ScenarioContext, index: int, repo: str) -> None:
+    assert _issue(ctx, repo, index)["is_locked"] is True, "the issue is not locked"
+
+
+@then(phrase('issue {index:d} of "{repo}" is not locked'))
+def then_unlocked(ctx: ScenarioContext, index: int, repo: str) -> None:
+    assert _issue(ctx, repo, index)["is_locked"] is False, "the issue is locked"
+
+
+@then(phrase('issue {index:d} of "{repo}" has {count:d} comments'))
+def then_comment_count(ctx: ScenarioContext, index: int, repo: str, count: int) -> None:
+    ref = ctx.repo(repo)
+    listed = _expect(issues_api(ctx, "the admin").list_comments(ref.owner, ref.name, index), 200, "list comments")
+    assert len(listed) == count, f"expected {count} comments, found {len(listed)}"
+    assert _issue(ctx, repo, index)["comments"] == count
+
+
+@then(phrase('issue {index:d} of "{repo}" has the title "{title}" and is {state}'))
+def then_title_state(ctx: ScenarioContext, index: int, repo: str, title: str, state: str) -> None:
+    issue = _issue(ctx, repo, index)
+    assert (issue["title"], issue["state"]) == (title, state), f"the issue is {issue['title']!r}, {issue['state']}"
+
+
+@then(phrase('"{repo}" has {count:d} issues'))
+def then_issue_count(ctx: ScenarioContext, repo: str, count: int) -> None:
+    ref = ctx.repo(repo)
+    response = issues_api(ctx, "the admin").list_issues(ref.owner, ref.name, state="all")
+    assert len(_expect(response, 200, "list the issues")) == count
+
+
+@then(phrase('the timeline of issue {index:d} of "{repo}" has the types "{types}"'))
+def then_timeline_types(ctx: ScenarioContext, index: int, repo: str, types: str) -> None:
+    """The entries' ``type`` in order (comma separated; ``nothing`` for an empty timeline)."""
+    expected = [] if types == "nothing" else [kind.strip() for kind in types.split(",")]
+    found = [entry["type"] for entry in _timeline(ctx, repo, index)]
+    assert found == expected, f"the timeline has {found}, expected {expected}"
+
+
+@then(phrase('the last timeline entry of issue {index:d} of "{repo}" is a "{kind}" by "{who}" saying "{body}"'))
+def then_last_entry(ctx: ScenarioContext, *, index: int, repo: str, kind: str, who: str, body: str) -> None:
+    entries = _timeline(ctx, repo, index)
+    assert entries, "the timeline is empty"
+    last = entries[-1]
+    assert last["type"] == kind, f"the last entry is a {last['type']!r}"
+    assert last["body"] == body, f"the last entry says {last['body']!r}"
+    assert last["user"]["login"] == ctx.owner_name(who), f"the last entry is by {last['user']['login']}"
+
+
+@then(phrase('the response lists the issue numbers "{numbers}"'))
+def then_numbers(ctx: ScenarioContext, numbers: str) -> None:
+    expected = [int(number) for number in numbers.split(",") if number.strip()]
+    found = [item["number"] for item in json_of(ctx.last_response())]
+    assert found == expected, f"the response lists {found}, expected {expected}"
