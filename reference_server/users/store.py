@@ -53,6 +53,14 @@ CREATE TABLE IF NOT EXISTS access_tokens (
     last_used INTEGER NOT NULL DEFAULT 0,
     UNIQUE (user_id, name)
 );
+CREATE TABLE IF NOT EXISTS user_settings (
+    user_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    language TEXT NOT NULL DEFAULT '',
+    theme TEXT NOT NULL DEFAULT '',
+    diff_view_style TEXT NOT NULL DEFAULT '',
+    hide_email INTEGER NOT NULL DEFAULT 0,
+    hide_activity INTEGER NOT NULL DEFAULT 0
+);
 """
 
 ACCOUNT_FIELDS = (
@@ -177,3 +185,36 @@ def touch_token(token_id: int, now: int) -> None:
 
 def tokens_of_user(user_id: int) -> Iterable[Row]:
     return forge().db.all("SELECT * FROM access_tokens WHERE user_id = ?", (user_id,))
+
+
+# --- user settings (users/settings.py) --------------------------------------------------------------
+
+
+def settings_row(user_id: int) -> Row | None:
+    """The stored preferences of a user (None until the user first changes one)."""
+    return forge().db.one("SELECT * FROM user_settings WHERE user_id = ?", (user_id,))
+
+
+def update_profile(user_id: int, profile: dict[str, str], now: int) -> None:
+    """Set the profile texts kept on the account row (full_name, website, description, location)."""
+    columns = [name for name in ("full_name", "website", "description", "location") if name in profile]
+    if not columns:
+        return
+    assignments = ", ".join(f"{name} = ?" for name in columns)
+    forge().db.execute(
+        f"UPDATE accounts SET {assignments}, updated = ? WHERE id = ?",  # noqa: S608 - column names from a fixed set
+        (*(profile[name] for name in columns), now, user_id),
+    )
+
+
+def save_settings(
+    user_id: int, *, language: str, theme: str, diff_view_style: str, hide_email: bool, hide_activity: bool
+) -> None:
+    """Insert or replace the user's preferences row."""
+    forge().db.execute(
+        "INSERT INTO user_settings (user_id, language, theme, diff_view_style, hide_email, hide_activity)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
+        " theme = excluded.theme, diff_view_style = excluded.diff_view_style,"
+        " hide_email = excluded.hide_email, hide_activity = excluded.hide_activity",
+        (user_id, language, theme, diff_view_style, int(hide_email), int(hide_activity)),
+    )
