@@ -12,6 +12,7 @@ from ..events import AccountDeletedEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import models
 from .errors import BasicAuthRequired, UserNotFound
+from .settings import register_settings
 from .token_self import register_token_self
 
 __all__ = ["register"]
@@ -104,3 +105,4 @@ def register(app: Flask) -> None:
         app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=methods)
     forge().events.subscribe(AccountDeletedEvent, models.remove_empty_owner_dir)
     register_token_self(app)
+    register_settings(app)
