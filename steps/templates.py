@@ -1,0 +1,319 @@
+"""Steps of the templates area: license, gitignore and label templates, repository creation that names
+templates, and the repository labels a label template gives.
+
+Template data is never hard-coded as the expected result: a Then compares what a repository got with
+what the same target serves under ``/licenses``, ``/gitignore/templates`` and ``/label/templates``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from pytest_bdd import given, then, when
+
+from conformance.api import ForgeApi
+from conformance.api.labels import LabelsApi
+from conformance.api.templates import TemplatesApi
+from conformance.client import json_of
+from conformance.context import RepoRef, ScenarioContext
+from conformance.identities import IdentityFactory
+from conformance.ledger import CleanupLedger
+from conformance.schemas import validate
+from steps.common import phrase, response_json
+
+LABEL = "label:{repo}:{name}"
+LABEL_COUNT = "label-count:{repo}"
+
+
+def _api(ctx: ScenarioContext, who: str) -> ForgeApi:
+    if who == "an anonymous client":
+        return ctx.anonymous()
+    return ctx.admin if who == "the admin" else ctx.user(who).api
+
+
+def _templates(ctx: ScenarioContext, who: str) -> TemplatesApi:
+    return _api(ctx, who).area(TemplatesApi)
+
+
+def _labels(ctx: ScenarioContext, who: str) -> LabelsApi:
+    return _api(ctx, who).area(LabelsApi)
+
+
+def _expect_json(response: Any, what: str) -> Any:
+    if response.status_code != 200:
+        raise AssertionError(f"could not {what}: {response.status_code} {response.text[:300]}")
+    return json_of(response)
+
+
+# ---------------------------------------------------------------- templates
+
+
+@when(phrase('"{who}" lists the license templates'))
+def list_licenses(ctx: ScenarioContext, who: str) -> None:
+    """``GET /licenses``."""
+    ctx.response = _templates(ctx, who).list_licenses()
+
+
+@when(phrase('"{who}" reads the license template "{name}"'))
+def read_license(ctx: ScenarioContext, who: str, name: str) -> None:
+    """``GET /licenses/{name}``."""
+    ctx.response = _templates(ctx, who).get_license(name)
+
+
+@when(phrase('"{who}" lists the gitignore templates'))
+def list_gitignores(ctx: ScenarioContext, who: str) -> None:
+    """``GET /gitignore/templates``."""
+    ctx.response = _templates(ctx, who).list_gitignores()
+
+
+@when(phrase('"{who}" reads the gitignore template "{name}"'))
+def read_gitignore(ctx: ScenarioContext, who: str, name: str) -> None:
+    """``GET /gitignore/templates/{name}``."""
+    ctx.response = _templates(ctx, who).get_gitignore(name)
+
+
+@when(phrase('"{who}" lists the label templates'))
+def list_label_templates(ctx: ScenarioContext, who: str) -> None:
+    """``GET /label/templates``."""
+    ctx.response = _templates(ctx, who).list_label_templates()
+
+
+@when(phrase('"{who}" reads the label template "{name}"'))
+def read_label_template(ctx: ScenarioContext, who: str, name: str) -> None:
+    """``GET /label/templates/{name}``."""
+    ctx.response = _templates(ctx, who).get_label_template(name)
+
+
+@then(phrase('the license template list holds "{name}" with the URL of its template'))
+def license_list_holds(ctx: ScenarioContext, name: str) -> None:
+    """An entry whose key and name are the template's name and whose URL reads that template."""
+    body = response_json(ctx)
+    assert isinstance(body, list), f"expected an array, got {type(body).__name__}"
+    entries = [entry for entry in body if isinstance(entry, dict) and entry.get("key") == name]
+    assert entries, f'no license template "{name}" among {len(body)} entries'
+    entry = entries[0]
+    assert entry.get("name") == name, f"the entry of {name} is named {entry.get('name')!r}"
+    assert str(entry.get("url", "")).endswith(f"/licenses/{name}"), f"the entry's URL is {entry.get('url')!r}"
+
+
+@then(phrase('the response lists the names "{names}"'))
+def lists_names(ctx: ScenarioContext, names: str) -> None:
+    """A plain array of strings that contains every listed name (comma separated)."""
+    body = response_json(ctx)
+    validate(body, "string_list")
+    missing = [name.strip() for name in names.split(",") if name.strip() not in body]
+    assert not missing, f"the list lacks {missing}: {json.dumps(body)[:300]}"
+
+
+@then(phrase('the template text in "{field}" contains "{text}"'))
+def template_text_contains(ctx: ScenarioContext, field: str, text: str) -> None:
+    """The template's text field (``body`` of a license, ``source`` of a gitignore) contains the text."""
+    value = response_json(ctx).get(field)
+    assert isinstance(value, str) and text in value, f'"{field}" does not contain {text!r}: {str(value)[:300]!r}'
+
+
+@then(phrase('the label template lists "{name}" with the color "{color}"'))
+def label_template_lists(ctx: ScenarioContext, name: str, color: str) -> None:
+    """The template has a label of that name whose colour is the hex value without ``#``."""
+    labels = {label["name"]: label for label in response_json(ctx)}
+    assert name in labels, f'no label "{name}" in the template: {sorted(labels)}'
+    assert labels[name]["color"] == color, f'"{name}" has the color {labels[name]["color"]!r}, expected {color!r}'
+
+
+@then(phrase('the label template marks "{name}" as exclusive and "{other}" as not exclusive'))
+def label_template_exclusive(ctx: ScenarioContext, name: str, other: str) -> None:
+    """Scoped labels of one scope exclude each other; plain labels do not."""
+    labels = {label["name"]: label for label in response_json(ctx)}
+    assert labels[name]["exclusive"] is True, f'"{name}" is not exclusive: {labels[name]}'
+    assert labels[other]["exclusive"] is False, f'"{other}" is exclusive: {labels[other]}'
+
+
+# ---------------------------------------------------------------- repository creation with templates
+
+
+def _create_with_options(
+    ctx: ScenarioContext, identities: IdentityFactory, ledger: CleanupLedger, short: str, options: dict[str, Any]
+) -> None:
+    owner_short, _, name_short = short.partition("/")
+    owner = identities.user(owner_short)
+    name = ctx.real_name(name_short)
+    ledger.record_repo(owner.username, name)
+    ctx.response = owner.api.area(TemplatesApi).create_repo({"name": name, **options})
+    if ctx.response.status_code == 201:
+        body = json_of(ctx.response)
+        ctx.repos[short] = RepoRef(short=short, owner=owner.username, name=name, default_branch=body["default_branch"])
+        ctx.remember(f"created:{short}", body)
+
+
+@when(phrase('"{who}" creates the repository "{short}" with the options'))
+def create_repo_with_options(  # noqa: PLR0917 - pytest-bdd passes step arguments positionally-or-by-keyword only
+    ctx: ScenarioContext, identities: IdentityFactory, ledger: CleanupLedger, who: str, short: str, docstring: str
+) -> None:
+    """``POST /user/repos`` with the name of ``short`` and the JSON options of the step."""
+    assert short.split("/", 1)[0] == who, f'"{who}" creates repositories of their own, not "{short}"'
+    _create_with_options(ctx, identities, ledger, short, json.loads(docstring))
+
+
+@given(phrase('a repository "{short}" created with the options'))
+def given_repo_with_options(
+    ctx: ScenarioContext, identities: IdentityFactory, ledger: CleanupLedger, short: str, docstring: str
+) -> None:
+    """A repository created by its owner with template options; the creation must succeed."""
+    _create_with_options(ctx, identities, ledger, short, json.loads(docstring))
+    assert ctx.response is not None and ctx.response.status_code == 201, (
+        f'could not create "{short}": {ctx.response.status_code if ctx.response else "-"}'
+    )
+
+
+def read_file(ctx: ScenarioContext, repo: RepoRef, path: str) -> str:
+    """A file of the default branch as text (the admin reads, so private repositories work too)."""
+    body = _expect_json(ctx.admin.contents.get(repo.owner, repo.name, path), f'read "{path}" of "{repo.short}"')
+    return base64.b64decode(body["content"]).decode("utf-8")
+
+
+@then(phrase('the file "{path}" of "{repo}" is the "{license}" license filled in for its owner'))
+def license_file_filled(ctx: ScenarioContext, path: str, repo: str, license: str) -> None:
+    """The template's text with the creation year and the owner's name on the copyright line."""
+    ref = ctx.repo(repo)
+    text = read_file(ctx, ref, path)
+    year = str(ctx.recall(f"created:{repo}")["created_at"])[:4]
+    assert f"Copyright (c) {year} {ref.owner}" in text, f"no filled copyright line in {path}: {text[:300]!r}"
+    template = _expect_json(ctx.admin.area(TemplatesApi).get_license(license), f'read the "{license}" template')
+    last_line = template["body"].strip().splitlines()[-1].strip()
+    assert last_line in text, f"{path} does not end like the {license} template ({last_line!r})"
+    assert "<year>" not in text and "<copyright holders>" not in text, f"placeholders left in {path}"
+
+
+@then(phrase('the file "{path}" of "{repo}" holds the gitignore templates "{names}" one after the other'))
+def gitignore_file_holds(ctx: ScenarioContext, path: str, repo: str, names: str) -> None:
+    """Each template's source under a ``# ---> Name`` line, in the order given."""
+    text = read_file(ctx, ctx.repo(repo), path)
+    position = 0
+    for name in (part.strip() for part in names.split(",")):
+        marker = f"# ---> {name}\n"
+        found = text.find(marker, position)
+        assert found >= 0, f"{path} has no {marker.strip()!r} after position {position}: {text[:200]!r}"
+        source = _expect_json(ctx.admin.area(TemplatesApi).get_gitignore(name), f'read the "{name}" template')
+        assert text[found + len(marker) :].startswith(source["source"]), f"the {name} section differs from its template"
+        position = found + len(marker)
+
+
+@then(phrase('"{repo}" has exactly the labels of the label template "{template}"'))
+def repo_has_template_labels(ctx: ScenarioContext, repo: str, template: str) -> None:
+    """Names, colours, descriptions and exclusivity as the target's template gives them."""
+    ref = ctx.repo(repo)
+    listed = _expect_json(_labels(ctx, "the admin").list(ref.owner, ref.name, limit=50), f'list the labels of "{repo}"')
+    for label in listed:
+        validate(label, "label")
+    wanted = _expect_json(ctx.admin.area(TemplatesApi).get_label_template(template), f'read the "{template}" template')
+
+    def key(label: dict[str, Any]) -> tuple[str, str, str, bool]:
+        return (label["name"], label["color"].lower(), label["description"], bool(label["exclusive"]))
+
+    assert sorted(map(key, listed)) == sorted(map(key, wanted)), f"labels {listed} differ from the template {wanted}"
+
+
+@then(phrase('the repository "{short}" was not created'))
+def repo_not_created(ctx: ScenarioContext, short: str) -> None:
+    """Nothing is left behind: the name answers 404."""
+    owner_short, _, name_short = short.partition("/")
+    response = ctx.admin.repos.get(ctx.owner_name(owner_short), ctx.real_name(name_short))
+    assert response.status_code == 404, f'"{short}" exists after a refused creation: {response.status_code}'
+
+
+# ---------------------------------------------------------------- repository labels
+
+
+def _label_id(ctx: ScenarioContext, repo: str, name: str) -> int:
+    label_id = ctx.recall(LABEL.format(repo=repo, name=name))
+    assert isinstance(label_id, int)
+    return label_id
+
+
+@given(phrase('the repository "{repo}" has the label "{name}" with the color "{color}"'))
+def given_label(ctx: ScenarioContext, repo: str, name: str, color: str) -> None:
+    """A label created by the admin."""
+    ref = ctx.repo(repo)
+    response = _labels(ctx, "the admin").create(ref.owner, ref.name, {"name": name, "color": color})
+    assert response.status_code == 201, f'could not create the label "{name}": {response.text[:300]}'
+    ctx.remember(LABEL.format(repo=repo, name=name), json_of(response)["id"])
+
+
+@when(phrase('"{who}" creates in "{repo}" the label'))
+def create_label(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
+    """``POST .../labels`` with the JSON body of the step."""
+    ref = ctx.repo(repo)
+    ctx.remember(LABEL_COUNT.format(repo=repo), _label_count(ctx, ref))
+    ctx.response = _labels(ctx, who).create(ref.owner, ref.name, json.loads(docstring))
+    if ctx.response.status_code == 201:
+        body = json_of(ctx.response)
+        ctx.remember(LABEL.format(repo=repo, name=body["name"]), body["id"])
+
+
+@when(phrase('"{who}" edits the label "{name}" of "{repo}" with'))
+def edit_label(ctx: ScenarioContext, who: str, name: str, repo: str, docstring: str) -> None:
+    """``PATCH .../labels/{id}`` with the JSON body of the step."""
+    ref = ctx.repo(repo)
+    ctx.response = _labels(ctx, who).edit(ref.owner, ref.name, _label_id(ctx, repo, name), json.loads(docstring))
+
+
+@when(phrase('"{who}" deletes the label "{name}" of "{repo}"'))
+def delete_label(ctx: ScenarioContext, who: str, name: str, repo: str) -> None:
+    """``DELETE .../labels/{id}``."""
+    ref = ctx.repo(repo)
+    ctx.response = _labels(ctx, who).delete(ref.owner, ref.name, _label_id(ctx, repo, name))
+
+
+@when(phrase('"{who}" reads the label "{name}" of "{repo}" through "{other}"'))
+def read_label_elsewhere(ctx: ScenarioContext, who: str, name: str, repo: str, other: str) -> None:
+    """``GET`` a label's id under another repository's path."""
+    ref = ctx.repo(other)
+    ctx.response = _labels(ctx, who).get(ref.owner, ref.name, _label_id(ctx, repo, name))
+
+
+@when(phrase('"{who}" lists the labels of "{repo}"'))
+def list_labels(ctx: ScenarioContext, who: str, repo: str) -> None:
+    """``GET .../labels``."""
+    ref = ctx.repo(repo)
+    ctx.response = _labels(ctx, who).list(ref.owner, ref.name)
+
+
+def _label_count(ctx: ScenarioContext, ref: RepoRef) -> int:
+    response = _labels(ctx, "the admin").list(ref.owner, ref.name, limit=50)
+    body = _expect_json(response, f"list the labels of {ref.short}")
+    return len(body)
+
+
+@then(phrase('the label "{name}" of "{repo}" has the color "{color}" and the description "{description}"'))
+def label_has(ctx: ScenarioContext, name: str, repo: str, color: str, description: str) -> None:
+    """Read back: the stored label has these values."""
+    ref = ctx.repo(repo)
+    body = _expect_json(_labels(ctx, "the admin").get(ref.owner, ref.name, _label_id(ctx, repo, name)), "read it")
+    validate(body, "label")
+    assert (body["color"], body["description"]) == (color, description), f"the label is {body}"
+
+
+@then(phrase('the label "{name}" of "{repo}" no longer exists'))
+def label_gone(ctx: ScenarioContext, name: str, repo: str) -> None:
+    """Reading the deleted label's id answers 404."""
+    ref = ctx.repo(repo)
+    response = _labels(ctx, "the admin").get(ref.owner, ref.name, _label_id(ctx, repo, name))
+    assert response.status_code == 404, f"the label still answers {response.status_code}"
+
+
+@then(phrase('"{repo}" has as many labels as before'))
+def label_count_unchanged(ctx: ScenarioContext, repo: str) -> None:
+    """A refused creation added nothing."""
+    before = ctx.recall(LABEL_COUNT.format(repo=repo))
+    after = _label_count(ctx, ctx.repo(repo))
+    assert after == before, f'"{repo}" had {before} labels and now has {after}'
+
+
+@then(phrase('the label "{name}" of "{repo}" is unchanged with the color "{color}"'))
+def label_unchanged(ctx: ScenarioContext, name: str, repo: str, color: str) -> None:
+    """A refused edit left name and colour as they were."""
+    ref = ctx.repo(repo)
+    body = _expect_json(_labels(ctx, "the admin").get(ref.owner, ref.name, _label_id(ctx, repo, name)), "read it")
+    assert (body["name"], body["color"]) == (name, color), f"the label is now {body}"
