@@ -121,6 +121,12 @@ def given_empty_repository(identities: IdentityFactory, short: str) -> None:
     identities.repo(short, auto_init=False)
 
 
+@given(phrase('a private repository "{short}"'))
+def given_private_repository(identities: IdentityFactory, short: str) -> None:
+    """A private repository with an initial commit, created by its owner."""
+    identities.repo(short, private=True)
+
+
 @given(phrase('the repository "{short}" has the file "{path}" with content "{content}"'))
 def given_file(ctx: ScenarioContext, identities: IdentityFactory, short: str, path: str, content: str) -> None:
     """A file committed through the contents API by the repository's owner (or the admin for an org)."""
