@@ -191,3 +191,36 @@ def test_contents_and_branch_api_respect_the_rules(
     assert deleted.status_code == 403
     assert deleted.json is not None and deleted.json["message"] == "branch release/1 is protected from deletion"
     assert protected.git.ref_commits() == moved
+
+
+def test_team_allowlists_of_an_organization_repository(
+    app: Flask, client: FlaskClient, admin_headers: dict[str, str]
+) -> None:
+    owner = make_user(client, admin_headers, "olga")
+    make_user(client, admin_headers, "tess")
+    make_user(client, admin_headers, "ugo")
+    assert client.post("/api/v1/orgs", headers=owner, json={"username": "acme"}).status_code == 201
+    assert (
+        client.post("/api/v1/orgs/acme/repos", headers=owner, json={"name": "app", "auto_init": True}).status_code
+        == 201
+    )
+    team = {"name": "devs", "permission": "write", "includes_all_repositories": True, "units": ["repo.code"]}
+    created = client.post("/api/v1/orgs/acme/teams", headers=owner, json=team)
+    assert created.status_code == 201, created.json
+    team_id = created.json["id"] if created.json else 0
+    for member in ("tess", "ugo"):
+        assert client.put(f"/api/v1/teams/{team_id}/members/{member}", headers=owner).status_code == 204
+    rules = "/api/v1/repos/acme/app/branch_protections"
+    unknown = client.post(rules, headers=owner, json={"rule_name": "main", "push_whitelist_teams": ["ghosts"]})
+    assert unknown.status_code == 422
+    rule = {"rule_name": "main", "enable_push": True, "enable_push_whitelist": True, "push_whitelist_teams": ["devs"]}
+    made = client.post(rules, headers=owner, json=rule)
+    assert made.status_code == 201 and made.json is not None and made.json["push_whitelist_teams"] == ["devs"]
+    assert client.delete(f"/api/v1/teams/{team_id}/members/ugo", headers=owner).status_code == 204
+    with app.test_request_context():
+        repo = repos.get_repo("acme", "app")
+        head = repo.git.branches()["main"]
+        tess, olga = get_user_by_name("tess"), get_user_by_name("olga")
+        guard.check_commit(repo, Principal(tess.id, "tess", False, frozenset({"all"})), "main", head, head, ["a"])
+        with pytest.raises(ProtectedRefRefused, match="Not allowed to push to protected branch main"):
+            guard.check_commit(repo, Principal(olga.id, "olga", False, frozenset({"all"})), "main", head, head, ["a"])

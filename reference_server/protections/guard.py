@@ -64,12 +64,16 @@ def _allowlisted_teams(repo: Repo) -> set[int]:
 
 def _member_of(team_ids: Iterable[int], user_id: int) -> frozenset[int]:
     """The teams among ``team_ids`` that the user belongs to (through the organizations family)."""
-    from ..orgs import models as orgs
+    from ..orgs.teams import list_teams_of_user
 
-    is_member = getattr(orgs, "is_team_member", None)
-    if is_member is None:
-        return frozenset()
-    return frozenset(team_id for team_id in team_ids if is_member(team_id, user_id))
+    wanted, found, offset = set(team_ids), set(), 0
+    while wanted:
+        teams, total = list_teams_of_user(user_id, 100, offset)
+        found |= {team.id for team in teams if team.id in wanted}
+        offset += len(teams)
+        if not teams or offset >= total:
+            break
+    return frozenset(found)
 
 
 def pusher_for(principal: Principal, repo: Repo) -> Pusher:

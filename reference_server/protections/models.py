@@ -207,12 +207,11 @@ def resolve_teams(repo: Repo, names: Sequence[str]) -> list[dict[str, Any]]:
     user's repository are ignored, as in Gitea."""
     if not repo.owner_is_org:
         return []
-    from ..orgs import models as orgs
+    from ..orgs.models import find_team
 
-    find_team = getattr(orgs, "find_team", None)
     teams: list[dict[str, Any]] = []
     for name in names:
-        team = find_team(repo.owner_id, name) if find_team is not None else None
+        team = find_team(repo.owner_id, name)
         if team is None:
             raise UnknownTeam(f"team does not exist [org_id {repo.owner_id}, team_id 0, name: {name}]")
         teams.append({"id": int(team.id), "name": str(team.name)})
