@@ -1,0 +1,310 @@
+"""Pull requests: branches with commits, opening pull requests, their commits and files, the branch
+update, reviews with code comments, and replies to review comments.
+
+Branches are made through the contents API by the repository's owner; every step that moves a branch
+remembers its tip, so a Then step can show that a refused operation left the branch where it was.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from pytest_bdd import given, then, when
+
+from conformance.api.branches import BranchesApi
+from conformance.api.contents import ContentsApi
+from conformance.api.pulls import PullsApi
+from conformance.client import json_of
+from conformance.context import ScenarioContext
+from steps.common import expand, phrase
+
+__all__ = ["pulls_api"]
+
+
+def pulls_api(ctx: ScenarioContext, who: str) -> PullsApi:
+    """The pull request operations as a scenario user, the admin or an anonymous client."""
+    if who == "an anonymous client":
+        return ctx.anonymous().area(PullsApi)
+    if who == "the admin":
+        return ctx.admin.area(PullsApi)
+    return ctx.user(who).api.area(PullsApi)
+
+
+def _owner_contents(ctx: ScenarioContext, repo: str) -> ContentsApi:
+    owner = repo.split("/", 1)[0]
+    return ctx.user(owner).api.contents if owner in ctx.users else ctx.admin.contents
+
+
+def _expect(response: Any, status: int, what: str) -> Any:
+    if response.status_code != status:
+        raise AssertionError(f"{what}: expected {status}, got {response.status_code} {response.text[:300]}")
+    return json_of(response) if response.content else None
+
+
+def _write(ctx: ScenarioContext, repo: str, branch: str, path: str, content: str, *, new_branch: str = "") -> None:
+    """Create or change one file on ``branch`` (on ``new_branch``, first made from ``branch``); remember the tip."""
+    ref = ctx.repo(repo)
+    contents = _owner_contents(ctx, repo)
+    if new_branch:
+        option = {"new_branch_name": new_branch, "old_branch_name": branch}
+        _expect(contents_as_branches(contents).create(ref.owner, ref.name, option), 201, f'create "{new_branch}"')
+        branch = new_branch
+    current = contents.get(ref.owner, ref.name, path, ref=branch)
+    if current.status_code == 200:
+        sha = json_of(current)["sha"]
+        response = contents.update(ref.owner, ref.name, path, content, sha, message=f"change {path}", branch=branch)
+        written = _expect(response, 200, f'change "{path}" on "{branch}"')
+    else:
+        response = contents.create(ref.owner, ref.name, path, content, message=f"add {path}", branch=branch)
+        written = _expect(response, 201, f'add "{path}" on "{branch}"')
+    ctx.remember(f"branch:{repo}:{branch}", written["commit"]["sha"])
+
+
+def contents_as_branches(contents: ContentsApi) -> BranchesApi:
+    """The branch operations over the same client (the same caller) as ``contents``."""
+    return BranchesApi(contents.http, contents.site_url)
+
+
+def _branch_tip(ctx: ScenarioContext, repo: str, branch: str) -> str:
+    ref = ctx.repo(repo)
+    body = _expect(ctx.admin.area(BranchesApi).get(ref.owner, ref.name, branch), 200, f'read the branch "{branch}"')
+    sha: str = body["commit"]["id"]
+    return sha
+
+
+def _option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
+    try:
+        option = json.loads(expand(ctx, docstring))
+    except ValueError as error:
+        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
+    assert isinstance(option, dict), "the body must be a JSON object"
+    return option
+
+
+# ---------------------------------------------------------------- Given
+
+
+@given(phrase('the repository "{repo}" has the branch "{branch}" changing "{path}" to "{content}"'))
+def given_branch(ctx: ScenarioContext, repo: str, branch: str, path: str, content: str) -> None:
+    """A new branch from the default branch with one file written (``\\n`` in ``content`` is a new line)."""
+    default = ctx.repo(repo).default_branch
+    _write(ctx, repo, default, path, content.replace("\\n", "\n"), new_branch=branch)
+
+
+@given(phrase('the branch "{branch}" of "{repo}" changes "{path}" to "{content}"'))
+def given_branch_change(ctx: ScenarioContext, branch: str, repo: str, path: str, content: str) -> None:
+    """One more commit on an existing branch."""
+    _write(ctx, repo, branch, path, content.replace("\\n", "\n"))
+
+
+@given(phrase('the branch "{branch}" of "{repo}" deletes "{path}"'))
+def given_branch_delete(ctx: ScenarioContext, branch: str, repo: str, path: str) -> None:
+    ref = ctx.repo(repo)
+    contents = _owner_contents(ctx, repo)
+    current = _expect(contents.get(ref.owner, ref.name, path, ref=branch), 200, f'read "{path}"')
+    response = contents.delete(ref.owner, ref.name, path, current["sha"], message=f"delete {path}", branch=branch)
+    deleted = _expect(response, 200, f'delete "{path}" on "{branch}"')
+    ctx.remember(f"branch:{repo}:{branch}", deleted["commit"]["sha"])
+
+
+@given(phrase('"{who}" opened a pull request of "{head}" into "{base}" in "{repo}"'))
+def given_pull(ctx: ScenarioContext, who: str, head: str, base: str, repo: str) -> None:
+    ref = ctx.repo(repo)
+    option = {"head": head, "base": base, "title": f"Merge {head}"}
+    _expect(pulls_api(ctx, who).create_pull(ref.owner, ref.name, option), 201, "open the pull request")
+
+
+@given(phrase('"{who}" closed pull request {index:d} of "{repo}"'))
+def given_closed(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    _expect(pulls_api(ctx, who).edit_pull(ref.owner, ref.name, index, {"state": "closed"}), 201, "close the pull")
+
+
+@given(phrase('"{who}" reviewed pull request {index:d} of "{repo}" commenting "{body}" on line {line:d} of "{path}"'))
+def given_review(ctx: ScenarioContext, *, who: str, index: int, repo: str, body: str, line: int, path: str) -> None:
+    """A COMMENT review with one code comment on a new-side line; remembers the review and its comment."""
+    ref = ctx.repo(repo)
+    api = pulls_api(ctx, who)
+    option = {"event": "COMMENT", "body": "", "comments": [{"path": path, "body": body, "new_position": line}]}
+    review = _expect(api.create_review(ref.owner, ref.name, index, option), 200, "review the pull request")
+    comments = _expect(api.review_comments(ref.owner, ref.name, index, review["id"]), 200, "read the review")
+    ctx.remember("pulls:review", review["id"])
+    ctx.remember("pulls:review_comment", comments[0])
+
+
+# ---------------------------------------------------------------- When
+
+
+@when(phrase('"{who}" opens a pull request of "{head}" into "{base}" in "{repo}"'))
+def when_open(ctx: ScenarioContext, who: str, head: str, base: str, repo: str) -> None:
+    ref = ctx.repo(repo)
+    option = {"head": head, "base": base, "title": f"Merge {head}", "body": "Please review."}
+    ctx.response = pulls_api(ctx, who).create_pull(ref.owner, ref.name, option)
+
+
+@when(phrase('"{who}" opens a pull request in "{repo}" with the body'))
+def when_open_with(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).create_pull(ref.owner, ref.name, _option(ctx, docstring))
+
+
+@when(phrase('"{who}" reads pull request {index:d} of "{repo}"'))
+def when_read(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).get_pull(ref.owner, ref.name, index)
+
+
+@when(phrase('"{who}" lists the commits of pull request {index:d} of "{repo}" with limit {limit:d}'))
+def when_commits(ctx: ScenarioContext, who: str, index: int, repo: str, limit: int) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).commits(ref.owner, ref.name, index, limit=limit)
+
+
+@when(phrase('"{who}" lists the files of pull request {index:d} of "{repo}"'))
+def when_files(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).files(ref.owner, ref.name, index)
+
+
+@when(phrase('"{who}" downloads the {kind:w} of pull request {index:d} of "{repo}"'))
+def when_download(ctx: ScenarioContext, who: str, kind: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).download(ref.owner, ref.name, index, kind)
+
+
+@when(phrase('"{who}" updates the branch of pull request {index:d} of "{repo}" by {style:w}'))
+def when_update(ctx: ScenarioContext, who: str, index: int, repo: str, style: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).update(ref.owner, ref.name, index, style)
+
+
+@when(phrase('"{who}" closes pull request {index:d} of "{repo}"'))
+def when_close(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).edit_pull(ref.owner, ref.name, index, {"state": "closed"})
+
+
+@when(phrase('"{who}" reviews pull request {index:d} of "{repo}" with the body'))
+def when_review(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).create_review(ref.owner, ref.name, index, _option(ctx, docstring))
+
+
+@when(phrase('"{who}" replies "{body}" to the review comment on pull request {index:d} of "{repo}"'))
+def when_reply(ctx: ScenarioContext, who: str, body: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    parent = ctx.recall("pulls:review_comment")
+    ctx.response = pulls_api(ctx, who).reply(ref.owner, ref.name, index, parent["id"], body)
+
+
+@when(phrase('"{who}" replies "{body}" to the plain comment on pull request {index:d} of "{repo}"'))
+def when_reply_plain(ctx: ScenarioContext, who: str, body: str, index: int, repo: str) -> None:
+    """Replies to the comment an earlier ``commented ... on issue`` step made (an issue or pull comment)."""
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).reply(ref.owner, ref.name, index, ctx.recall("issues:comment"), body)
+
+
+@when(phrase('"{who}" replies "{body}" to comment {comment_id:d} on pull request {index:d} of "{repo}"'))
+def when_reply_unknown(ctx: ScenarioContext, *, who: str, body: str, comment_id: int, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).reply(ref.owner, ref.name, index, comment_id, body)
+
+
+# ---------------------------------------------------------------- Then
+
+
+@then(phrase('the branch "{branch}" of "{repo}" has not moved'))
+def then_not_moved(ctx: ScenarioContext, branch: str, repo: str) -> None:
+    remembered = ctx.recall(f"branch:{repo}:{branch}")
+    assert _branch_tip(ctx, repo, branch) == remembered, f'the branch "{branch}" moved'
+
+
+@then(phrase('the branch "{branch}" of "{repo}" has moved'))
+def then_moved(ctx: ScenarioContext, branch: str, repo: str) -> None:
+    remembered = ctx.recall(f"branch:{repo}:{branch}")
+    assert _branch_tip(ctx, repo, branch) != remembered, f'the branch "{branch}" is where it was'
+
+
+@then(phrase('the file "{path}" on the branch "{branch}" of "{repo}" reads "{content}"'))
+def then_file_reads(ctx: ScenarioContext, path: str, branch: str, repo: str, content: str) -> None:
+    ref = ctx.repo(repo)
+    body = _expect(_owner_contents(ctx, repo).get(ref.owner, ref.name, path, ref=branch), 200, f'read "{path}"')
+    found = base64.b64decode(body["content"]).decode()
+    assert found == content.replace("\\n", "\n"), f'"{path}" on "{branch}" reads {found!r}'
+
+
+@then(phrase('the response text contains "{text}"'))
+def then_text_contains(ctx: ScenarioContext, text: str) -> None:
+    body = ctx.last_response().text
+    assert text in body, f"the response does not contain {text!r}: {body[:500]!r}"
+
+
+@then(phrase('the changed file "{path}" is "{status}" with {additions:d} additions and {deletions:d} deletions'))
+def then_changed_file(ctx: ScenarioContext, path: str, status: str, additions: int, deletions: int) -> None:
+    files = {item["filename"]: item for item in json_of(ctx.last_response())}
+    assert path in files, f'"{path}" is not among the changed files {sorted(files)}'
+    item = files[path]
+    found = (item["status"], item["additions"], item["deletions"], item["changes"])
+    assert found == (status, additions, deletions, additions + deletions), f'"{path}" is {found}'
+
+
+@then(phrase('pull request {index:d} of "{repo}" has {count:d} pull requests open for its branches'))
+def then_open_count(ctx: ScenarioContext, index: int, repo: str, count: int) -> None:
+    ref = ctx.repo(repo)
+    listed = _expect(pulls_api(ctx, "the admin").list_pulls(ref.owner, ref.name, state="open"), 200, "list pulls")
+    pull = _expect(pulls_api(ctx, "the admin").get_pull(ref.owner, ref.name, index), 200, "read the pull")
+    same = [
+        item
+        for item in listed
+        if (item["head"]["ref"], item["base"]["ref"]) == (pull["head"]["ref"], pull["base"]["ref"])
+    ]
+    assert len(same) == count, f"{len(same)} open pull requests have these branches"
+
+
+@then(phrase('"{repo}" has {count:d} pull requests'))
+def then_pull_count(ctx: ScenarioContext, repo: str, count: int) -> None:
+    ref = ctx.repo(repo)
+    listed = _expect(pulls_api(ctx, "the admin").list_pulls(ref.owner, ref.name, state="all"), 200, "list pulls")
+    assert len(listed) == count, f"{len(listed)} pull requests exist"
+
+
+@then("the reply is threaded under the review of the comment it answers")
+def then_threaded(ctx: ScenarioContext) -> None:
+    reply = json_of(ctx.last_response())
+    parent = ctx.recall("pulls:review_comment")
+    found = (reply["pull_request_review_id"], reply["path"], reply["position"], reply["original_position"])
+    expected = (parent["pull_request_review_id"], parent["path"], parent["position"], parent["original_position"])
+    assert found == expected, f"the reply is on {found}, its parent on {expected}"
+    assert reply["id"] != parent["id"], "the reply is the parent comment itself"
+
+
+@then(phrase('the code comment of the submitted review on "{repo}" ends its diff hunk with "{text}"'))
+def then_diff_hunk(ctx: ScenarioContext, repo: str, text: str) -> None:
+    """The first code comment of the review the last response returned: its hunk ends at the commented line."""
+    ref = ctx.repo(repo)
+    review = json_of(ctx.last_response())
+    index = int(review["pull_request_url"].rstrip("/").rsplit("/", 1)[-1])
+    response = pulls_api(ctx, "the admin").review_comments(ref.owner, ref.name, index, review["id"])
+    comments = _expect(response, 200, "read the review's comments")
+    assert comments, "the review has no code comment"
+    hunk = comments[0]["diff_hunk"]
+    assert hunk.startswith("diff --git") and "@@ -" in hunk, f"not a diff hunk: {hunk!r}"
+    assert hunk.endswith(text), f"the diff hunk ends with {hunk[-40:]!r}"
+
+
+@then(phrase('the review of pull request {index:d} of "{repo}" has {count:d} comments'))
+def then_review_comments(ctx: ScenarioContext, index: int, repo: str, count: int) -> None:
+    ref = ctx.repo(repo)
+    response = pulls_api(ctx, "the admin").review_comments(ref.owner, ref.name, index, ctx.recall("pulls:review"))
+    comments = _expect(response, 200, "read the review's comments")
+    assert len(comments) == count, f"the review has {len(comments)} comments"
+
+
+@then(phrase('the response field "{field}" is the remembered tip of "{branch}" of "{repo}"'))
+def then_field_tip(ctx: ScenarioContext, field: str, branch: str, repo: str) -> None:
+    value = json_of(ctx.last_response())
+    for part in field.split("."):
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    assert value == ctx.recall(f"branch:{repo}:{branch}"), f'"{field}" is {value}'
