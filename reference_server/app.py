@@ -52,6 +52,7 @@ def _families() -> list[ModuleType]:
         pulls,
         repos,
         templates,
+        topics,
         users,
         webhooks,
     )
@@ -77,6 +78,7 @@ def _families() -> list[ModuleType]:
         avatars,
         issues,
         pulls,
+        topics,
     ]
 
 
