@@ -224,3 +224,28 @@ def test_team_allowlists_of_an_organization_repository(
         guard.check_commit(repo, Principal(tess.id, "tess", False, frozenset({"all"})), "main", head, head, ["a"])
         with pytest.raises(ProtectedRefRefused, match="Not allowed to push to protected branch main"):
             guard.check_commit(repo, Principal(olga.id, "olga", False, frozenset({"all"})), "main", head, head, ["a"])
+
+
+def test_deploy_tokens_follow_the_deploy_key_switch(
+    app: Flask, client: FlaskClient, protected: repos.Repo, live_url: str, tmp_path: Path
+) -> None:
+    pat = basic("pat")
+    created = client.post("/api/v1/repos/pat/code/keys/tokens", headers=pat, json={"title": "ci", "read_only": False})
+    assert created.status_code == 201 and created.json is not None
+    token_remote = f"http://deploy:{created.json['key']}@{live_url[7:]}/pat/code.git"
+    only_pat = {"enable_push": True, "enable_push_whitelist": True, "push_whitelist_usernames": ["pat"]}
+    assert client.patch(f"{BRANCHES}/main", headers=pat, json=only_pat).status_code == 200
+    work = tmp_path / "work"
+    assert _git_in(tmp_path, "clone", "-q", token_remote, str(work)).returncode == 0
+    (work / "b.txt").write_text("two\n")
+    assert _git_in(work, "add", "b.txt").returncode == 0
+    assert _git_in(work, "commit", "-q", "-m", "by the deploy token").returncode == 0
+    before = protected.git.ref_commits()
+    refused = _git_in(work, "push", token_remote, "main")
+    assert refused.returncode != 0 and "Not allowed to push to protected branch main" in refused.stderr
+    assert protected.git.ref_commits() == before
+    allow_keys = {"enable_push": True, "enable_push_whitelist": True, "push_whitelist_deploy_keys": True}
+    assert client.patch(f"{BRANCHES}/main", headers=pat, json=allow_keys).status_code == 200
+    accepted = _git_in(work, "push", token_remote, "main")
+    assert accepted.returncode == 0, accepted.stderr
+    assert protected.git.branches()["main"] == _git_in(work, "rev-parse", "HEAD").stdout.strip()

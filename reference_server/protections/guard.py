@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..auth import Principal
 from ..context import forge
@@ -77,13 +77,15 @@ def _member_of(team_ids: Iterable[int], user_id: int) -> frozenset[int]:
 
 
 def pusher_for(principal: Principal, repo: Repo) -> Pusher:
-    """The pusher a rule judges: the caller, its membership of allowlisted teams, and the deploy token
-    it authenticated with (``Principal.deploy_token_id``, set by the deploy tokens family)."""
-    deploy_token_id: Any = getattr(principal, "deploy_token_id", None)
+    """The pusher a rule judges: the caller, its membership of allowlisted teams, and the deploy token the
+    request authenticated with (a deploy token acts as the repository's owner, as Gitea's deploy keys)."""
+    from ..deploy_tokens.models import current_deploy_token
+
+    token = current_deploy_token()
     teams = _member_of(_allowlisted_teams(repo), principal.user_id) if repo.owner_is_org else frozenset()
     return Pusher(
         user_id=principal.user_id,
-        deploy_token_id=int(deploy_token_id) if deploy_token_id is not None else None,
+        deploy_token_id=token.id if token is not None else None,
         team_ids=teams,
     )
 
