@@ -1,0 +1,398 @@
+"""Git over HTTPS with the real ``git`` and ``git-lfs`` clients: clone, fetch and push in temporary
+directories, with a user's account token or a deploy token as the password, and the LFS API driven directly.
+
+Every scenario gets its own :class:`~conformance.gitclient.GitClient` (isolated HOME, credentials through
+the environment of one command, masked in transcripts). Clones are kept per repository, so a later push or
+fetch works in the clone an earlier step made. Without ``git-lfs`` the LFS steps skip with that reason,
+except when ``CONFORMANCE_REQUIRE_GIT_LFS`` is set (``.ci/run``), where its absence is a failure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+
+from conformance.api.deploy_tokens import LfsApi
+from conformance.client import BasicAuth, json_of
+from conformance.context import RepoRef, ScenarioContext
+from conformance.gitclient import GitClient, GitCredentials, GitResult, git_lfs_available
+from conformance.schemas import validate
+from steps.ci import runs_of, the_repo, wait_for
+from steps.common import phrase
+from steps.deploy_tokens import deploy_token, owner_http
+
+__all__ = ["GitWorld", "git_world"]
+
+MIB = 1024 * 1024
+REQUIRE_LFS_VARIABLE = "CONFORMANCE_REQUIRE_GIT_LFS"
+
+
+@dataclass
+class GitWorld:
+    """The Git state of one scenario: the client, the clones, the last command and what it pushed."""
+
+    client: GitClient
+    clones: dict[str, Path] = field(default_factory=dict)
+    result: GitResult | None = None
+    pushed: str | None = None
+    head_before: str | None = None
+    lfs_content: dict[str, bytes] = field(default_factory=dict)
+
+
+@pytest.fixture
+def git_world(ctx: ScenarioContext, tmp_path: Path) -> GitWorld:
+    """The scenario's git client, working under the scenario's temporary directory."""
+    world: GitWorld | None = ctx.values.get("git world")
+    if world is None:
+        world = GitWorld(GitClient(tmp_path / "git", ctx.admin.http.recorder))
+        ctx.values["git world"] = world
+    return world
+
+
+def _url(ctx: ScenarioContext, repo: RepoRef) -> str:
+    return f"{ctx.admin.site_url.rstrip('/')}/{repo.owner}/{repo.name}.git"
+
+
+def _user_credentials(ctx: ScenarioContext, who: str) -> GitCredentials:
+    """A user's account token as the password of their user name."""
+    identity = ctx.user(who)
+    return GitCredentials(identity.username, identity.token)
+
+
+def _token_credentials(ctx: ScenarioContext, title: str, *, previous: bool = False) -> GitCredentials:
+    """A deploy token (or the secret it had before a regeneration) as the password of any user name."""
+    token = deploy_token(ctx, title)
+    if previous:
+        assert token.previous, f'the deploy token "{title}" was never regenerated'
+        return GitCredentials("deploy", token.previous[-1])
+    return GitCredentials("deploy", token.secret)
+
+
+def _admin_credentials(ctx: ScenarioContext) -> GitCredentials:
+    """The admin's token, to look at remote refs whatever the scenario's users may do."""
+    auth = ctx.admin.http.auth
+    token = getattr(auth, "token", None)
+    assert isinstance(token, str), "the admin client has no token"
+    return GitCredentials("admin", token)
+
+
+def _require_lfs() -> None:
+    """Skip (or fail under CI) when the git-lfs client is missing."""
+    if git_lfs_available():
+        return
+    message = "git-lfs is not installed (Debian package git-lfs); the LFS scenarios need the real client"
+    if os.environ.get(REQUIRE_LFS_VARIABLE):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def _clone(ctx: ScenarioContext, world: GitWorld, short: str, credentials: GitCredentials, *, lfs: bool) -> None:
+    repo = ctx.repo(short)
+    if lfs:
+        _require_lfs()
+        world.client.enable_lfs()
+    name = f"clone-{len(world.clones) + 1}"
+    path, world.result = world.client.clone(_url(ctx, repo), name, credentials)
+    if world.result.ok:
+        world.clones[short] = path
+
+
+def _push_change(
+    ctx: ScenarioContext, world: GitWorld, short: str, *, path: str, branch: str, credentials: GitCredentials
+) -> None:
+    """Clone when needed (with the same credentials), commit a change of ``path`` and push it to ``branch``;
+    the remote head before the push is kept for the checks."""
+    repo = ctx.repo(short)
+    if short not in world.clones:
+        _clone(ctx, world, short, credentials, lfs=False)
+        if short not in world.clones:
+            raise AssertionError(f"cloning before the push failed: {world.result.describe() if world.result else ''}")
+    clone = world.clones[short]
+    world.head_before = world.client.remote_head(_url(ctx, repo), branch, _admin_credentials(ctx))
+    content = f"{path} changed by the conformance kit ({ctx.run_prefix}-{ctx.sequence}, {os.urandom(4).hex()})\n"
+    world.pushed = world.client.commit_file(clone, path, content.encode(), f"Change {path}")
+    world.result = world.client.push(clone, f"HEAD:refs/heads/{branch}", credentials)
+
+
+# ---------------------------------------------------------------- Given / When: clone, fetch, push
+
+
+@given(phrase('"{who}" has cloned "{short}" over HTTPS'))
+def given_cloned(ctx: ScenarioContext, git_world: GitWorld, who: str, short: str) -> None:
+    """A clone made with the user's account token."""
+    _clone(ctx, git_world, short, _user_credentials(ctx, who), lfs=False)
+    assert git_world.result is not None and git_world.result.ok, git_world.result and git_world.result.describe()
+
+
+@when(phrase('"{who}" clones "{short}" over HTTPS'))
+def when_clone(ctx: ScenarioContext, git_world: GitWorld, who: str, short: str) -> None:
+    """``git clone`` with the user's account token as the password."""
+    _clone(ctx, git_world, short, _user_credentials(ctx, who), lfs=False)
+
+
+@when(phrase('"{who}" clones "{short}" over HTTPS with LFS'))
+def when_clone_lfs(ctx: ScenarioContext, git_world: GitWorld, who: str, short: str) -> None:
+    """``git clone`` with the LFS filters installed, so LFS files are downloaded into the work tree."""
+    _clone(ctx, git_world, short, _user_credentials(ctx, who), lfs=True)
+
+
+@when(phrase('"{short}" is cloned over HTTPS with the deploy token "{title}"'))
+def when_clone_with_token(ctx: ScenarioContext, git_world: GitWorld, short: str, title: str) -> None:
+    """``git clone`` with a deploy token as the password."""
+    _clone(ctx, git_world, short, _token_credentials(ctx, title), lfs=False)
+
+
+@when(phrase('"{short}" is cloned over HTTPS with the previous secret of the deploy token "{title}"'))
+def when_clone_with_old_secret(ctx: ScenarioContext, git_world: GitWorld, short: str, title: str) -> None:
+    """``git clone`` with the secret a deploy token had before it was regenerated."""
+    _clone(ctx, git_world, short, _token_credentials(ctx, title, previous=True), lfs=False)
+
+
+@when(phrase('"{short}" is cloned over HTTPS with LFS and the deploy token "{title}"'))
+def when_clone_lfs_with_token(ctx: ScenarioContext, git_world: GitWorld, short: str, title: str) -> None:
+    """``git clone`` with LFS and a deploy token as the password."""
+    _clone(ctx, git_world, short, _token_credentials(ctx, title), lfs=True)
+
+
+@when(phrase('"{who}" fetches "{short}" over HTTPS'))
+def when_fetch(ctx: ScenarioContext, git_world: GitWorld, who: str, short: str) -> None:
+    """``git fetch`` in the clone an earlier step made."""
+    clone = git_world.clones.get(short)
+    assert clone is not None, f'no clone of "{short}": add `Given "{who}" has cloned "{short}" over HTTPS`'
+    git_world.result = git_world.client.fetch(clone, _user_credentials(ctx, who))
+
+
+@when(phrase('"{who}" pushes a commit changing "{path}" to the branch "{branch}" of "{short}" over HTTPS'))
+def when_user_pushes(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
+    ctx: ScenarioContext, git_world: GitWorld, who: str, path: str, branch: str, short: str
+) -> None:
+    """Commit a change of ``path`` and ``git push`` it with the user's account token."""
+    _push_change(ctx, git_world, short, path=path, branch=branch, credentials=_user_credentials(ctx, who))
+
+
+@when(
+    phrase(
+        'a commit changing "{path}" is pushed to the branch "{branch}" of "{short}" over HTTPS'
+        ' with the deploy token "{title}"'
+    )
+)
+def when_token_pushes(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
+    ctx: ScenarioContext, git_world: GitWorld, path: str, branch: str, short: str, title: str
+) -> None:
+    """Commit a change of ``path`` and ``git push`` it with a deploy token as the password."""
+    _push_change(ctx, git_world, short, path=path, branch=branch, credentials=_token_credentials(ctx, title))
+
+
+@when(
+    phrase(
+        '"{who}" pushes a {size:d} MiB binary "{path}" tracked by LFS to the branch "{branch}" of "{short}" over HTTPS'
+    )
+)
+def when_push_lfs_binary(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
+    ctx: ScenarioContext, git_world: GitWorld, who: str, size: int, path: str, branch: str, short: str
+) -> None:
+    """Clone, track ``path`` with LFS, commit random bytes and push (git-lfs uploads the object first)."""
+    _require_lfs()
+    credentials = _user_credentials(ctx, who)
+    _clone(ctx, git_world, short, credentials, lfs=True)
+    clone = git_world.clones.get(short)
+    assert clone is not None, f"cloning before the push failed: {git_world.result and git_world.result.describe()}"
+    git_world.client.lfs_track(clone, path)
+    content = os.urandom(size * MIB)
+    git_world.lfs_content[path] = content
+    git_world.pushed = git_world.client.commit_file(clone, path, content, f"Add {path} through LFS")
+    git_world.result = git_world.client.push(clone, f"HEAD:refs/heads/{branch}", credentials)
+    git_world.clones.pop(short)
+
+
+# ---------------------------------------------------------------- Then: outcomes
+
+
+def _last(world: GitWorld) -> GitResult:
+    assert world.result is not None, "no git command ran yet in this scenario: a When step must come first"
+    return world.result
+
+
+@then(parsers.re(r"the (?P<operation>clone|push|fetch) succeeds"))
+def then_git_succeeds(git_world: GitWorld, operation: str) -> None:
+    """The last git command exited 0."""
+    result = _last(git_world)
+    assert result.args[0] == operation, f"the last git command was {result.args[0]}, not {operation}"
+    assert result.ok, result.describe()
+
+
+@then(parsers.re(r"the (?P<operation>clone|push|fetch) is refused"))
+def then_git_refused(git_world: GitWorld, operation: str) -> None:
+    """The last git command failed."""
+    result = _last(git_world)
+    assert result.args[0] == operation, f"the last git command was {result.args[0]}, not {operation}"
+    assert not result.ok, f"`git {' '.join(result.args)}` succeeded"
+
+
+@then(parsers.re(r"the (?P<operation>clone|push|fetch) is refused with status (?P<status>\d{3})"))
+def then_git_refused_with(git_world: GitWorld, operation: str, status: str) -> None:
+    """The last git command failed on this HTTP status (git reports 401 as an authentication failure)."""
+    then_git_refused(git_world, operation)
+    stderr = _last(git_world).stderr
+    signs = [f"error: {status}", f"returned error: {status}"]
+    if status == "401":
+        signs += ["Authentication failed", "could not read Username", "terminal prompts disabled"]
+    if status == "404":
+        signs += ["not found"]
+    assert any(sign in stderr for sign in signs), (
+        f"expected an HTTP {status} refusal, git said: {stderr.strip()[-600:]}"
+    )
+
+
+@then(phrase('the branch "{branch}" of "{short}" is at the pushed commit'))
+def then_branch_at_pushed(ctx: ScenarioContext, git_world: GitWorld, branch: str, short: str) -> None:
+    """The remote branch moved to the commit the scenario pushed."""
+    head = git_world.client.remote_head(_url(ctx, ctx.repo(short)), branch, _admin_credentials(ctx))
+    assert git_world.pushed and head == git_world.pushed, f"{branch} is at {head}, the push sent {git_world.pushed}"
+
+
+@then(phrase('the branch "{branch}" of "{short}" is unchanged'))
+def then_branch_unchanged(ctx: ScenarioContext, git_world: GitWorld, branch: str, short: str) -> None:
+    """The remote branch is where it was before the refused push."""
+    head = git_world.client.remote_head(_url(ctx, ctx.repo(short)), branch, _admin_credentials(ctx))
+    assert head == git_world.head_before, f"{branch} moved from {git_world.head_before} to {head}"
+    assert head != git_world.pushed, "the refused commit reached the remote"
+
+
+@then(phrase('the clone of "{short}" has the file "{path}" with content "{content}"'))
+def then_clone_has_file(git_world: GitWorld, short: str, path: str, content: str) -> None:
+    """The work tree of the clone holds the file."""
+    clone = git_world.clones.get(short)
+    assert clone is not None, f'"{short}" was not cloned'
+    found = clone / path
+    assert found.is_file(), f"the clone has no {path}"
+    assert found.read_text().strip() == content, f"{path} holds {found.read_text()[:200]!r}"
+
+
+@then(phrase('the clone of "{short}" has the file "{path}"'))
+def then_clone_has_any_file(git_world: GitWorld, short: str, path: str) -> None:
+    """The work tree of the clone holds the file (whatever its content)."""
+    clone = git_world.clones.get(short)
+    assert clone is not None, f'"{short}" was not cloned'
+    assert (clone / path).is_file(), f"the clone has no {path}"
+
+
+@then(phrase('a run of "{file_name}" starts at the pushed commit with event "{event}"'))
+def then_run_at_pushed(ctx: ScenarioContext, git_world: GitWorld, file_name: str, event: str) -> None:
+    """The push over HTTPS started the workflow like any push: a run at the pushed commit."""
+    repo = the_repo(ctx)
+    pushed = git_world.pushed
+    assert pushed, "nothing was pushed in this scenario"
+
+    def probe() -> dict[str, Any] | None:
+        found = [run for run in runs_of(ctx, repo, file_name) if run.get("head_sha") == pushed]
+        return found[0] if found else None
+
+    run = wait_for(probe, f'a run of "{file_name}" at {pushed[:12]} in {repo.full_name}')
+    assert run.get("event") == event, f"the run's event is {run.get('event')!r}"
+
+
+@then(phrase('the fetched branch "{branch}" of "{short}" is the branch on the server'))
+def then_fetched_matches(ctx: ScenarioContext, git_world: GitWorld, branch: str, short: str) -> None:
+    """After the fetch, ``origin/<branch>`` in the clone is the server's branch head."""
+    clone = git_world.clones[short]
+    local = git_world.client.rev_parse(clone, f"refs/remotes/origin/{branch}")
+    remote = git_world.client.remote_head(_url(ctx, ctx.repo(short)), branch, _admin_credentials(ctx))
+    assert local == remote, f"origin/{branch} is {local}, the server has {remote}"
+
+
+@then(phrase('the cloned "{path}" has the same bytes as the pushed one'))
+def then_same_bytes(git_world: GitWorld, path: str) -> None:
+    """The LFS file of the last clone equals what was pushed, byte for byte (not the LFS pointer)."""
+    pushed = git_world.lfs_content.get(path)
+    assert pushed is not None, f'no LFS file "{path}" was pushed in this scenario'
+    clones = list(git_world.clones.values())
+    assert clones, "nothing was cloned"
+    got = (clones[-1] / path).read_bytes()
+    assert got == pushed, f"{path}: {len(got)} bytes (sha256 {hashlib.sha256(got).hexdigest()[:12]}) differ"
+
+
+# ---------------------------------------------------------------- LFS API, driven directly
+
+
+def _lfs(ctx: ScenarioContext, who: str) -> LfsApi:
+    return ctx.user(who).api.area(LfsApi)
+
+
+def _object(data: bytes) -> dict[str, Any]:
+    return {"oid": hashlib.sha256(data).hexdigest(), "size": len(data)}
+
+
+@when(
+    parsers.re(r'"(?P<who>[^"]+)" uploads to "(?P<short>[^"]+)" an LFS object whose (?P<what>size|hash) does not match')
+)
+def when_upload_mismatch(ctx: ScenarioContext, who: str, short: str, what: str) -> None:
+    """Announce an object in an upload batch, then send bytes of another size or another hash to its href."""
+    repo = ctx.repo(short)
+    announced = os.urandom(64 * 1024)
+    pointer = _object(announced)
+    ctx.values["lfs object"] = pointer
+    answer = _lfs(ctx, who).batch(repo.owner, repo.name, "upload", [pointer])
+    assert answer.status_code == 200, f"the upload batch answered {answer.status_code}: {answer.text[:300]}"
+    validate(json_of(answer), "lfs_batch_response")
+    action = json_of(answer)["objects"][0].get("actions", {}).get("upload")
+    assert action, f"the batch answer has no upload action: {answer.text[:300]}"
+    sent = announced[:-1] if what == "size" else bytes([announced[0] ^ 0xFF]) + announced[1:]
+    ctx.response = _lfs(ctx, who).transfer("PUT", action, sent)
+
+
+@then(phrase("the LFS upload is refused with status {status:d}"))
+def then_lfs_refused(ctx: ScenarioContext, status: int) -> None:
+    """The transfer failed with this status and the LFS error body."""
+    response = ctx.last_response()
+    assert response.status_code == status, f"expected {status}, got {response.status_code}: {response.text[:300]}"
+    validate(json_of(response), "lfs_error")
+
+
+@then(phrase('the LFS store of "{short}" does not hold the object'))
+def then_lfs_lacks(ctx: ScenarioContext, short: str) -> None:
+    """A download batch says the object does not exist, and a direct download finds nothing."""
+    repo = ctx.repo(short)
+    pointer = ctx.values["lfs object"]
+    api = LfsApi(owner_http(ctx, repo), ctx.admin.site_url)
+    answer = api.batch(repo.owner, repo.name, "download", [pointer])
+    assert answer.status_code == 200, f"the download batch answered {answer.status_code}: {answer.text[:300]}"
+    entry = json_of(answer)["objects"][0]
+    assert "actions" not in entry and entry.get("error", {}).get("code") == 404, f"the object is there: {entry}"
+    assert api.download(repo.owner, repo.name, pointer["oid"]).status_code == 404
+
+
+@when(phrase('"{short}" downloads through LFS with the deploy token "{title}" the object of "{path}"'))
+def when_lfs_download_with_token(ctx: ScenarioContext, git_world: GitWorld, short: str, title: str, path: str) -> None:
+    """A download batch authenticated by a deploy token, then the transfer it hands out."""
+    repo = ctx.repo(short)
+    content = git_world.lfs_content[path]
+    token = deploy_token(ctx, title)
+    api = LfsApi(ctx.admin.http.with_auth(BasicAuth("deploy", token.secret)), ctx.admin.site_url)
+    answer = api.batch(repo.owner, repo.name, "download", [_object(content)])
+    ctx.values["lfs batch"] = answer
+    action = json_of(answer)["objects"][0].get("actions", {}).get("download") if answer.status_code == 200 else None
+    ctx.response = api.transfer("GET", action) if action else answer
+
+
+@then(phrase('the download holds the bytes of "{path}"'))
+def then_download_bytes(ctx: ScenarioContext, git_world: GitWorld, path: str) -> None:
+    """The LFS transfer answered 200 with exactly the pushed bytes."""
+    response = ctx.last_response()
+    assert response.status_code == 200, f"the download answered {response.status_code}: {response.text[:300]}"
+    assert response.content == git_world.lfs_content[path], "the downloaded bytes differ from the pushed ones"
+
+
+@when(phrase('an upload batch for "{short}" is sent with the deploy token "{title}"'))
+def when_upload_batch_with_token(ctx: ScenarioContext, short: str, title: str) -> None:
+    """An upload batch authenticated by a deploy token."""
+    repo = ctx.repo(short)
+    token = deploy_token(ctx, title)
+    api = LfsApi(ctx.admin.http.with_auth(BasicAuth("deploy", token.secret)), ctx.admin.site_url)
+    ctx.response = api.batch(repo.owner, repo.name, "upload", [_object(os.urandom(1024))])
