@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from test_server_branches_support import API, basic, commit_file, head_of, make_repo, make_user, record_events
+from test_server_orgs_support import assert_error
 
 from reference_server.branches import models as branch_models
 from reference_server.errors import Forbidden
 from reference_server.events import DefaultBranchChangedEvent, PushEvent
 from reference_server.gitcli import ZERO_SHA
-from tests.test_server_branches_support import API, basic, commit_file, head_of, make_repo, make_user, record_events
-from tests.test_server_orgs_support import assert_error
 
 BRANCHES = f"{API}/repos/ann/code/branches"
 
@@ -102,7 +102,7 @@ def test_rename_moves_the_ref_atomically_and_the_default_follows(app: Flask, cli
 
 
 @pytest.mark.parametrize(
-    ("branch", "body", "status", "fragment"),
+    "case",
     [
         ("dev", {"name": "main"}, 422, "already exists"),
         ("dev", {"name": "dev"}, 422, "same name"),
@@ -112,8 +112,9 @@ def test_rename_moves_the_ref_atomically_and_the_default_follows(app: Flask, cli
     ],
 )
 def test_rename_refusals_change_nothing(
-    client: FlaskClient, repo: str, branch: str, body: dict[str, str], status: int, fragment: str
+    client: FlaskClient, repo: str, case: tuple[str, dict[str, str], int, str]
 ) -> None:
+    branch, body, status, fragment = case
     before = client.get(BRANCHES, headers=basic("ann")).get_json()
     assert_error(client.patch(f"{BRANCHES}/{branch}", headers=basic("ann"), json=body), status, fragment)
     assert client.get(BRANCHES, headers=basic("ann")).get_json() == before

@@ -7,9 +7,9 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from test_server_orgs_support import API, basic, make_user
 
 from reference_server.events import PushEvent, RepoCreatedEvent
-from tests.test_server_orgs_support import API, basic, make_user
 
 __all__ = ["API", "basic", "commit_file", "head_of", "make_repo", "make_user", "record_events"]
 
@@ -22,7 +22,7 @@ def make_repo(client: FlaskClient, owner: str, name: str, **extra: Any) -> dict[
 
 
 def commit_file(
-    client: FlaskClient, owner: str, repo: str, path: str, content: str = "x", branch: str | None = None
+    client: FlaskClient, owner: str, repo: str, path: str, *, content: str = "x", branch: str | None = None
 ) -> str:
     """Add one file in one commit (through the contents API); the new commit's SHA."""
     body: dict[str, Any] = {"content": base64.b64encode(content.encode()).decode()}
