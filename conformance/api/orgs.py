@@ -1,4 +1,4 @@
-"""Organizations: create, get, delete."""
+"""Organizations: create, get, edit, rename, delete; members, public members and teams; a user's organizations."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ __all__ = ["OrgsApi"]
 
 
 class OrgsApi(ApiArea):
-    """Gitea's organization operations."""
+    """Gitea's organization and team operations."""
 
     def create(self, name: str, *, full_name: str | None = None, visibility: str | None = None) -> requests.Response:
         """``POST /orgs`` (the caller becomes its owner)."""
@@ -31,6 +31,96 @@ class OrgsApi(ApiArea):
         """``GET /orgs/{org}``."""
         return self.http.get(f"orgs/{quote_path(name)}")
 
+    def edit(self, name: str, body: dict[str, Any]) -> requests.Response:
+        """``PATCH /orgs/{org}`` with an ``EditOrgOption``."""
+        return self.http.patch(f"orgs/{quote_path(name)}", json=body)
+
+    def rename(self, name: str, new_name: str) -> requests.Response:
+        """``POST /orgs/{org}/rename`` with ``RenameOrgOption``."""
+        return self.http.post(f"orgs/{quote_path(name)}/rename", json={"new_name": new_name})
+
     def delete(self, name: str) -> requests.Response:
         """``DELETE /orgs/{org}``."""
         return self.http.delete(f"orgs/{quote_path(name)}")
+
+    # -- members
+
+    def list_members(self, org: str) -> requests.Response:
+        """``GET /orgs/{org}/members``."""
+        return self.http.get(f"orgs/{quote_path(org)}/members")
+
+    def is_member(self, org: str, username: str) -> requests.Response:
+        """``GET /orgs/{org}/members/{username}`` (204, 404, or 303 to the public membership check)."""
+        return self.http.get(f"orgs/{quote_path(org)}/members/{quote_path(username)}")
+
+    def remove_member(self, org: str, username: str) -> requests.Response:
+        """``DELETE /orgs/{org}/members/{username}``."""
+        return self.http.delete(f"orgs/{quote_path(org)}/members/{quote_path(username)}")
+
+    def publicize_member(self, org: str, username: str) -> requests.Response:
+        """``PUT /orgs/{org}/public_members/{username}``."""
+        return self.http.put(f"orgs/{quote_path(org)}/public_members/{quote_path(username)}")
+
+    def list_public_members(self, org: str) -> requests.Response:
+        """``GET /orgs/{org}/public_members``."""
+        return self.http.get(f"orgs/{quote_path(org)}/public_members")
+
+    # -- teams
+
+    def list_teams(self, org: str) -> requests.Response:
+        """``GET /orgs/{org}/teams``."""
+        return self.http.get(f"orgs/{quote_path(org)}/teams")
+
+    def create_team(self, org: str, body: dict[str, Any]) -> requests.Response:
+        """``POST /orgs/{org}/teams`` with a ``CreateTeamOption``."""
+        return self.http.post(f"orgs/{quote_path(org)}/teams", json=body)
+
+    def get_team(self, team_id: int) -> requests.Response:
+        """``GET /teams/{id}``."""
+        return self.http.get(f"teams/{team_id}")
+
+    def edit_team(self, team_id: int, body: dict[str, Any]) -> requests.Response:
+        """``PATCH /teams/{id}`` with an ``EditTeamOption``."""
+        return self.http.patch(f"teams/{team_id}", json=body)
+
+    def delete_team(self, team_id: int) -> requests.Response:
+        """``DELETE /teams/{id}``."""
+        return self.http.delete(f"teams/{team_id}")
+
+    def list_team_members(self, team_id: int) -> requests.Response:
+        """``GET /teams/{id}/members``."""
+        return self.http.get(f"teams/{team_id}/members")
+
+    def add_team_member(self, team_id: int, username: str) -> requests.Response:
+        """``PUT /teams/{id}/members/{username}``."""
+        return self.http.put(f"teams/{team_id}/members/{quote_path(username)}")
+
+    def remove_team_member(self, team_id: int, username: str) -> requests.Response:
+        """``DELETE /teams/{id}/members/{username}``."""
+        return self.http.delete(f"teams/{team_id}/members/{quote_path(username)}")
+
+    def list_team_repos(self, team_id: int) -> requests.Response:
+        """``GET /teams/{id}/repos``."""
+        return self.http.get(f"teams/{team_id}/repos")
+
+    def add_team_repo(self, team_id: int, org: str, repo: str) -> requests.Response:
+        """``PUT /teams/{id}/repos/{org}/{repo}``."""
+        return self.http.put(f"teams/{team_id}/repos/{quote_path(org)}/{quote_path(repo)}")
+
+    def remove_team_repo(self, team_id: int, org: str, repo: str) -> requests.Response:
+        """``DELETE /teams/{id}/repos/{org}/{repo}``."""
+        return self.http.delete(f"teams/{team_id}/repos/{quote_path(org)}/{quote_path(repo)}")
+
+    # -- the caller's and a user's organizations and teams
+
+    def my_orgs(self) -> requests.Response:
+        """``GET /user/orgs``."""
+        return self.http.get("user/orgs")
+
+    def user_orgs(self, username: str) -> requests.Response:
+        """``GET /users/{username}/orgs``."""
+        return self.http.get(f"users/{quote_path(username)}/orgs")
+
+    def my_teams(self) -> requests.Response:
+        """``GET /user/teams``."""
+        return self.http.get("user/teams")
