@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import requests
 from pytest_bdd import given, then, when
 
 from conformance.api.deploy_tokens import DeployTokensApi, LfsApi
 from conformance.capabilities import register_probe
-from conformance.client import HttpClient, json_of
+from conformance.client import HttpClient, Recorder, json_of, mask_text
 from conformance.context import RepoRef, ScenarioContext
 from conformance.schemas import validate
 from steps.common import phrase
@@ -59,10 +59,22 @@ def _api(ctx: ScenarioContext, who: str) -> DeployTokensApi:
     return ctx.user(who).api.area(DeployTokensApi)
 
 
+def _mask_secret(recorder: Recorder, secret: str) -> None:
+    """Mask a secret from now on, and in the exchanges already recorded (the answer that revealed it)."""
+    recorder.add_secret(secret)
+    for index, exchange in enumerate(recorder.exchanges):
+        if secret in exchange.response_body or secret in exchange.request_body:
+            recorder.exchanges[index] = replace(
+                exchange,
+                response_body=mask_text(exchange.response_body, (secret,)),
+                request_body=mask_text(exchange.request_body, (secret,)),
+            )
+
+
 def _remember(ctx: ScenarioContext, repo: RepoRef, title: str, response: requests.Response) -> None:
-    """Keep a created or regenerated token (its secret masked from now on)."""
+    """Keep a created or regenerated token (its secret masked in the transcript)."""
     body = json_of(response)
-    ctx.admin.http.recorder.add_secret(str(body["key"]))
+    _mask_secret(ctx.admin.http.recorder, str(body["key"]))
     known = _tokens(ctx).get(title)
     if known is not None and known.id == body["id"]:
         known.previous.append(known.secret)
@@ -210,8 +222,11 @@ def _deploy_tokens_probe(admin: HttpClient) -> bool:
     """``POST .../keys/tokens`` answers 201 on a repository of the admin."""
 
     def check(owner: str, name: str) -> bool:
-        api = DeployTokensApi(admin, admin.base_url)
-        return api.create_token(owner, name, "probe", read_only=True).status_code == 201
+        created = DeployTokensApi(admin, admin.base_url).create_token(owner, name, "probe", read_only=True)
+        if created.status_code != 201:
+            return False
+        _mask_secret(admin.recorder, str(created.json().get("key", "")))
+        return True
 
     return _on_probe_repository(admin, check)
 

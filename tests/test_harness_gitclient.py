@@ -113,3 +113,16 @@ def test_lfs_round_trip_with_the_real_client(
     assert second.ok, second.describe()
     assert (again / "big.bin").read_bytes() == content
     assert PASSWORD not in all_text(git.workdir)
+
+
+def test_a_revealed_deploy_token_is_masked_in_the_exchange_that_showed_it() -> None:
+    from conformance.client import Exchange
+    from steps.deploy_tokens import _mask_secret
+
+    recorder = Recorder()
+    secret = "gdt_" + "A1" * 21 + "b"
+    shown = Exchange("POST", "http://forge/api/v1/repos/o/r/keys/tokens", 201, {}, "", {}, f'{{"key":"{secret}"}}', 1.0)
+    recorder.exchanges.append(shown)
+    _mask_secret(recorder, secret)
+    assert secret not in recorder.exchanges[0].response_body and "***" in recorder.exchanges[0].response_body
+    assert secret in recorder.secrets
