@@ -1,0 +1,124 @@
+"""Labels family: repository labels over REST, colour rules, permissions, and removal with the repository."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from reference_server.labels.errors import InvalidLabelColor
+from reference_server.labels.models import normalize_color
+
+API = "/api/v1"
+PASSWORD = "correct-horse-battery"
+
+
+def _basic(user: str) -> dict[str, str]:
+    return {"Authorization": "Basic " + base64.b64encode(f"{user}:{PASSWORD}".encode()).decode()}
+
+
+def _user(client: FlaskClient, admin: dict[str, str], name: str) -> dict[str, str]:
+    body = {"username": name, "email": f"{name}@example.com", "password": PASSWORD, "must_change_password": False}
+    assert client.post(f"{API}/admin/users", headers=admin, json=body).status_code == 201
+    return _basic(name)
+
+
+@pytest.fixture
+def repo(client: FlaskClient, admin_headers: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """``ann/demo`` and Ann's credentials."""
+    ann = _user(client, admin_headers, "ann")
+    assert client.post(f"{API}/user/repos", headers=ann, json={"name": "demo"}).status_code == 201
+    return f"{API}/repos/ann/demo/labels", ann
+
+
+@pytest.mark.parametrize(
+    ("given", "stored"), [("#D93F0B", "#d93f0b"), ("d93f0b", "#d93f0b"), ("#abc", "#aabbcc"), ("ABC", "#aabbcc")]
+)
+def test_colours_are_normalised(given: str, stored: str) -> None:
+    assert normalize_color(given) == stored
+
+
+@pytest.mark.parametrize("bad", ["#12345", "red", "", "#gggggg", None, 123, "##abcdef"])
+def test_bad_colours_are_refused(bad: Any) -> None:
+    with pytest.raises(InvalidLabelColor):
+        normalize_color(bad)
+
+
+def test_create_read_list_edit_delete(client: FlaskClient, repo: tuple[str, dict[str, str]]) -> None:
+    path, ann = repo
+    created = client.post(path, headers=ann, json={"name": "urgent", "color": "#D93F0B", "description": "now"})
+    assert created.status_code == 201
+    label = created.json or {}
+    assert {"name": "urgent", "color": "d93f0b", "exclusive": False, "is_archived": False}.items() <= label.items()
+    assert label["url"] == f"http://forge.test{path}/{label['id']}"
+    client.post(path, headers=ann, json={"name": "alpha", "color": "000000"})
+    listed = client.get(path, headers=ann)
+    assert [item["name"] for item in listed.json or []] == ["alpha", "urgent"]
+    assert listed.headers["X-Total-Count"] == "2"
+    edited = client.patch(f"{path}/{label['id']}", headers=ann, json={"is_archived": True, "exclusive": True})
+    assert edited.status_code == 200 and edited.json is not None
+    assert (edited.json["name"], edited.json["is_archived"], edited.json["exclusive"]) == ("urgent", True, True)
+    assert client.delete(f"{path}/{label['id']}", headers=ann).status_code == 204
+    assert client.get(f"{path}/{label['id']}", headers=ann).status_code == 404
+    assert client.delete(f"{path}/{label['id']}", headers=ann).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"color": "#ffffff"}, "[Name]: Required"),
+        ({"name": "x"}, "[Color]: Required"),
+        ({"name": "x", "color": "#fff0"}, "bad color code"),
+        ({"name": "   ", "color": "#ffffff"}, "[Name]: Required"),
+        ({"name": "x", "color": "#ffffff", "exclusive": "yes"}, "must be a boolean"),
+        ({"name": 5, "color": "#ffffff"}, "must be a string"),
+    ],
+)
+def test_bad_input_is_422_and_stores_nothing(
+    client: FlaskClient, repo: tuple[str, dict[str, str]], body: dict[str, Any], message: str
+) -> None:
+    path, ann = repo
+    refused = client.post(path, headers=ann, json=body)
+    assert refused.status_code == 422 and message in (refused.json or {})["message"]
+    assert client.get(path, headers=ann).json == []
+
+
+def test_a_refused_edit_changes_nothing(client: FlaskClient, repo: tuple[str, dict[str, str]]) -> None:
+    path, ann = repo
+    label = client.post(path, headers=ann, json={"name": "bug", "color": "ee0701"}).json or {}
+    refused = client.patch(f"{path}/{label['id']}", headers=ann, json={"name": "renamed", "color": "nope"})
+    assert refused.status_code == 422
+    assert client.get(f"{path}/{label['id']}", headers=ann).json == label
+
+
+def test_readers_read_and_only_writers_change(
+    client: FlaskClient, admin_headers: dict[str, str], repo: tuple[str, dict[str, str]]
+) -> None:
+    path, ann = repo
+    label = client.post(path, headers=ann, json={"name": "bug", "color": "ee0701"}).json or {}
+    bob = _user(client, admin_headers, "bob")
+    assert client.get(path, headers=bob).status_code == 200
+    assert client.get(path).status_code == 200  # anonymous on a public repository
+    assert client.post(path, headers=bob, json={"name": "x", "color": "000000"}).status_code == 403
+    assert client.patch(f"{path}/{label['id']}", headers=bob, json={"name": "x"}).status_code == 403
+    assert client.delete(f"{path}/{label['id']}", headers=bob).status_code == 403
+    assert client.post(path, json={"name": "x", "color": "000000"}).status_code == 401
+
+
+def test_a_label_id_of_another_repository_is_404(client: FlaskClient, repo: tuple[str, dict[str, str]]) -> None:
+    path, ann = repo
+    label = client.post(path, headers=ann, json={"name": "bug", "color": "ee0701"}).json or {}
+    assert client.post(f"{API}/user/repos", headers=ann, json={"name": "other"}).status_code == 201
+    assert client.get(f"{API}/repos/ann/other/labels/{label['id']}", headers=ann).status_code == 404
+    assert client.get(f"{path}/not-a-number", headers=ann).status_code == 404
+
+
+def test_labels_go_with_their_repository(app: Flask, client: FlaskClient, repo: tuple[str, dict[str, str]]) -> None:
+    path, ann = repo
+    client.post(path, headers=ann, json={"name": "bug", "color": "ee0701"})
+    assert client.delete(f"{API}/repos/ann/demo", headers=ann).status_code == 204
+    with app.app_context():
+        assert app.extensions["forge"].db.scalar("SELECT COUNT(*) FROM repo_label") == 0
