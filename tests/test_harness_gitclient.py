@@ -17,7 +17,6 @@ from werkzeug.serving import make_server
 
 from conformance.client import Recorder
 from conformance.gitclient import GitClient, GitCredentials, git_lfs_available
-from conftest import ADMIN_TOKEN
 from reference_server import Config, create_app
 
 if TYPE_CHECKING:
@@ -27,7 +26,7 @@ __all__ = ["live_url"]
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Flask, str]]:
+def served(tmp_path: Path, admin_headers: dict[str, str]) -> Iterator[tuple[Flask, str]]:
     """An app whose base URL is the address it is served at, as LFS hrefs must be reachable."""
     holder: dict[str, Flask] = {}
 
@@ -36,7 +35,8 @@ def served(tmp_path: Path) -> Iterator[tuple[Flask, str]]:
 
     server = make_server("127.0.0.1", 0, dispatch, threaded=True)
     url = f"http://127.0.0.1:{server.server_port}"
-    config = Config(data_dir=tmp_path / "served", base_url=url + "/", admin_token=ADMIN_TOKEN, test_hooks=True)
+    token = admin_headers["Authorization"].split()[1]
+    config = Config(data_dir=tmp_path / "served", base_url=url + "/", admin_token=token, test_hooks=True)
     holder["app"] = create_app(config)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
