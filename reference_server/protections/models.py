@@ -184,9 +184,9 @@ def _principal_of(user_id: int) -> Principal | None:
     return Principal(user.id, user.name, user.is_admin, frozenset({"all"}))
 
 
-def resolve_users(repo: Repo, names: Sequence[str], need: str) -> list[int]:
+def resolve_users(repo: Repo, names: Sequence[str], need: str | None) -> list[int]:
     """Account ids of ``names`` (422 for an unknown one); as Gitea, users without ``need`` access to the
-    repository are dropped from the list."""
+    repository are dropped from the list (``None``: every named user is kept, as tag allowlists do)."""
     from ..repos.models import permission
     from ..users.models import find_account
 
@@ -195,6 +195,9 @@ def resolve_users(repo: Repo, names: Sequence[str], need: str) -> list[int]:
         account = find_account(name)
         if account is None:
             raise UnknownUser(f"user does not exist [uid: 0, name: {name}]")
+        if need is None:
+            kept.append(account.id)
+            continue
         principal = _principal_of(account.id)
         access = permission(principal, repo) if principal is not None else None
         if access is not None and (access.can_write if need == "write" else access.can_read):

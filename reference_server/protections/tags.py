@@ -103,7 +103,7 @@ def _allowlists(repo: Repo, options: Mapping[str, Any]) -> dict[str, Any]:
     fields: dict[str, Any] = {}
     users = names_of(options, "whitelist_usernames")
     if users is not None:
-        fields["user_ids"] = resolve_users(repo, users, "write")
+        fields["user_ids"] = resolve_users(repo, users, None)
     teams = names_of(options, "whitelist_teams")
     if teams is not None:
         fields["teams"] = resolve_teams(repo, teams)
