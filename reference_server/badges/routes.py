@@ -1,0 +1,89 @@
+"""REST routes of badges: a site administrator lists, adds and removes a user's badges (Gitea's admin API),
+and, with ``--test-hooks``, defines badges through ``/api/v1/-/reference/badges/{slug}``."""
+
+from __future__ import annotations
+
+from flask import Flask, Response
+
+from ..auth import require_admin
+from ..context import forge
+from ..errors import Unprocessable
+from ..rest import empty, json_body, json_response
+from ..users.errors import UserNotFound
+from ..users.models import User, get_user_by_name
+from . import models
+
+__all__ = ["register"]
+
+API = "/api/v1"
+
+
+def _user(username: str) -> User:
+    """The user (not an organization) named in the path; 404 otherwise."""
+    user = get_user_by_name(username)
+    if user.is_org:
+        raise UserNotFound(f"user does not exist [name: {username}]")
+    return user
+
+
+def _slugs() -> list[str]:
+    """``UserBadgeOption.badge_slugs`` (absent means none); 422 unless a list of texts."""
+    slugs = json_body().get("badge_slugs")
+    if slugs is None:
+        return []
+    if not isinstance(slugs, list) or not all(isinstance(slug, str) for slug in slugs):
+        raise Unprocessable("[BadgeSlugs]: must be an array of strings")
+    return slugs
+
+
+def list_user_badges(username: str) -> Response:
+    """List a user's badges."""
+    require_admin()
+    badges = models.user_badges(_user(username).id)
+    response = json_response([models.badge_to_api(badge) for badge in badges])
+    response.headers["X-Total-Count"] = str(len(badges))
+    response.headers["Access-Control-Expose-Headers"] = "X-Total-Count"
+    return response
+
+
+def add_user_badges(username: str) -> Response:
+    """Add badges to a user."""
+    require_admin()
+    user = _user(username)
+    models.add_user_badges(user.id, _slugs())
+    return empty()
+
+
+def delete_user_badges(username: str) -> Response:
+    """Remove badges from a user."""
+    require_admin()
+    user = _user(username)
+    models.remove_user_badges(user.id, _slugs())
+    return empty()
+
+
+def reference_define_badge(slug: str) -> Response:
+    """Reference only: define (or redefine) a badge, as an operator seeds Gitea's badge table."""
+    require_admin()
+    return json_response(models.badge_to_api(models.define_badge(slug, json_body())))
+
+
+def reference_forget_badge(slug: str) -> Response:
+    """Reference only: delete a badge definition and its assignments."""
+    require_admin()
+    models.forget_badge(slug)
+    return empty()
+
+
+def register(app: Flask) -> None:
+    """Mount the badge routes; store the configured definitions; the hook only with ``config.test_hooks``."""
+    path = f"{API}/admin/users/<username>/badges"
+    app.add_url_rule(path, endpoint="adminListUserBadges", view_func=list_user_badges, methods=["GET"])
+    app.add_url_rule(path, endpoint="adminAddUserBadges", view_func=add_user_badges, methods=["POST"])
+    app.add_url_rule(path, endpoint="adminDeleteUserBadges", view_func=delete_user_badges, methods=["DELETE"])
+    config = forge().config
+    models.seed_badges(config.badges)
+    if config.test_hooks:
+        hook = f"{API}/-/reference/badges/<slug>"
+        app.add_url_rule(hook, endpoint="referenceDefineBadge", view_func=reference_define_badge, methods=["PUT"])
+        app.add_url_rule(hook, endpoint="referenceForgetBadge", view_func=reference_forget_badge, methods=["DELETE"])
