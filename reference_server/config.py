@@ -7,7 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .badges.models import BadgeDefinition
 
 __all__ = ["Clock", "Config", "Limits", "SystemClock"]
 
@@ -60,6 +63,8 @@ class Config:
     clock: Clock = field(default_factory=SystemClock)
     test_hooks: bool = False
     """Expose ``/api/v1/-/reference/*`` (clock control) for ``@reference_only`` scenarios."""
+    badges: tuple[BadgeDefinition, ...] = ()
+    """Badge definitions stored at start (Gitea seeds its badge table; it has no API to define badges)."""
     on_ready: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
