@@ -28,6 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="expose /api/v1/-/reference/clock so @reference_only scenarios can move the clock (never in production)",
     )
+    parser.add_argument(
+        "--badges", type=Path, help="YAML or JSON list of badge definitions {slug, description, image_url} to store"
+    )
     parser.add_argument("--log-level", default="WARNING", help="Python log level")
     return parser
 
@@ -41,8 +44,15 @@ def main(argv: list[str] | None = None) -> int:
     from waitress.server import create_server
 
     from .app import create_app
+    from .badges.errors import BadgeFileError
+    from .badges.models import load_badge_file
     from .config import Limits
 
+    try:
+        badges = load_badge_file(options.badges) if options.badges else ()
+    except BadgeFileError as exc:
+        print(f"reference-server: {exc}", file=sys.stderr)
+        return 2
     config = Config(
         data_dir=options.data_dir,
         base_url=options.base_url or f"http://{options.host}:{options.port}/",
@@ -51,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         limits=replace(Limits(), max_pinned_issues=options.max_pinned_issues),
         clock=SystemClock(),
         test_hooks=options.test_hooks,
+        badges=badges,
     )
     app = create_app(config)
     server = create_server(
