@@ -37,6 +37,7 @@ def _families() -> list[ModuleType]:
         actions,
         artifacts,
         avatars,
+        badges,
         branches,
         collaborators,
         commits,
@@ -79,6 +80,7 @@ def _families() -> list[ModuleType]:
         issues,
         pulls,
         topics,
+        badges,
     ]
 
 
