@@ -97,6 +97,8 @@ def test_definitions_from_the_hook_and_deleting_the_user(api: FlaskClient) -> No
     defined = api.put("/api/v1/-/reference/badges/helper", json={"description": "Helps"}, headers=ADMIN)
     assert defined.status_code == 200 and defined.get_json()["slug"] == "helper"
     assert api.put("/api/v1/-/reference/badges/with%20space", json={}, headers=ADMIN).status_code == 422
+    listed = api.get("/api/v1/-/reference/badges", headers=ADMIN).get_json()
+    assert [badge["slug"] for badge in listed] == ["early-adopter", "reviewer", "helper"]
     assert (
         api.post("/api/v1/admin/users/carol/badges", json={"badge_slugs": ["helper"]}, headers=ADMIN).status_code == 204
     )

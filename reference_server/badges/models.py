@@ -27,6 +27,7 @@ __all__ = [
     "Badge",
     "BadgeDefinition",
     "add_user_badges",
+    "all_badges",
     "badge_to_api",
     "define_badge",
     "forget_badge",
@@ -127,6 +128,11 @@ def forget_badge(slug: str) -> None:
     with forge().db.transaction():
         if not store.delete_badge(slug):
             raise BadgeNotFound(f"badge does not exist [slug: {slug}]")
+
+
+def all_badges() -> list[Badge]:
+    """Every defined badge, in the order they were defined."""
+    return [Badge.from_row(row) for row in store.all_badges()]
 
 
 def user_badges(user_id: int) -> list[Badge]:

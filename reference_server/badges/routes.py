@@ -62,6 +62,12 @@ def delete_user_badges(username: str) -> Response:
     return empty()
 
 
+def reference_list_badges() -> Response:
+    """Reference only: every badge definition (what an operator seeded)."""
+    require_admin()
+    return json_response([models.badge_to_api(badge) for badge in models.all_badges()])
+
+
 def reference_define_badge(slug: str) -> Response:
     """Reference only: define (or redefine) a badge, as an operator seeds Gitea's badge table."""
     require_admin()
@@ -84,6 +90,8 @@ def register(app: Flask) -> None:
     config = forge().config
     models.seed_badges(config.badges)
     if config.test_hooks:
-        hook = f"{API}/-/reference/badges/<slug>"
+        hooks = f"{API}/-/reference/badges"
+        app.add_url_rule(hooks, endpoint="referenceListBadges", view_func=reference_list_badges, methods=["GET"])
+        hook = f"{hooks}/<slug>"
         app.add_url_rule(hook, endpoint="referenceDefineBadge", view_func=reference_define_badge, methods=["PUT"])
         app.add_url_rule(hook, endpoint="referenceForgetBadge", view_func=reference_forget_badge, methods=["DELETE"])

@@ -43,6 +43,10 @@ def delete_badge(slug: str) -> int:
     return forge().db.execute("DELETE FROM badge WHERE slug = ?", (slug,)).rowcount
 
 
+def all_badges() -> list[Row]:
+    return forge().db.all("SELECT * FROM badge ORDER BY id")
+
+
 def badges_of_user(user_id: int) -> list[Row]:
     """The user's badges in the order they were defined."""
     return forge().db.all(
