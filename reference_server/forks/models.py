@@ -21,6 +21,7 @@ from ..context import forge
 from ..events import PushEvent, RepoCreatedEvent
 from ..gitcli import ZERO_SHA, Git, GitError
 from ..orgs import models as orgs
+from ..orgs.errors import OrgNotFound
 from ..repos import models as repos
 from ..users import models as users
 from ..users.errors import UserNotFound
@@ -58,7 +59,7 @@ def _fork_owner(principal: Principal, organization: str) -> users.User:
         return users.get_user(principal.user_id)
     try:
         org = orgs.get_org(organization, principal)
-    except UserNotFound as exc:
+    except OrgNotFound as exc:
         raise InvalidCloneAddress(f"organization does not exist [name: {organization}]") from exc
     if not principal.is_admin and not orgs.is_org_member(principal.user_id, org.id):
         raise OwnerNotAllowed(f"User is no Member of Organisation '{org.name}'")
