@@ -318,6 +318,15 @@ def then_same_bytes(git_world: GitWorld, path: str) -> None:
     assert got == pushed, f"{path}: {len(got)} bytes (sha256 {hashlib.sha256(got).hexdigest()[:12]}) differ"
 
 
+@then(phrase('"{who}" gets the pushed bytes of "{path}" from the media route of "{short}"'))
+def then_media_bytes(ctx: ScenarioContext, git_world: GitWorld, who: str, path: str, short: str) -> None:
+    """``GET .../media/{path}`` serves the LFS object, not its pointer file."""
+    repo = ctx.repo(short)
+    response = ctx.user(who).api.area(LfsApi).media(repo.owner, repo.name, path)
+    assert response.status_code == 200, f"the media route answered {response.status_code}: {response.text[:300]}"
+    assert response.content == git_world.lfs_content[path], f"the media route served {len(response.content)} bytes"
+
+
 # ---------------------------------------------------------------- LFS API, driven directly
 
 

@@ -197,3 +197,18 @@ def test_deleting_the_repository_drops_unshared_objects(app: Flask, client: Flas
     assert stored(app) == (True, 1)
     assert client.delete("/api/v1/repos/lena/other", headers=owner).status_code == 204
     assert stored(app) == (False, 0)
+
+
+def test_media_serves_the_lfs_object_a_pointer_names(app: Flask, client: FlaskClient, owner: dict[str, str]) -> None:
+    assert upload(client, owner).status_code == 200
+    pointer = f"version https://git-lfs.github.com/spec/v1\noid sha256:{OID}\nsize {len(CONTENT)}\n"
+    for path, text in (("big.bin", pointer), ("plain.txt", "just text\n")):
+        body = {"content": base64.b64encode(text.encode()).decode(), "message": f"add {path}"}
+        assert client.post(f"/api/v1/repos/lena/media/contents/{path}", headers=owner, json=body).status_code == 201
+    media = client.get("/api/v1/repos/lena/media/media/big.bin", headers=owner)
+    assert media.status_code == 200 and media.data == CONTENT
+    assert client.get("/api/v1/repos/lena/media/media/plain.txt", headers=owner).data == b"just text\n"
+    elsewhere = client.get("/api/v1/repos/lena/media/media/big.bin?ref=nope", headers=owner)
+    assert elsewhere.status_code == 404 and set(js(elsewhere)) == {"message", "url"}
+    assert client.get("/api/v1/repos/lena/media/media/missing.bin", headers=owner).status_code == 404
+    assert client.get("/api/v1/repos/lena/media/media/big.bin").status_code == 404

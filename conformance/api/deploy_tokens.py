@@ -52,7 +52,7 @@ class DeployTokensApi(ApiArea):
 
 class LfsApi(ApiArea):
     """The Git LFS batch API, basic transfers and verify of a repository, with this client's credentials
-    (transfers use the header the batch answer hands out instead)."""
+    (transfers use the header the batch answer hands out instead), and the media route serving LFS files."""
 
     def _lfs(self, owner: str, repo: str) -> str:
         return self.absolute(f"{quote_path(owner)}/{quote_path(repo)}.git/info/lfs")
@@ -75,6 +75,13 @@ class LfsApi(ApiArea):
     def download(self, owner: str, repo: str, oid: str) -> requests.Response:
         """``GET .../objects/{oid}`` with this client's credentials."""
         return self.http.get(f"{self._lfs(owner, repo)}/objects/{oid}")
+
+    def media(self, owner: str, repo: str, filepath: str, ref: str | None = None) -> requests.Response:
+        """``GET /repos/{o}/{r}/media/{filepath}``: the file, or the LFS object its pointer names."""
+        params = {"ref": ref} if ref else None
+        return self.http.get(
+            f"repos/{quote_path(owner)}/{quote_path(repo)}/media/{quote_path(filepath)}", params=params
+        )
 
     def verify(self, owner: str, repo: str, oid: str, size: int) -> requests.Response:
         """``POST .../verify``: is the object stored with this size?"""

@@ -4,7 +4,8 @@ Feature: Repositories are cloned, fetched and pushed over HTTPS with Git and Git
   as the password, as Gitea serves it. Large files go through Git LFS: git-lfs asks the batch API at
   /{owner}/{repo}.git/info/lfs/objects/batch where to upload or download each object, transfers it, and
   the forge keeps exactly the bytes it announced. An upload whose size or SHA-256 differs from the object
-  it was announced as is refused with 422 (as Gitea refuses it) and nothing is stored.
+  it was announced as is refused with 422 (as Gitea refuses it) and nothing is stored. The media route
+  /repos/{owner}/{repo}/media/{filepath} serves the object an LFS pointer file names.
 
   Background:
     Given a private repository "dev/app"
@@ -47,6 +48,7 @@ Feature: Repositories are cloned, fetched and pushed over HTTPS with Git and Git
     When "dev" clones "dev/app" over HTTPS with LFS
     Then the clone succeeds
     And the cloned "assets/blob.bin" has the same bytes as the pushed one
+    And "dev" gets the pushed bytes of "assets/blob.bin" from the media route of "dev/app"
 
   @gitea @capability_lfs
   Scenario Outline: An LFS upload whose <what> does not match is refused and nothing is stored

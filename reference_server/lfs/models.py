@@ -37,6 +37,7 @@ __all__ = [
     "authorize",
     "batch",
     "blob_key",
+    "media_file",
     "object_path",
     "on_repo_deleted",
     "receive_object",
@@ -267,6 +268,24 @@ def object_path(repo: repos.Repo, oid: str) -> tuple[Path, int]:
     if linked is None or not forge().blobs.exists(blob_key(oid)):
         raise LfsNotFound("Repository or object not found")
     return forge().blobs.path(blob_key(oid)), int(linked["size"])
+
+
+def media_file(repo: repos.Repo, filepath: str, ref: str | None) -> tuple[Path | bytes, str]:
+    """What ``GET /repos/{o}/{r}/media/{filepath}`` serves: the LFS object a pointer file names when this
+    repository holds it, else the file's own bytes; and the file name. 404 for an unknown ref or file."""
+    from ..repos.contents import _lfs_pointer  # the one parser of LFS pointer files
+
+    found = repo.git.resolve_ref(ref or repo.default_branch)
+    raw = repo.git.read_blob(found[1], filepath) if found is not None else None
+    if raw is None:
+        raise LfsNotFound("file does not exist")
+    pointer = _lfs_pointer(raw)
+    name = filepath.rstrip("/").rsplit("/", 1)[-1]
+    if pointer is not None:
+        linked = store.meta_object(repo.id, pointer[0])
+        if linked is not None and linked["size"] == pointer[1] and forge().blobs.exists(blob_key(pointer[0])):
+            return forge().blobs.path(blob_key(pointer[0])), name
+    return raw, name
 
 
 def verify_object(repo: repos.Repo, body: Mapping[str, Any]) -> None:

@@ -6,20 +6,24 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import wraps
+from pathlib import Path
 from typing import Any, ParamSpec
+from urllib.parse import quote
 
 from flask import Flask, Response, request, send_file
 
-from ..auth import current_principal, optional_principal
+from ..auth import check_scope, current_principal, optional_principal
 from ..context import forge
 from ..errors import ApiError
 from ..events import RepoDeletedEvent
+from ..repos.models import require_repo
 from . import locks, models
 from .errors import LfsLockConflict, LfsNotAcceptable
 
 __all__ = ["register"]
 
 LFS = "/<owner>/<repo>.git/info/lfs"
+MEDIA = "/api/v1/repos/<owner>/<repo>/media/<path:filepath>"
 CHALLENGE = 'Basic realm="gitea-lfs"'
 P = ParamSpec("P")
 
@@ -123,6 +127,19 @@ def lfs_unlock(owner: str, repo: str, lock_id: str) -> Response:
     return _lfs_json(locks.unlock(found, lock_id, body, current_principal()))
 
 
+def repo_get_raw_file_or_lfs(owner: str, repo: str, filepath: str) -> Response:
+    """A file of the repository at ``ref`` (default branch), or the LFS object its pointer names."""
+    check_scope("repository", anonymous_ok=True)
+    found = require_repo(owner, repo, "read")
+    content, name = models.media_file(found, filepath, request.args.get("ref") or None)
+    if isinstance(content, Path):
+        response = send_file(content, mimetype="application/octet-stream", conditional=True, max_age=0)
+    else:
+        response = Response(content, content_type="application/octet-stream")
+    response.headers["Content-Disposition"] = f"inline; filename*=UTF-8''{quote(name)}"
+    return response
+
+
 def register(app: Flask) -> None:
     """Mount the LFS routes and drop a deleted repository's objects and locks."""
     rules: list[tuple[str, str, Callable[..., Response], list[str]]] = [
@@ -134,6 +151,12 @@ def register(app: Flask) -> None:
         (f"{LFS}/locks", "lfsCreateLock", lfs_create_lock, ["POST"]),
         (f"{LFS}/locks/verify", "lfsVerifyLocks", lfs_verify_locks, ["POST"]),
         (f"{LFS}/locks/<lock_id>/unlock", "lfsUnlock", lfs_unlock, ["POST"]),
+        (
+            "/api/v1/repos/<owner>/<repo>/media/<path:filepath>",
+            "repoGetRawFileOrLFS",
+            repo_get_raw_file_or_lfs,
+            ["GET"],
+        ),
     ]
     for path, endpoint, view, methods in rules:
         app.add_url_rule(path, endpoint=endpoint, view_func=view, methods=methods)
