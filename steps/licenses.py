@@ -12,23 +12,19 @@ from typing import Any
 
 from pytest_bdd import given, then, when
 
-from conformance.api import ForgeApi
 from conformance.api.licenses import LicensesApi
 from conformance.api.templates import TemplatesApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
+from conformance.gitclient import GitCredentials
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
+from steps.branches import acting_api
 from steps.common import given_file, phrase
+from steps.git_https import GitWorld
 
 DETECTION_WAIT_SECONDS = 15.0
 POLL_SECONDS = 0.25
-
-
-def _api(ctx: ScenarioContext, who: str) -> ForgeApi:
-    if who == "an anonymous client":
-        return ctx.anonymous()
-    return ctx.admin if who == "the admin" else ctx.user(who).api
 
 
 def license_text(ctx: ScenarioContext, name: str) -> str:
@@ -56,7 +52,7 @@ def _store_change(ctx: ScenarioContext, repo: str, path: str, response: Any) -> 
 def commit_license(ctx: ScenarioContext, who: str, license: str, path: str, repo: str) -> None:
     """Create the file on the default branch, or replace it when the scenario added it before."""
     ref = ctx.repo(repo)
-    contents = _api(ctx, who).contents
+    contents = acting_api(ctx, who).contents
     known = ctx.values.get(f"file:{repo}:{path}")
     text = license_text(ctx, license)
     if isinstance(known, dict):
@@ -73,7 +69,7 @@ def commit_license_on_branch(  # noqa: PLR0917 - pytest-bdd passes step argument
     """Create the file on another branch than the default."""
     ref = ctx.repo(repo)
     text = license_text(ctx, license)
-    ctx.response = _api(ctx, who).contents.create(ref.owner, ref.name, path, text, branch=branch)
+    ctx.response = acting_api(ctx, who).contents.create(ref.owner, ref.name, path, text, branch=branch)
 
 
 @given(phrase('the branch "{branch}" of "{repo}" has the "{license}" license text in "{path}"'))
@@ -84,18 +80,35 @@ def given_license_on_branch(ctx: ScenarioContext, branch: str, repo: str, licens
     assert response.status_code == 201, f"committing {path} to {branch}: {response.status_code} {response.text[:300]}"
 
 
+@when(phrase('"{who}" pushes the "{license}" license text as "{path}" to the branch "{branch}" of "{repo}" over HTTPS'))
+def push_license(  # noqa: PLR0917 - pytest-bdd passes step arguments positionally-or-by-keyword only
+    ctx: ScenarioContext, git_world: GitWorld, who: str, license: str, path: str, branch: str, repo: str
+) -> None:
+    """Clone with the user's token, commit the license file with the real ``git`` and push it."""
+    ref = ctx.repo(repo)
+    identity = ctx.user(who)
+    credentials = GitCredentials(identity.username, identity.token)
+    url = f"{ctx.admin.site_url.rstrip('/')}/{ref.owner}/{ref.name}.git"
+    clone, cloned = git_world.client.clone(url, f"license-clone-{len(git_world.clones) + 1}", credentials)
+    assert cloned.ok, f"cloning {repo}: {cloned.describe()}"
+    git_world.clones[repo] = clone
+    git_world.pushed = git_world.client.commit_file(clone, path, license_text(ctx, license).encode(), f"{license}")
+    git_world.result = git_world.client.push(clone, f"HEAD:refs/heads/{branch}", credentials)
+    assert git_world.result.ok, f"pushing to {repo}: {git_world.result.describe()}"
+
+
 @when(phrase('"{who}" makes "{branch}" the default branch of "{repo}"'))
 def change_default_branch(ctx: ScenarioContext, who: str, branch: str, repo: str) -> None:
     """``PATCH /repos/{owner}/{repo}`` with ``default_branch``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).area(LicensesApi).change_default_branch(ref.owner, ref.name, branch)
+    ctx.response = acting_api(ctx, who).area(LicensesApi).change_default_branch(ref.owner, ref.name, branch)
 
 
 @when(phrase('"{who}" reads the detected licenses of "{repo}"'))
 def read_licenses(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET /repos/{owner}/{repo}/licenses``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).area(LicensesApi).repo_licenses(ref.owner, ref.name)
+    ctx.response = acting_api(ctx, who).area(LicensesApi).repo_licenses(ref.owner, ref.name)
 
 
 def _detected(ctx: ScenarioContext, repo: str) -> tuple[list[str], list[str]]:

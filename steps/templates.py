@@ -13,7 +13,6 @@ from typing import Any
 
 from pytest_bdd import given, then, when
 
-from conformance.api import ForgeApi
 from conformance.api.labels import LabelsApi
 from conformance.api.templates import TemplatesApi
 from conformance.client import json_of
@@ -21,24 +20,19 @@ from conformance.context import RepoRef, ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.ledger import CleanupLedger
 from conformance.schemas import validate
+from steps.branches import acting_api
 from steps.common import phrase, response_json
 
 LABEL = "label:{repo}:{name}"
 LABEL_COUNT = "label-count:{repo}"
 
 
-def _api(ctx: ScenarioContext, who: str) -> ForgeApi:
-    if who == "an anonymous client":
-        return ctx.anonymous()
-    return ctx.admin if who == "the admin" else ctx.user(who).api
-
-
 def _templates(ctx: ScenarioContext, who: str) -> TemplatesApi:
-    return _api(ctx, who).area(TemplatesApi)
+    return acting_api(ctx, who).area(TemplatesApi)
 
 
 def _labels(ctx: ScenarioContext, who: str) -> LabelsApi:
-    return _api(ctx, who).area(LabelsApi)
+    return acting_api(ctx, who).area(LabelsApi)
 
 
 def _expect_json(response: Any, what: str) -> Any:

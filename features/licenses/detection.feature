@@ -34,6 +34,13 @@ Feature: The licenses of a repository are detected from the license files of its
     And the detected licenses of "alice/demo" become "Apache-2.0"
 
   @spec @clause_S2_3_license
+  Scenario: A git push over HTTPS to the default branch recomputes the licenses
+    Given a repository "alice/demo"
+    When "alice" pushes the "MPL-2.0" license text as "LICENSE" to the branch "main" of "alice/demo" over HTTPS
+    Then the branch "main" of "alice/demo" is at the pushed commit
+    And the detected licenses of "alice/demo" become "MPL-2.0"
+
+  @spec @clause_S2_3_license
   Scenario: Replacing the license file on the default branch replaces the detected license
     Given a repository "alice/demo"
     And the repository "alice/demo" has the "MIT" license text in "LICENSE"
@@ -57,6 +64,16 @@ Feature: The licenses of a repository are detected from the license files of its
     When "alice" commits the "Apache-2.0" license text to "COPYING" on the branch "dev" of "alice/demo"
     Then the response status is 201
     And the detected licenses of "alice/demo" are still "MIT"
+
+  @spec @clause_S2_3_license
+  Scenario: A branch update that moves the default branch recomputes the licenses
+    Given a repository "alice/demo"
+    And the repository "alice/demo" has the "MIT" license text in "LICENSE"
+    And the repository "alice/demo" has a branch "dev"
+    And the branch "dev" of "alice/demo" has the "Apache-2.0" license text in "COPYING"
+    When "alice" moves the branch "main" of "alice/demo" to the head of "dev"
+    Then the response status is 204
+    And the detected licenses of "alice/demo" become "Apache-2.0, MIT"
 
   @spec @clause_S2_3_license
   Scenario: Changing the default branch recomputes the licenses from the new default branch
