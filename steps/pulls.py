@@ -122,6 +122,13 @@ def given_closed(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     _expect(pulls_api(ctx, who).edit_pull(ref.owner, ref.name, index, {"state": "closed"}), 201, "close the pull")
 
 
+@given(phrase('"{who}" merged pull request {index:d} of "{repo}"'))
+def given_merged(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    _expect(pulls_api(ctx, who).merge(ref.owner, ref.name, index, {"Do": "merge"}), 200, "merge the pull request")
+    ctx.remember(f"branch:{repo}:{ref.default_branch}", _branch_tip(ctx, repo, ref.default_branch))
+
+
 @given(phrase('"{who}" reviewed pull request {index:d} of "{repo}" commenting "{body}" on line {line:d} of "{path}"'))
 def given_review(ctx: ScenarioContext, *, who: str, index: int, repo: str, body: str, line: int, path: str) -> None:
     """A COMMENT review with one code comment on a new-side line; remembers the review and its comment."""
@@ -186,6 +193,18 @@ def when_close(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ctx.response = pulls_api(ctx, who).edit_pull(ref.owner, ref.name, index, {"state": "closed"})
 
 
+@when(phrase('"{who}" merges pull request {index:d} of "{repo}" by {style}'))
+def when_merge(ctx: ScenarioContext, who: str, index: int, repo: str, style: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).merge(ref.owner, ref.name, index, {"Do": style})
+
+
+@when(phrase('"{who}" merges pull request {index:d} of "{repo}" with the body'))
+def when_merge_with(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = pulls_api(ctx, who).merge(ref.owner, ref.name, index, _option(ctx, docstring))
+
+
 @when(phrase('"{who}" reviews pull request {index:d} of "{repo}" with the body'))
 def when_review(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
@@ -239,6 +258,25 @@ def then_file_reads(ctx: ScenarioContext, path: str, branch: str, repo: str, con
 def then_text_contains(ctx: ScenarioContext, text: str) -> None:
     body = ctx.last_response().text
     assert text in body, f"the response does not contain {text!r}: {body[:500]!r}"
+
+
+@then(phrase('pull request {index:d} of "{repo}" is merged and closed'))
+def then_merged(ctx: ScenarioContext, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    api = pulls_api(ctx, "the admin")
+    pull = _expect(api.get_pull(ref.owner, ref.name, index), 200, "read the pull request")
+    assert (pull["merged"], pull["state"]) == (True, "closed"), f"the pull is {pull['state']}, merged={pull['merged']}"
+    assert pull["merge_commit_sha"], "the merged pull request has no merge commit"
+    _expect(api.is_merged(ref.owner, ref.name, index), 204, "ask whether the pull request is merged")
+
+
+@then(phrase('pull request {index:d} of "{repo}" is open and not merged'))
+def then_not_merged(ctx: ScenarioContext, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    api = pulls_api(ctx, "the admin")
+    pull = _expect(api.get_pull(ref.owner, ref.name, index), 200, "read the pull request")
+    assert (pull["merged"], pull["state"]) == (False, "open"), f"the pull is {pull['state']}, merged={pull['merged']}"
+    _expect(api.is_merged(ref.owner, ref.name, index), 404, "ask whether the pull request is merged")
 
 
 @then(phrase('the changed file "{path}" is "{status}" with {additions:d} additions and {deletions:d} deletions'))

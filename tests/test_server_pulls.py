@@ -153,3 +153,53 @@ def test_cut_diff_around_line_keeps_three_lines_above() -> None:
     )
     assert cut_diff_around_line(diff, 4, old=True).endswith("@@ -1,4 +1,3 @@\n a\n b\n c\n-d")
     assert cut_diff_around_line(diff, 40, old=False) == ""
+
+
+def test_merge_moves_the_base_closes_the_pull_and_records_it(app: Flask, forge_env: Forge) -> None:
+    _feature_pull(forge_env)
+    pushes: list[PushEvent] = []
+    app.extensions["forge"].events.subscribe(PushEvent, pushes.append)
+    assert_error(forge_env.call("POST", "/pulls/1/merge", forge_env.ann, json={}), 422, "[Do]: Required")
+    assert_error(forge_env.call("POST", "/pulls/1/merge", forge_env.bob, json={"Do": "merge"}), 405)
+    assert_error(forge_env.call("POST", "/pulls/1/merge", forge_env.ann, json={"Do": "manually-merged"}), 405)
+    stale = {"Do": "merge", "head_commit_id": "0" * 40}
+    assert_error(forge_env.call("POST", "/pulls/1/merge", forge_env.ann, json=stale), 409, "head out of date")
+    assert not pushes
+    assert_error(forge_env.call("GET", "/pulls/1/merge"), 404)
+    assert forge_env.call("POST", "/pulls/1/merge", forge_env.ann, json={"Do": "merge"}).status_code == 200
+    assert forge_env.call("GET", "/pulls/1/merge").status_code == 204
+    pull = forge_env.ok("GET", "/pulls/1", None, 200)
+    assert (pull["merged"], pull["state"], pull["merged_by"]["login"]) == (True, "closed", "ann")
+    assert pushes[0].ref == "refs/heads/main" and pushes[0].after == pull["merge_commit_sha"]
+    main = forge_env.ok("GET", "/contents/b.txt", None, 200, query_string={"ref": "main"})
+    assert main["name"] == "b.txt"
+    assert len(forge_env.ok("GET", "/pulls/1/commits", None, 200)) == 2
+    assert [entry["type"] for entry in forge_env.ok("GET", "/issues/1/timeline", None, 200)] == ["merge_pull"]
+    assert_error(forge_env.call("POST", "/pulls/1/merge", forge_env.ann, json={"Do": "merge"}), 405)
+    assert_error(forge_env.call("PATCH", "/pulls/1", forge_env.ann, json={"state": "open"}), 412)
+
+
+def test_squash_and_fast_forward_merges(forge_env: Forge) -> None:
+    _feature_pull(forge_env)
+    forge_env.commit("c.txt", "sea\n")
+    refused = forge_env.call("POST", "/pulls/1/merge", forge_env.ann, json={"Do": "fast-forward-only"})
+    assert_error(refused, 409, "fast-forward")
+    assert forge_env.call("POST", "/pulls/1/merge", forge_env.ann, json={"Do": "squash"}).status_code == 200
+    pull = forge_env.ok("GET", "/pulls/1", None, 200)
+    squashed = forge_env.ok("GET", f"/git/commits/{pull['merge_commit_sha']}", None, 200)
+    assert squashed["commit"]["message"].startswith("Feature (#1)")
+    assert len(squashed["parents"]) == 1
+
+
+def test_edit_pull_changes_base_and_refuses_unknown_base(forge_env: Forge) -> None:
+    _feature_pull(forge_env)
+    forge_env.commit("other.txt", "o\n", new_branch="release")
+    missing = forge_env.call("PATCH", "/pulls/1", forge_env.ann, json={"base": "nope", "title": "Renamed"})
+    assert_error(missing, 404, "new base 'nope' not exist")
+    assert forge_env.ok("GET", "/pulls/1", None, 200)["title"] == "Feature"
+    edited = forge_env.ok("PATCH", "/pulls/1", forge_env.ann, 201, json={"base": "release"})
+    assert edited["base"]["ref"] == "release"
+    timeline = forge_env.ok("GET", "/issues/1/timeline", None, 200)
+    assert [(entry["type"], entry["old_ref"], entry["new_ref"]) for entry in timeline] == [
+        ("change_target_branch", "main", "release")
+    ]

@@ -51,6 +51,14 @@ class PullsApi(ApiArea):
         params = {"style": style} if style else None
         return self.http.post(f"{self._pulls(owner, repo)}/{index}/update", params=params)
 
+    def merge(self, owner: str, repo: str, index: int, option: dict[str, Any]) -> requests.Response:
+        """``POST .../pulls/{index}/merge`` with a ``MergePullRequestOption`` (200, empty body)."""
+        return self.http.post(f"{self._pulls(owner, repo)}/{index}/merge", json=option)
+
+    def is_merged(self, owner: str, repo: str, index: int) -> requests.Response:
+        """``GET .../pulls/{index}/merge``: 204 when merged, 404 otherwise."""
+        return self.http.get(f"{self._pulls(owner, repo)}/{index}/merge")
+
     def list_reviews(self, owner: str, repo: str, index: int) -> requests.Response:
         """``GET .../pulls/{index}/reviews``."""
         return self.http.get(f"{self._pulls(owner, repo)}/{index}/reviews")

@@ -25,6 +25,7 @@ from .errors import AssigneeNotFound, InvalidIssueOption, IssueNotFound, IssuePe
 
 __all__ = [
     "Issue",
+    "close_merged",
     "create_issue",
     "edit_issue",
     "get_issue",
@@ -252,14 +253,13 @@ def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], princ
     return get_issue_by_id(issue.id)
 
 
-def set_closed(issue: Issue, closed: bool, doer_id: int) -> None:
-    """Close or reopen (no-op when already so), with its timeline entry; pull requests use it on merge."""
-    if issue.is_closed == closed:
-        return
+def close_merged(issue: Issue, doer_id: int, merge_commit: str) -> None:
+    """Close a merged pull request's issue with Gitea's ``merge_pull`` timeline entry (not ``close``);
+    joins the caller's transaction."""
     now = _now()
     with forge().db.transaction():
-        store.update_issue(issue.id, {"is_closed": int(closed), "closed": now if closed else 0}, now)
-        add_event(issue.id, CommentType.CLOSE if closed else CommentType.REOPEN, doer_id)
+        store.update_issue(issue.id, {"is_closed": 1, "closed": now}, now)
+        add_event(issue.id, CommentType.MERGE_PULL, doer_id, commit_sha=merge_commit)
 
 
 def set_locked(issue: Issue, locked: bool, reason: str, principal: Principal) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from ..errors import BadRequest, Conflict, NotFound, Unprocessable
+from ..errors import ApiError, BadRequest, Conflict, NotFound, Unprocessable
 
 __all__ = [
     "InvalidPullOption",
+    "MergeNotAllowed",
     "NotAReviewComment",
     "PullAlreadyExists",
+    "PullAlreadyMerged",
     "PullBranchNotFound",
     "PullNotFound",
     "ReviewNotFound",
@@ -41,3 +43,17 @@ class InvalidPullOption(Unprocessable):
 
 class NotAReviewComment(BadRequest):
     default_message = "comment is not a review comment"
+
+
+class PullAlreadyMerged(ApiError):
+    """Gitea answers 412 Precondition Failed to a state change of a merged pull request."""
+
+    status = 412
+    default_message = "cannot change state of this pull request, it was already merged"
+
+
+class MergeNotAllowed(ApiError):
+    """Gitea answers 405 Method Not Allowed when a pull request cannot be merged (already merged, no permission)."""
+
+    status = 405
+    default_message = "User not allowed to merge PR"

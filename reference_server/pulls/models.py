@@ -23,7 +23,7 @@ from ..issues.errors import IssueNotFound, IssuePermissionDenied
 from ..repos import models as repos
 from ..timefmt import iso
 from . import store
-from .errors import InvalidPullOption, PullAlreadyExists, PullBranchNotFound, PullNotFound
+from .errors import InvalidPullOption, PullAlreadyExists, PullAlreadyMerged, PullBranchNotFound, PullNotFound
 
 __all__ = [
     "Pull",
@@ -198,18 +198,26 @@ def create_pull(repo: repos.Repo, options: Mapping[str, Any], principal: Princip
 
 
 def edit_pull(repo: repos.Repo, pull: Pull, options: Mapping[str, Any], principal: Principal) -> Pull:
-    """Apply an ``EditPullRequestOption``: title, body, state and assignees as for an issue, and a new ``base``
-    (a writer's change: 404 unknown branch, 409 when an open pull of the same branches exists)."""
+    """Apply an ``EditPullRequestOption``: title, body, state and assignees as for an issue (a state change
+    of a merged pull is 412), and a new ``base`` for an unmerged pull (a writer's change: 404 for an unknown
+    branch, 409 when an open pull of the same branches exists), in Gitea's order."""
+    if options.get("state") is not None and pull.has_merged:
+        raise PullAlreadyMerged("cannot change state of this pull request, it was already merged")
+    if options.get("state") == "open" and pull.issue.is_closed:
+        _refuse_duplicate(repo, pull.head_branch, pull.base_branch)
     new_base = options.get("base")
-    if new_base is not None and new_base != pull.base_branch:
-        if not repos.permission(principal, repo).can_write:
-            raise IssuePermissionDenied("user should have permission to change the base branch")
-        if not isinstance(new_base, str):
-            raise InvalidPullOption("[Base]: must be a branch name")
-        if pull.has_merged:
-            raise InvalidPullOption("cannot change the base branch of a merged pull request")
-        base_tip = _require_branch(repo, new_base, "base")
-        with forge().db.transaction():
+    changes_base = not pull.has_merged and isinstance(new_base, str) and new_base and new_base != pull.base_branch
+    if new_base is not None and not isinstance(new_base, str):
+        raise InvalidPullOption("[Base]: must be a branch name")
+    if changes_base and not repos.permission(principal, repo).can_write:
+        raise IssuePermissionDenied("user should have permission to change the base branch")
+    with forge().db.transaction():
+        issues.edit_issue(repo, pull.issue, options, principal)
+        if changes_base:
+            assert isinstance(new_base, str)
+            base_tip = repo.git.rev_parse(f"refs/heads/{new_base}") if not new_base.startswith("-") else None
+            if base_tip is None:
+                raise PullBranchNotFound(f"new base '{new_base}' not exist")
             _refuse_duplicate(repo, pull.head_branch, new_base)
             merge_base = repo.git.merge_base(base_tip, head_commit(repo, pull)) or ""
             store.update_pull(pull.id, {"base_branch": new_base, "merge_base": merge_base})
@@ -220,12 +228,6 @@ def edit_pull(repo: repos.Repo, pull: Pull, options: Mapping[str, Any], principa
                 old_ref=pull.base_branch,
                 new_ref=new_base,
             )
-    if options.get("state") == "open" and pull.issue.is_closed:
-        if pull.has_merged:
-            raise InvalidPullOption("cannot reopen a merged pull request")
-        current = get_pull(repo, pull.index)
-        _refuse_duplicate(repo, current.head_branch, current.base_branch)
-    issues.edit_issue(repo, pull.issue, options, principal)
     return get_pull(repo, pull.index)
 
 

@@ -18,9 +18,10 @@ from ..context import forge
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, ChangedPath
 from ..repos import models as repos
-from ..rest import Page, json_body, json_response, page_params, paged_response, query_bool
+from ..rest import Page, empty, json_body, json_response, page_params, paged_response, query_bool
 from . import models, reviews
 from .errors import PullNotFound
+from .merge import merge_pull
 from .update import update_pull_branch
 
 __all__ = ["register"]
@@ -151,6 +152,21 @@ def update_pull(owner: str, repo: str, index: int) -> Response:
     return Response(b"", status=200)
 
 
+def merge(owner: str, repo: str, index: int) -> Response:
+    """``MergePullRequestOption``; 200 with an empty body, as Gitea."""
+    found, principal = _signed_in(owner, repo)
+    merge_pull(found, index, json_body(), principal)
+    return Response(b"", status=200)
+
+
+def is_merged(owner: str, repo: str, index: int) -> Response:
+    """204 when the pull request is merged, else 404 (Gitea's ``repoPullRequestIsMerged``)."""
+    found = _repo(owner, repo)
+    if not models.get_pull(found, index).has_merged:
+        raise PullNotFound("the pull request has not been merged")
+    return empty()
+
+
 def list_reviews(owner: str, repo: str, index: int) -> Response:
     found = _repo(owner, repo)
     pull = models.get_pull(found, index)
@@ -211,6 +227,8 @@ def register(app: Flask) -> None:
     rule(f"{one}/commits", endpoint="repoGetPullRequestCommits", view_func=pull_commits, methods=["GET"])
     rule(f"{one}/files", endpoint="repoGetPullRequestFiles", view_func=pull_files, methods=["GET"])
     rule(f"{one}/update", endpoint="repoUpdatePullRequest", view_func=update_pull, methods=["POST"])
+    rule(f"{one}/merge", endpoint="repoMergePullRequest", view_func=merge, methods=["POST"])
+    rule(f"{one}/merge", endpoint="repoPullRequestIsMerged", view_func=is_merged, methods=["GET"])
     rule(f"{one}/reviews", endpoint="repoListPullReviews", view_func=list_reviews, methods=["GET"])
     rule(f"{one}/reviews", endpoint="repoCreatePullReview", view_func=create_review, methods=["POST"])
     rule(f"{one}/reviews/<int:review_id>", endpoint="repoGetPullReview", view_func=get_review, methods=["GET"])

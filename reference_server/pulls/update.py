@@ -20,10 +20,11 @@ from ..users import models as users
 from .errors import InvalidPullOption, UpdateConflict
 from .models import Pull, get_pull
 
-__all__ = ["update_pull_branch"]
+__all__ = ["doer_identity", "replay_commits", "update_pull_branch"]
 
 
-def _doer(principal: Principal) -> Identity:
+def doer_identity(principal: Principal) -> Identity:
+    """The caller as the committer of a commit the forge writes now."""
     name, email = users.doer_identity(principal)
     return Identity(name, email, int(forge().now()))
 
@@ -36,7 +37,8 @@ def _merge(git: Git, pull: Pull, base: str, head: str, doer: Identity) -> str:
     return git.commit_tree(tree, [head, base], message, author=doer, committer=doer)
 
 
-def _rebase(git: Git, base: str, head: str, doer: Identity) -> str:
+def replay_commits(git: Git, base: str, head: str, doer: Identity) -> str:
+    """The head's own commits (``base..head``, merges dropped) cherry-picked in order on ``base``; the new tip."""
     tip = base
     for sha in reversed(git.commits_between(base, head)):
         info = git.commit_info(sha)
@@ -72,8 +74,8 @@ def update_pull_branch(repo: repos.Repo, index: int, style: str, principal: Prin
             raise InvalidPullOption(f"the {side} branch of the pull request no longer exists")
         if git.is_ancestor(base, head):
             return
-        doer = _doer(principal)
-        new_head = _rebase(git, base, head, doer) if style == "rebase" else _merge(git, pull, base, head, doer)
+        doer = doer_identity(principal)
+        new_head = replay_commits(git, base, head, doer) if style == "rebase" else _merge(git, pull, base, head, doer)
         try:
             git.update_ref(f"refs/heads/{pull.head_branch}", new_head, head)
         except RefUpdateRejectedError as exc:
