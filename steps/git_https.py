@@ -211,6 +211,20 @@ def when_push_lfs_binary(  # noqa: PLR0917 - pytest-bdd passes step arguments by
     git_world.clones.pop(short)
 
 
+@given(
+    phrase(
+        '"{who}" pushes a {size:d} MiB binary "{path}" tracked by LFS to the branch "{branch}" of "{short}" over HTTPS'
+    )
+)
+def given_pushed_lfs_binary(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
+    ctx: ScenarioContext, git_world: GitWorld, who: str, size: int, path: str, branch: str, short: str
+) -> None:
+    """The same push as a precondition: it must succeed."""
+    when_push_lfs_binary(ctx, git_world, who, size, path, branch, short)
+    result = _last(git_world)
+    assert result.ok, result.describe()
+
+
 # ---------------------------------------------------------------- Then: outcomes
 
 
@@ -356,9 +370,19 @@ def when_upload_mismatch(ctx: ScenarioContext, who: str, short: str, what: str) 
     ctx.response = _lfs(ctx, who).transfer("PUT", action, sent)
 
 
-@then(phrase("the LFS upload is refused with status {status:d}"))
+@then(phrase("every object of the LFS batch answer has an upload action"))
+def then_upload_actions(ctx: ScenarioContext) -> None:
+    """Each object of the batch answer is to be uploaded to an href of the forge."""
+    objects = json_of(ctx.last_response()).get("objects") or []
+    assert objects, "the batch answer lists no object"
+    for entry in objects:
+        upload = (entry.get("actions") or {}).get("upload")
+        assert upload and str(upload.get("href", "")).startswith(("http://", "https://")), f"no upload action: {entry}"
+
+
+@then(phrase("the LFS request is refused with status {status:d}"))
 def then_lfs_refused(ctx: ScenarioContext, status: int) -> None:
-    """The transfer failed with this status and the LFS error body."""
+    """The LFS batch or transfer failed with this status and the LFS error body."""
     response = ctx.last_response()
     assert response.status_code == status, f"expected {status}, got {response.status_code}: {response.text[:300]}"
     validate(json_of(response), "lfs_error")
@@ -375,27 +399,6 @@ def then_lfs_lacks(ctx: ScenarioContext, short: str) -> None:
     entry = json_of(answer)["objects"][0]
     assert "actions" not in entry and entry.get("error", {}).get("code") == 404, f"the object is there: {entry}"
     assert api.download(repo.owner, repo.name, pointer["oid"]).status_code == 404
-
-
-@when(phrase('"{short}" downloads through LFS with the deploy token "{title}" the object of "{path}"'))
-def when_lfs_download_with_token(ctx: ScenarioContext, git_world: GitWorld, short: str, title: str, path: str) -> None:
-    """A download batch authenticated by a deploy token, then the transfer it hands out."""
-    repo = ctx.repo(short)
-    content = git_world.lfs_content[path]
-    token = deploy_token(ctx, title)
-    api = LfsApi(ctx.admin.http.with_auth(BasicAuth("deploy", token.secret)), ctx.admin.site_url)
-    answer = api.batch(repo.owner, repo.name, "download", [_object(content)])
-    ctx.values["lfs batch"] = answer
-    action = json_of(answer)["objects"][0].get("actions", {}).get("download") if answer.status_code == 200 else None
-    ctx.response = api.transfer("GET", action) if action else answer
-
-
-@then(phrase('the download holds the bytes of "{path}"'))
-def then_download_bytes(ctx: ScenarioContext, git_world: GitWorld, path: str) -> None:
-    """The LFS transfer answered 200 with exactly the pushed bytes."""
-    response = ctx.last_response()
-    assert response.status_code == 200, f"the download answered {response.status_code}: {response.text[:300]}"
-    assert response.content == git_world.lfs_content[path], "the downloaded bytes differ from the pushed ones"
 
 
 @when(phrase('an upload batch for "{short}" is sent with the deploy token "{title}"'))

@@ -53,7 +53,7 @@ Feature: Repositories are cloned, fetched and pushed over HTTPS with Git and Git
   @gitea @capability_lfs
   Scenario Outline: An LFS upload whose <what> does not match is refused and nothing is stored
     When "dev" uploads to "dev/app" an LFS object whose <what> does not match
-    Then the LFS upload is refused with status 422
+    Then the LFS request is refused with status 422
     And the LFS store of "dev/app" does not hold the object
 
     Examples:
