@@ -56,12 +56,13 @@ class CommitQuery:
     until: int | None = None
 
     def arguments(self) -> list[str]:
-        """The ``rev-list``/``log`` arguments of the walk, shared by the count and the page."""
+        """The ``rev-list``/``log`` arguments of the walk, shared by the count and the page; the dates go as
+        exact Unix times (``--max-age``/``--min-age``), since ``--since`` misreads a bare large number."""
         args: list[str] = []
         if self.since is not None:
-            args.append(f"--since={self.since}")
+            args.append(f"--max-age={self.since}")
         if self.until is not None:
-            args.append(f"--until={self.until}")
+            args.append(f"--min-age={self.until}")
         args += ["--end-of-options", self.start, *(f"^{sha}" for sha in self.exclude), "--"]
         if self.path:
             args.append(self.path)
