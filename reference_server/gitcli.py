@@ -11,7 +11,8 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -364,17 +365,7 @@ class Git:
         ``expected_old`` defaults to ``parent`` (40 zeros: the branch must not exist yet).
         ``renames`` maps a new path to the old one whose mode it keeps.
         """
-        self.path.mkdir(parents=True, exist_ok=True)
-        fd, index_name = tempfile.mkstemp(prefix="index-", dir=self.path)
-        os.close(fd)
-        index_file = Path(index_name)
-        index_file.unlink()
-        index_env = {"GIT_INDEX_FILE": str(index_file)}
-        try:
-            if parent:
-                self.run("read-tree", parent, env=index_env)
-            else:
-                self.run("read-tree", "--empty", env=index_env)
+        with self.temporary_index(parent) as index_env:
             modes = self._index_modes(index_env)
             records: list[bytes] = []
             for path, content in changes.items():
@@ -389,12 +380,26 @@ class Git:
                 payload = b"\x00".join(records) + b"\x00"
                 self.run("update-index", "-z", "--index-info", input_bytes=payload, env=index_env)
             tree = self._text("write-tree", env=index_env)
-        finally:
-            index_file.unlink(missing_ok=True)
         new_sha = self.commit_tree(tree, [parent] if parent else [], message, author=author, committer=committer)
         old = expected_old if expected_old is not None else (parent or ZERO_SHA)
         self.update_ref(f"refs/heads/{branch}", new_sha, old)
         return new_sha
+
+    @contextmanager
+    def temporary_index(self, parent: str | None) -> Iterator[dict[str, str]]:
+        """The environment of an index file of our own holding ``parent``'s tree (empty without one), so
+        trees are built without a work tree; the file is removed afterwards."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd, index_name = tempfile.mkstemp(prefix="index-", dir=self.path)
+        os.close(fd)
+        index_file = Path(index_name)
+        index_file.unlink()
+        index_env = {"GIT_INDEX_FILE": str(index_file)}
+        try:
+            self.run("read-tree", *((parent,) if parent else ("--empty",)), env=index_env)
+            yield index_env
+        finally:
+            index_file.unlink(missing_ok=True)
 
     def _index_modes(self, env: Mapping[str, str]) -> dict[str, str]:
         out = self.run("ls-files", "-s", "-z", env=env).stdout

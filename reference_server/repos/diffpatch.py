@@ -9,9 +9,9 @@ from typing import Any
 
 from ..auth import Principal
 from ..errors import Unprocessable
-from ..gitcli import ZERO_SHA, Git, GitError
+from ..gitcli import Git, GitError
 from . import commit_gate, contents, models, treeops
-from .errors import BranchAlreadyExists, BranchNotFound, InvalidPath, PatchDoesNotApply
+from .errors import BranchNotFound, InvalidPath, PatchDoesNotApply
 from .write_options import parse_commit_options
 
 __all__ = ["DEFAULT_MESSAGE", "apply_diff_patch"]
@@ -51,13 +51,9 @@ def apply_diff_patch(repo: models.Repo, body: Mapping[str, Any], principal: Prin
     options = parse_commit_options(repo, body, principal)
     git = repo.git
     with models.repo_lock(repo):
-        branches = git.branches()
-        if options.branch not in branches:
+        parent, old = options.base(git.branches())
+        if parent is None:
             raise BranchNotFound(f"branch does not exist [name: {options.branch}]")
-        parent = branches[options.branch]
-        if options.new_branch and options.new_branch in branches and not options.force_push:
-            raise BranchAlreadyExists(f"branch already exists [name: {options.new_branch}]")
-        old = branches.get(options.target, ZERO_SHA)
         try:
             tree = treeops.apply_patch_tree(git, parent, patch.encode("utf-8"))
         except GitError as exc:

@@ -26,12 +26,8 @@ UNITS = ("has_issues", "has_pull_requests")
 
 
 def _flag(options: Mapping[str, Any], key: str) -> bool | None:
-    value = options.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, bool):
-        raise Unprocessable(f"[{key}]: must be a boolean")
-    return value
+    """A boolean field, or None when the body leaves it out (422 when it is not a boolean)."""
+    return None if options.get(key) is None else users.optional_flag(options, key)
 
 
 def _new_name(repo: models.Repo, options: Mapping[str, Any]) -> str | None:

@@ -14,11 +14,9 @@ from typing import Any
 
 from ..auth import Principal
 from ..errors import Unprocessable
-from ..gitcli import ZERO_SHA, GitError, TreeEntry
+from ..gitcli import GitError, TreeEntry
 from . import commit_gate, contents, models, treeops
 from .errors import (
-    BranchAlreadyExists,
-    BranchNotFound,
     ContentNotFound,
     FileAlreadyExists,
     FilePathConflict,
@@ -160,15 +158,7 @@ def _commit(
     """Check, build and land the commit under the repository's lock; the new commit's SHA."""
     git = repo.git
     with models.repo_lock(repo):
-        branches = git.branches()
-        parent: str | None = None
-        if branches:
-            if options.branch not in branches:
-                raise BranchNotFound(f"branch does not exist [name: {options.branch}]")
-            parent = branches[options.branch]
-        if options.new_branch and options.new_branch in branches and not options.force_push:
-            raise BranchAlreadyExists(f"branch already exists [name: {options.new_branch}]")
-        old = branches.get(options.target, ZERO_SHA)
+        parent, old = options.base(git.branches())
         changes = _plan(repo, parent, operations)
         try:
             tree = treeops.build_tree(git, parent, changes)

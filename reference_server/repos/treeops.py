@@ -10,8 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,21 +39,6 @@ class IndexChange:
     mode: str = REGULAR
 
 
-@contextmanager
-def _temporary_index(git: Git, parent: str | None) -> Iterator[dict[str, str]]:
-    """An index file of our own holding ``parent``'s tree (empty without one); removed afterwards."""
-    fd, index_name = tempfile.mkstemp(prefix="index-", dir=git.path)
-    os.close(fd)
-    index_file = Path(index_name)
-    index_file.unlink()
-    env = {"GIT_INDEX_FILE": str(index_file)}
-    try:
-        git.run("read-tree", *((parent,) if parent else ("--empty",)), env=env)
-        yield env
-    finally:
-        index_file.unlink(missing_ok=True)
-
-
 def store_blobs(git: Git, contents: Sequence[bytes]) -> list[str]:
     """Write every content as a blob with ONE ``hash-object --stdin-paths`` and return their SHAs in order."""
     if not contents:
@@ -75,7 +59,7 @@ def store_blobs(git: Git, contents: Sequence[bytes]) -> list[str]:
 
 def build_tree(git: Git, parent: str | None, changes: Mapping[str, IndexChange]) -> str:
     """The tree of ``parent`` with ``changes`` applied, written from a temporary index (no work tree)."""
-    with _temporary_index(git, parent) as env:
+    with git.temporary_index(parent) as env:
         records = [
             f"{change.mode} {change.blob}\t{path}" if change.blob else f"0 {ZERO_SHA}\t{path}"
             for path, change in changes.items()
@@ -89,7 +73,7 @@ def build_tree(git: Git, parent: str | None, changes: Mapping[str, IndexChange])
 def apply_patch_tree(git: Git, parent: str | None, patch: bytes) -> str:
     """The tree of ``parent`` with a unified diff applied by ``git apply --cached`` on a temporary index;
     :class:`GitError` carrying git's explanation when it does not apply."""
-    with _temporary_index(git, parent) as env:
+    with git.temporary_index(parent) as env:
         git.run("apply", "--cached", "--whitespace=nowarn", "-", input_bytes=patch, env=env)
         return git.run("write-tree", env=env).stdout.decode().strip()
 

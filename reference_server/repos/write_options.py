@@ -13,9 +13,10 @@ from typing import Any
 from ..auth import Principal
 from ..context import forge
 from ..errors import Unprocessable
-from ..gitcli import Identity, valid_branch_name
+from ..gitcli import ZERO_SHA, Identity, valid_branch_name
 from ..users import models as users
 from . import models
+from .errors import BranchAlreadyExists, BranchNotFound
 
 __all__ = ["CommitOptions", "decode_base64", "parse_commit_options", "text_option"]
 
@@ -39,6 +40,19 @@ class CommitOptions:
     def target(self) -> str:
         """The branch that moves."""
         return self.new_branch or self.branch
+
+    def base(self, branches: Mapping[str, str]) -> tuple[str | None, str]:
+        """``(parent, old)`` for the current ``branches``: the commit the change builds on (None in an empty
+        repository) and the target branch's head it must replace (40 zeros: created). 404 for a missing
+        branch, 422 for an existing ``new_branch`` without ``force_push``."""
+        parent: str | None = None
+        if branches:
+            if self.branch not in branches:
+                raise BranchNotFound(f"branch does not exist [name: {self.branch}]")
+            parent = branches[self.branch]
+        if self.new_branch and self.new_branch in branches and not self.force_push:
+            raise BranchAlreadyExists(f"branch already exists [name: {self.new_branch}]")
+        return parent, branches.get(self.target, ZERO_SHA)
 
     def final_message(self, default: str) -> str:
         """The commit message: the caller's (trimmed like Gitea) or ``default``, with a sign-off line if asked."""
