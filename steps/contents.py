@@ -222,3 +222,14 @@ def file_at_previous_head(ctx: ScenarioContext, path: str, repo: str, content: s
     assert response.status_code == 200, f'reading "{path}" at {previous} answered {response.status_code}'
     actual = _decoded(json_of(response))
     assert actual == content, f'at {previous} "{path}" holds {actual!r}, expected {content!r}'
+
+
+@when(phrase('"{who}" moves the file "{source}" in "{repo}" to "{path}" with content "{content}"'))
+def move_file(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
+    ctx: ScenarioContext, who: str, source: str, repo: str, path: str, content: str
+) -> None:
+    """``PUT .../contents/{path}`` with ``from_path`` and the sha of the file the Given step added."""
+    ref = ctx.repo(repo)
+    sha = _known_file(ctx, repo, source)["content"]["sha"]
+    api = _api(ctx, who).contents
+    _change(ctx, ref, api.update(ref.owner, ref.name, path, content, sha, from_path=source))

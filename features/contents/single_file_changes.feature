@@ -74,6 +74,16 @@ Feature: Single files are created, read, updated and deleted through the content
       | notes/../../etc.txt  |
 
   @gitea
+  Scenario: A PUT with from_path renames the file in one commit
+    When "alice" moves the file "notes/todo.txt" in "alice/demo" to "notes/later.txt" with content "moved"
+    Then the response status is 200
+    And the response matches the schema "file_response"
+    And the response holds the file "notes/later.txt" with content "moved"
+    And the change is a new commit on top of the previous head of "alice/demo"
+    And the file "notes/later.txt" of "alice/demo" holds "moved"
+    And the file "notes/todo.txt" of "alice/demo" does not exist
+
+  @gitea
   Scenario: A PUT without a sha creates the file
     When "alice" updates the file "notes/new.txt" in "alice/demo" to "made by put" without a sha
     Then the response status is 201
