@@ -451,6 +451,7 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
     allowed = permission(viewer, repo)
     from ..avatars.models import repo_avatar_url
     from ..licenses.models import repo_licenses
+    from ..topics.models import topic_names
 
     owner = users.get_user(repo.owner_id)
     path = f"{quote(repo.owner_name)}/{quote(repo.name)}"
@@ -523,7 +524,7 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
         "object_format_name": "sha1",
         "mirror_updated": iso_or_zero(None),
         "repo_transfer": None,
-        "topics": [],
+        "topics": topic_names(repo.id),
         "licenses": repo_licenses(repo.id),
         "branch_count": len(branches),
     }
