@@ -107,3 +107,9 @@ def test_only_repository_admins_change_topics(world: World) -> None:
     assert world.api("GET", "repos/alice/app/topics", "bob").status_code == 200
     assert world.api("PUT", "repos/alice/app/topics", json={"topics": ["x"]}).status_code == 401
     assert _topics(world) == ([], "0")
+
+
+def test_the_repository_json_carries_its_topics(world: World) -> None:
+    world.repo("alice", "app")
+    assert _put(world, ["web", "api"]).status_code == 204
+    assert world.api("GET", "repos/alice/app", "alice").get_json()["topics"] == ["api", "web"]
