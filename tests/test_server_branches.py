@@ -173,3 +173,16 @@ def test_empty_repository(client: FlaskClient, admin_headers: dict[str, str]) ->
     assert client.get(f"{API}/repos/ann/void/branches", headers=basic("ann")).get_json() == []
     body = {"new_branch_name": "x"}
     assert_error(client.post(f"{API}/repos/ann/void/branches", headers=basic("ann"), json=body), 404, "empty")
+
+
+def test_a_protected_branch_shows_its_rule_and_refuses_the_push_right(client: FlaskClient, repo: str) -> None:
+    rule = {"rule_name": "ma*", "enable_push": False, "required_approvals": 2, "enable_status_check": True}
+    rule["status_check_contexts"] = ["ci"]
+    created = client.post(f"{API}/repos/ann/code/branch_protections", headers=basic("ann"), json=rule)
+    assert created.status_code == 201, created.get_data(as_text=True)
+    body = client.get(f"{BRANCHES}/main", headers=basic("ann")).get_json()
+    assert body["protected"] is True
+    assert body["effective_branch_protection_name"] == "ma*"
+    assert body["user_can_push"] is False
+    assert (body["required_approvals"], body["enable_status_check"], body["status_check_contexts"]) == (2, True, ["ci"])
+    assert client.get(f"{BRANCHES}/dev", headers=basic("ann")).get_json()["protected"] is False
