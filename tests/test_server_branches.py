@@ -186,3 +186,19 @@ def test_a_protected_branch_shows_its_rule_and_refuses_the_push_right(client: Fl
     assert body["user_can_push"] is False
     assert (body["required_approvals"], body["enable_status_check"], body["status_check_contexts"]) == (2, True, ["ci"])
     assert client.get(f"{BRANCHES}/dev", headers=basic("ann")).get_json()["protected"] is False
+
+
+def test_only_repository_admins_rename_default_or_protected_branches(
+    client: FlaskClient, admin_headers: dict[str, str], repo: str
+) -> None:
+    make_user(client, admin_headers, "wes")
+    added = client.put(f"{API}/repos/ann/code/collaborators/wes", headers=basic("ann"), json={"permission": "write"})
+    assert added.status_code == 204, added.get_data(as_text=True)
+    rule = {"rule_name": "dev"}
+    assert client.post(f"{API}/repos/ann/code/branch_protections", headers=basic("ann"), json=rule).status_code == 201
+    for branch in ("main", "dev"):
+        refused = client.patch(f"{BRANCHES}/{branch}", headers=basic("wes"), json={"name": "renamed"})
+        assert_error(refused, 403, "must be a repo or site admin")
+    assert head_of(client, "ann", "code", "renamed") is None
+    assert client.post(BRANCHES, headers=basic("wes"), json={"new_branch_name": "free"}).status_code == 201
+    assert client.patch(f"{BRANCHES}/free", headers=basic("wes"), json={"name": "freed"}).status_code == 204

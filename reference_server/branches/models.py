@@ -143,6 +143,13 @@ def _protection_fields(repo: repos.Repo, name: str, principal: Principal | None,
     }
 
 
+def _is_protected(repo: repos.Repo, name: str) -> bool:
+    from ..protections import models as protections
+    from ..protections.rules import first_matching_rule
+
+    return first_matching_rule(protections.branch_rules(repo.id), name) is not None
+
+
 def branch_to_api(repo: repos.Repo, name: str, sha: str, principal: Principal | None) -> dict[str, Any]:
     """Gitea's ``Branch``: its head as a ``PayloadCommit``, its protection and what the caller may do with it."""
     info = repo.git.commit_info(sha)
@@ -229,7 +236,7 @@ def rename_branch(repo: repos.Repo, principal: Principal, name: str, options: Ma
         raise BranchMissing("Branch doesn't exist.")
     if new_name == name or new_name in branches:
         raise RenameTargetExists()
-    if name == repo.default_branch and not repos.permission(principal, repo).is_admin:
+    if (name == repo.default_branch or _is_protected(repo, name)) and not repos.permission(principal, repo).is_admin:
         raise BranchRefused("User must be a repo or site admin to rename default or protected branches.")
     head = branches[name]
     move_refs(
