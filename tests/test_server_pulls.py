@@ -203,3 +203,25 @@ def test_edit_pull_changes_base_and_refuses_unknown_base(forge_env: Forge) -> No
     assert [(entry["type"], entry["old_ref"], entry["new_ref"]) for entry in timeline] == [
         ("change_target_branch", "main", "release")
     ]
+
+
+def test_a_merged_pull_cannot_be_reopened_through_the_issue_route(forge_env: Forge) -> None:
+    _feature_pull(forge_env)
+    assert forge_env.call("POST", "/pulls/1/merge", forge_env.ann, json={"Do": "merge"}).status_code == 200
+    assert_error(forge_env.call("PATCH", "/issues/1", forge_env.ann, json={"state": "open"}), 412)
+    assert forge_env.ok("GET", "/issues/1", None, 200)["state"] == "closed"
+    renamed = forge_env.ok("PATCH", "/issues/1", forge_env.ann, 201, json={"title": "Feature, merged"})
+    assert renamed["pull_request"]["merged"] is True
+
+
+def test_a_pending_review_is_seen_by_its_reviewer_only(forge_env: Forge) -> None:
+    _feature_pull(forge_env)
+    option = {"event": "PENDING", "comments": [{"path": "b.txt", "body": "draft", "new_position": 1}]}
+    review = forge_env.ok("POST", "/pulls/1/reviews", forge_env.bob, 200, json=option)
+    assert review["state"] == "PENDING"
+    assert_error(forge_env.call("GET", f"/pulls/1/reviews/{review['id']}", forge_env.ann), 404)
+    assert forge_env.ok("GET", f"/pulls/1/reviews/{review['id']}", forge_env.bob, 200)["comments_count"] == 1
+    assert forge_env.ok("GET", "/issues/1/timeline", forge_env.ann, 200) == []
+    assert [entry["type"] for entry in forge_env.ok("GET", "/issues/1/timeline", forge_env.bob, 200)] == ["code"]
+    assert forge_env.ok("GET", "/pulls/1", None, 200)["review_comments"] == 0
+    assert forge_env.ok("GET", "/pulls/1/reviews", forge_env.ann, 200) == []

@@ -4,6 +4,7 @@ types, so a timeline is one query), code comments of pull request reviews, and t
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -215,9 +216,10 @@ def list_comments(issue: Issue, limit: int, offset: int) -> tuple[list[Comment],
     return [Comment.from_row(row) for row in rows], total
 
 
-def timeline(issue: Issue, limit: int, offset: int) -> tuple[list[Comment], int]:
-    """A page of everything that happened to the issue, oldest first."""
-    rows, total = store.comment_rows(issue.id, None, limit, offset)
+def timeline(issue: Issue, limit: int, offset: int, *, hidden_reviews: Sequence[int] = ()) -> tuple[list[Comment], int]:
+    """A page of everything that happened to the issue, oldest first, without the code comments of
+    ``hidden_reviews`` (pending reviews of other people, which only their reviewer sees)."""
+    rows, total = store.comment_rows(issue.id, None, limit, offset, hidden_reviews=hidden_reviews)
     return [Comment.from_row(row) for row in rows], total
 
 

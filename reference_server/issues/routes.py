@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from ..auth import Principal, check_scope, current_principal
+from ..auth import Principal, check_scope, current_principal, optional_principal
 from ..context import forge
 from ..events import RepoDeletedEvent
 from ..repos import models as repos
@@ -71,10 +71,23 @@ def get_issue(owner: str, repo: str, index: int) -> Response:
 
 
 def edit_issue(owner: str, repo: str, index: int) -> Response:
-    """Gitea answers an edit with 201."""
+    """Gitea answers an edit with 201; a pull request's edit goes through the pulls family's rules (a merged
+    pull keeps its state: 412)."""
     found, principal = _signed_in(owner, repo)
-    issue = models.edit_issue(found, models.get_issue(found, index), json_body(), principal)
+    issue = models.get_issue(found, index)
+    options = json_body()
+    if issue.is_pull:
+        from ..pulls.models import edit_pull, get_pull
+
+        issue = edit_pull(found, get_pull(found, index), _issue_fields(options), principal).issue
+    else:
+        issue = models.edit_issue(found, issue, options, principal)
     return json_response(issue_api(found, issue), status=201)
+
+
+def _issue_fields(options: dict[str, Any]) -> dict[str, Any]:
+    """The ``EditIssueOption`` fields a pull request's issue takes (``base`` is not one of them)."""
+    return {key: value for key, value in options.items() if key != "base"}
 
 
 def list_comments(owner: str, repo: str, index: int) -> Response:
@@ -123,7 +136,12 @@ def timeline(owner: str, repo: str, index: int) -> Response:
     found = _repo(owner, repo)
     issue = models.get_issue(found, index)
     page = page_params()
-    items, total = comments.timeline(issue, page.limit, page.offset)
+    hidden: list[int] = []
+    if issue.is_pull:
+        from ..pulls.reviews import hidden_review_ids
+
+        hidden = hidden_review_ids(issue.id, optional_principal())
+    items, total = comments.timeline(issue, page.limit, page.offset, hidden_reviews=hidden)
     return paged_response([comments.timeline_to_api(found, issue, item) for item in items], page, total)
 
 

@@ -237,13 +237,19 @@ def comment_by_id(comment_id: int) -> Row | None:
     return forge().db.one("SELECT * FROM comment WHERE id = ?", (comment_id,))
 
 
-def comment_rows(issue_id: int, types: Sequence[int] | None, limit: int, offset: int) -> tuple[list[Row], int]:
-    """A page of an issue's comments (of some types, or all), oldest first, and how many there are."""
+def comment_rows(
+    issue_id: int, types: Sequence[int] | None, limit: int, offset: int, *, hidden_reviews: Sequence[int] = ()
+) -> tuple[list[Row], int]:
+    """A page of an issue's comments (of some types, or all; none of the ``hidden_reviews``), oldest first,
+    and how many there are."""
     where = "issue_id = ?"
     params: list[Any] = [issue_id]
     if types is not None:
         where += f" AND type IN ({', '.join('?' for _ in types)})"
         params += list(types)
+    if hidden_reviews:
+        where += f" AND review_id NOT IN ({', '.join('?' for _ in hidden_reviews)})"
+        params += list(hidden_reviews)
     db = forge().db
     rows = db.all(
         f"SELECT * FROM comment WHERE {where} ORDER BY id LIMIT ? OFFSET ?",  # noqa: S608

@@ -39,6 +39,7 @@ __all__ = [
     "count_code_comments",
     "create_review",
     "get_review",
+    "hidden_review_ids",
     "list_reviews",
     "reply_to_comment",
     "review_comment_to_api",
@@ -106,7 +107,10 @@ class _PlannedComment:
 
 
 def count_code_comments(issue_id: int) -> int:
-    return count_of_type(issue_id, CommentType.CODE)
+    """The pull's code comments, those of pending reviews left out (Gitea's ``review_comments``)."""
+    pending = store.pending_review_ids(issue_id, exclude_reviewer=0)
+    hidden = sum(len(review_comments(review_id)) for review_id in pending)
+    return count_of_type(issue_id, CommentType.CODE) - hidden
 
 
 def _review_type(pull: Pull, event: object, body: str, has_comments: bool, principal: Principal) -> ReviewType:
@@ -241,6 +245,14 @@ def list_reviews(pull: Pull, principal: Principal | None, limit: int, offset: in
     viewer = principal.user_id if principal is not None else 0
     rows, total = store.review_rows(pull.issue.id, viewer, limit, offset)
     return [Review.from_row(row) for row in rows], total
+
+
+def hidden_review_ids(issue_id: int, principal: Principal | None) -> list[int]:
+    """The pending reviews of a pull that the caller may not see (everybody else's; site admins see all)."""
+    if principal is not None and principal.is_admin:
+        return []
+    viewer = principal.user_id if principal is not None else 0
+    return store.pending_review_ids(issue_id, exclude_reviewer=viewer)
 
 
 def visible_review_comments(review: Review) -> list[Comment]:

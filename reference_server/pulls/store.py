@@ -118,3 +118,12 @@ def review_rows(issue_id: int, viewer_id: int, limit: int, offset: int) -> tuple
     )
     total = db.scalar(f"SELECT COUNT(*) FROM review WHERE {where}", (issue_id, viewer_id))  # noqa: S608
     return rows, int(total if isinstance(total, int) else 0)
+
+
+def pending_review_ids(issue_id: int, *, exclude_reviewer: int) -> list[int]:
+    """The pull's pending reviews, except those of ``exclude_reviewer`` (0: none excepted)."""
+    rows = forge().db.all(
+        "SELECT id FROM review WHERE issue_id = ? AND type = 0 AND reviewer_id <> ? ORDER BY id",
+        (issue_id, exclude_reviewer),
+    )
+    return [int(row["id"]) for row in rows]
