@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from pytest_bdd import given, then, when
 
+from conformance.api.collaborators import CollaboratorsApi
 from conformance.client import HttpClient, TokenAuth, json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
@@ -24,7 +25,7 @@ from steps.ci import report_result, take_job
 from steps.common import phrase
 from steps.scopes import registered_runner
 
-__all__ = ["CALLERS", "OPERATIONS", "Operation", "category_of", "fill_path", "scopes_for"]
+__all__ = ["CALLERS", "OPERATIONS", "ROLE_CALLERS", "Operation", "category_of", "fill_path", "scopes_for"]
 
 CATEGORIES = ("activitypub", "admin", "issue", "misc", "notification", "organization", "package", "repository", "user")
 RUN_KEY = "authorization:run"
@@ -93,7 +94,13 @@ CALLERS: dict[str, tuple[str, str | None]] = {
     "owner with a read token": ("owner", "read"),
     "owner": ("owner", "right"),
     "site admin": ("the admin", "all"),
+    "reader": ("reader", "all"),
+    "writer": ("writer", "all"),
+    "org member": ("member", "all"),
 }
+# Callers with a role on acme/app, given on representative rows only: a read or write collaborator of
+# the repository, and a member of a read team of acme that covers it.
+ROLE_CALLERS = frozenset({"reader", "writer", "org member"})
 
 
 def category_of(path: str) -> str:
@@ -178,10 +185,31 @@ def given_caller(ctx: ScenarioContext, identities: IdentityFactory, caller: str,
         client = ctx.admin.http
     else:
         identity = identities.user(who)
+        _give_role(ctx, caller, identity.username)
         scopes = scopes_for(kind, category_of(_operation(operation).path))
         token = identities.token_for(who, f"{ctx.run_prefix}-authz-{kind}", scopes)
         client = identity.http.with_auth(TokenAuth(token.value))
     ctx.remember(CLIENT_KEY, client)
+
+
+def _give_role(ctx: ScenarioContext, caller: str, username: str) -> None:
+    """The owner makes the user a read or write collaborator of acme/app, or puts it in a read team covering it."""
+    repo = ctx.repo("acme/app")
+    owner = ctx.user("owner").api
+    if caller in ("reader", "writer"):
+        permission = {"reader": "read", "writer": "write"}[caller]
+        response = owner.area(CollaboratorsApi).put(repo.owner, repo.name, username, permission)
+        assert response.status_code == 204, f"could not add the {caller}: {response.status_code} {response.text[:200]}"
+    elif caller == "org member":
+        body = {"name": "authz-readers", "permission": "read", "units": ["repo.code", "repo.actions"]}
+        team = owner.orgs.create_team(repo.owner, body)
+        assert team.status_code == 201, f"could not create the team: {team.status_code} {team.text[:200]}"
+        team_id = int(json_of(team)["id"])
+        for response in (
+            owner.orgs.add_team_repo(team_id, repo.owner, repo.name),
+            owner.orgs.add_team_member(team_id, username),
+        ):
+            assert response.status_code == 204, f"could not set up the team: {response.status_code}"
 
 
 # ---------------------------------------------------------------- When

@@ -14,7 +14,13 @@ Feature: Who may call the CI administration routes, as one table of operation, c
   variables, runners, hooks) with 403; organization routes need membership (runs) or ownership
   (secrets, variables, runners) and /admin a site administrator, refused with 403; /user routes
   serve the caller's own scope, so any signed-in user is allowed. The owner is the organization's
-  owner; the site administrator may do anything. A refusal carries Gitea's error body.
+  owner; the site administrator may do anything. On representative rows three roles on acme/app
+  complete the list: a reader (a read collaborator) and a writer (a write collaborator) read runs,
+  jobs and workflows, only the writer deletes a run or dispatches a workflow, and neither reaches the
+  owner-only routes (secrets, variables, runners: repository owner; hooks: repository admin), which
+  answer 403; an org member (in a read team of acme covering acme/app) lists the repository's and the
+  organization's runs but not the organization's secrets (owners only, 403). A refusal carries
+  Gitea's error body.
 
   Background:
     Given a user "owner"
@@ -49,6 +55,9 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | repository runs list          | owner with a read token    | 200    |
       | repository runs list          | owner                      | 200    |
       | repository runs list          | site admin                 | 200    |
+      | repository runs list          | reader                     | 200    |
+      | repository runs list          | writer                     | 200    |
+      | repository runs list          | org member                 | 200    |
       | missing repository runs list  | stranger                   | 404    |
       | missing repository runs list  | owner without the category | 403    |
       | missing repository runs list  | owner with a read token    | 404    |
@@ -66,6 +75,8 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | run delete                    | owner with a read token    | 403    |
       | run delete                    | owner                      | 204    |
       | run delete                    | site admin                 | 204    |
+      | run delete                    | reader                     | 403    |
+      | run delete                    | writer                     | 204    |
       | tasks list                    | anonymous                  | 404    |
       | tasks list                    | stranger                   | 404    |
       | tasks list                    | owner without the category | 403    |
@@ -78,18 +89,22 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | jobs list                     | owner with a read token    | 200    |
       | jobs list                     | owner                      | 200    |
       | jobs list                     | site admin                 | 200    |
+      | jobs list                     | reader                     | 200    |
       | workflows list                | anonymous                  | 401    |
       | workflows list                | stranger                   | 404    |
       | workflows list                | owner without the category | 403    |
       | workflows list                | owner with a read token    | 200    |
       | workflows list                | owner                      | 200    |
       | workflows list                | site admin                 | 200    |
+      | workflows list                | reader                     | 200    |
       | workflow dispatch             | anonymous                  | 401    |
       | workflow dispatch             | stranger                   | 404    |
       | workflow dispatch             | owner without the category | 403    |
       | workflow dispatch             | owner with a read token    | 403    |
       | workflow dispatch             | owner                      | 204    |
       | workflow dispatch             | site admin                 | 204    |
+      | workflow dispatch             | reader                     | 403    |
+      | workflow dispatch             | writer                     | 204    |
       | repository runners list       | anonymous                  | 401    |
       | repository runners list       | stranger                   | 404    |
       | repository runners list       | owner without the category | 403    |
@@ -108,6 +123,7 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | runner update                 | owner with a read token    | 403    |
       | runner update                 | owner                      | 200    |
       | runner update                 | site admin                 | 200    |
+      | runner update                 | writer                     | 403    |
       | repository secret put         | anonymous                  | 401    |
       | repository secret put         | stranger                   | 404    |
       | repository secret put         | owner without the category | 403    |
@@ -120,12 +136,15 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | repository secrets list       | owner with a read token    | 200    |
       | repository secrets list       | owner                      | 200    |
       | repository secrets list       | site admin                 | 200    |
+      | repository secrets list       | reader                     | 403    |
+      | repository secrets list       | writer                     | 403    |
       | repository variable create    | anonymous                  | 401    |
       | repository variable create    | stranger                   | 404    |
       | repository variable create    | owner without the category | 403    |
       | repository variable create    | owner with a read token    | 403    |
       | repository variable create    | owner                      | 201    |
       | repository variable create    | site admin                 | 201    |
+      | repository variable create    | writer                     | 403    |
       | repository variables list     | anonymous                  | 401    |
       | repository variables list     | stranger                   | 404    |
       | repository variables list     | owner without the category | 403    |
@@ -138,6 +157,7 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | repository hooks list         | owner with a read token    | 200    |
       | repository hooks list         | owner                      | 200    |
       | repository hooks list         | site admin                 | 200    |
+      | repository hooks list         | writer                     | 403    |
       | repository hook create        | anonymous                  | 401    |
       | repository hook create        | stranger                   | 404    |
       | repository hook create        | owner without the category | 403    |
@@ -204,12 +224,14 @@ Feature: Who may call the CI administration routes, as one table of operation, c
       | organization runs list      | owner with a read token    | 200    |
       | organization runs list      | owner                      | 200    |
       | organization runs list      | site admin                 | 200    |
+      | organization runs list      | org member                 | 200    |
       | organization secrets list   | anonymous                  | 401    |
       | organization secrets list   | stranger                   | 403    |
       | organization secrets list   | owner without the category | 403    |
       | organization secrets list   | owner with a read token    | 200    |
       | organization secrets list   | owner                      | 200    |
       | organization secrets list   | site admin                 | 200    |
+      | organization secrets list   | org member                 | 403    |
       | organization variables list | anonymous                  | 401    |
       | organization variables list | stranger                   | 403    |
       | organization variables list | owner without the category | 403    |
