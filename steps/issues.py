@@ -16,7 +16,7 @@ from conformance.client import json_of
 from conformance.context import ScenarioContext
 from steps.common import expand, phrase
 
-__all__ = ["issues_api"]
+__all__ = ["expect_status", "issues_api", "json_option"]
 
 
 def issues_api(ctx: ScenarioContext, who: str) -> IssuesApi:
@@ -28,7 +28,8 @@ def issues_api(ctx: ScenarioContext, who: str) -> IssuesApi:
     return ctx.user(who).api.area(IssuesApi)
 
 
-def _expect(response: Any, status: int, what: str) -> Any:
+def expect_status(response: Any, status: int, what: str) -> Any:
+    """The JSON body of a set-up request that must answer ``status`` (an error naming ``what`` otherwise)."""
     if response.status_code != status:
         raise AssertionError(f"{what}: expected {status}, got {response.status_code} {response.text[:300]}")
     return json_of(response) if response.content else None
@@ -36,19 +37,20 @@ def _expect(response: Any, status: int, what: str) -> Any:
 
 def _issue(ctx: ScenarioContext, repo: str, index: int) -> dict[str, Any]:
     ref = ctx.repo(repo)
-    body = _expect(issues_api(ctx, "the admin").get_issue(ref.owner, ref.name, index), 200, f"read issue {index}")
+    body = expect_status(issues_api(ctx, "the admin").get_issue(ref.owner, ref.name, index), 200, f"read issue {index}")
     assert isinstance(body, dict)
     return body
 
 
 def _timeline(ctx: ScenarioContext, repo: str, index: int) -> list[dict[str, Any]]:
     ref = ctx.repo(repo)
-    body = _expect(issues_api(ctx, "the admin").timeline(ref.owner, ref.name, index), 200, "read the timeline")
+    body = expect_status(issues_api(ctx, "the admin").timeline(ref.owner, ref.name, index), 200, "read the timeline")
     assert isinstance(body, list)
     return body
 
 
-def _option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
+def json_option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
+    """A docstring's JSON object with the scenario's placeholders expanded."""
     try:
         option = json.loads(expand(ctx, docstring))
     except ValueError as error:
@@ -63,27 +65,27 @@ def _option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
 @given(phrase('"{who}" opened the issue "{title}" in "{repo}"'))
 def given_issue(ctx: ScenarioContext, who: str, title: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    _expect(issues_api(ctx, who).create_issue(ref.owner, ref.name, {"title": title}), 201, f'open "{title}"')
+    expect_status(issues_api(ctx, who).create_issue(ref.owner, ref.name, {"title": title}), 201, f'open "{title}"')
 
 
 @given(phrase('"{who}" commented "{body}" on issue {index:d} of "{repo}"'))
 def given_comment(ctx: ScenarioContext, who: str, body: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    comment = _expect(issues_api(ctx, who).create_comment(ref.owner, ref.name, index, body), 201, "comment")
+    comment = expect_status(issues_api(ctx, who).create_comment(ref.owner, ref.name, index, body), 201, "comment")
     ctx.remember("issues:comment", comment["id"])
 
 
 @given(phrase('"{who}" edited issue {index:d} of "{repo}" with the body'))
 def given_edited(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    option = _option(ctx, docstring)
-    _expect(issues_api(ctx, who).edit_issue(ref.owner, ref.name, index, option), 201, f"edit issue {index}")
+    option = json_option(ctx, docstring)
+    expect_status(issues_api(ctx, who).edit_issue(ref.owner, ref.name, index, option), 201, f"edit issue {index}")
 
 
 @given(phrase('"{who}" locked issue {index:d} of "{repo}"'))
 def given_locked(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    _expect(issues_api(ctx, who).lock(ref.owner, ref.name, index, "Off-topic"), 204, f"lock issue {index}")
+    expect_status(issues_api(ctx, who).lock(ref.owner, ref.name, index, "Off-topic"), 204, f"lock issue {index}")
 
 
 # ---------------------------------------------------------------- When
@@ -98,7 +100,7 @@ def when_open(ctx: ScenarioContext, who: str, title: str, repo: str) -> None:
 @when(phrase('"{who}" opens an issue in "{repo}" with the body'))
 def when_open_with(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).create_issue(ref.owner, ref.name, _option(ctx, docstring))
+    ctx.response = issues_api(ctx, who).create_issue(ref.owner, ref.name, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" lists the issues of "{repo}" with "{query}"'))
@@ -118,7 +120,7 @@ def when_read(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
 @when(phrase('"{who}" edits issue {index:d} of "{repo}" with the body'))
 def when_edit(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).edit_issue(ref.owner, ref.name, index, _option(ctx, docstring))
+    ctx.response = issues_api(ctx, who).edit_issue(ref.owner, ref.name, index, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" comments "{body}" on issue {index:d} of "{repo}"'))
@@ -179,7 +181,7 @@ def then_unlocked(ctx: ScenarioContext, index: int, repo: str) -> None:
 @then(phrase('issue {index:d} of "{repo}" has {count:d} comments'))
 def then_comment_count(ctx: ScenarioContext, index: int, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
-    listed = _expect(issues_api(ctx, "the admin").list_comments(ref.owner, ref.name, index), 200, "list comments")
+    listed = expect_status(issues_api(ctx, "the admin").list_comments(ref.owner, ref.name, index), 200, "list comments")
     assert len(listed) == count, f"expected {count} comments, found {len(listed)}"
     assert _issue(ctx, repo, index)["comments"] == count
 
@@ -194,7 +196,7 @@ def then_title_state(ctx: ScenarioContext, index: int, repo: str, title: str, st
 def then_issue_count(ctx: ScenarioContext, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
     response = issues_api(ctx, "the admin").list_issues(ref.owner, ref.name, state="all")
-    assert len(_expect(response, 200, "list the issues")) == count
+    assert len(expect_status(response, 200, "list the issues")) == count
 
 
 @then(phrase('the timeline of issue {index:d} of "{repo}" has the types "{types}"'))

@@ -8,8 +8,6 @@ remembers its tip, so a Then step can show that a refused operation left the bra
 from __future__ import annotations
 
 import base64
-import json
-from typing import Any
 
 from pytest_bdd import given, then, when
 
@@ -18,7 +16,8 @@ from conformance.api.contents import ContentsApi
 from conformance.api.pulls import PullsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import expand, phrase
+from steps.common import phrase
+from steps.issues import expect_status, json_option
 
 __all__ = ["pulls_api"]
 
@@ -37,28 +36,22 @@ def _owner_contents(ctx: ScenarioContext, repo: str) -> ContentsApi:
     return ctx.user(owner).api.contents if owner in ctx.users else ctx.admin.contents
 
 
-def _expect(response: Any, status: int, what: str) -> Any:
-    if response.status_code != status:
-        raise AssertionError(f"{what}: expected {status}, got {response.status_code} {response.text[:300]}")
-    return json_of(response) if response.content else None
-
-
 def _write(ctx: ScenarioContext, repo: str, branch: str, path: str, content: str, *, new_branch: str = "") -> None:
     """Create or change one file on ``branch`` (on ``new_branch``, first made from ``branch``); remember the tip."""
     ref = ctx.repo(repo)
     contents = _owner_contents(ctx, repo)
     if new_branch:
         option = {"new_branch_name": new_branch, "old_branch_name": branch}
-        _expect(contents_as_branches(contents).create(ref.owner, ref.name, option), 201, f'create "{new_branch}"')
+        expect_status(contents_as_branches(contents).create(ref.owner, ref.name, option), 201, f'create "{new_branch}"')
         branch = new_branch
     current = contents.get(ref.owner, ref.name, path, ref=branch)
     if current.status_code == 200:
         sha = json_of(current)["sha"]
         response = contents.update(ref.owner, ref.name, path, content, sha, message=f"change {path}", branch=branch)
-        written = _expect(response, 200, f'change "{path}" on "{branch}"')
+        written = expect_status(response, 200, f'change "{path}" on "{branch}"')
     else:
         response = contents.create(ref.owner, ref.name, path, content, message=f"add {path}", branch=branch)
-        written = _expect(response, 201, f'add "{path}" on "{branch}"')
+        written = expect_status(response, 201, f'add "{path}" on "{branch}"')
     ctx.remember(f"branch:{repo}:{branch}", written["commit"]["sha"])
 
 
@@ -69,18 +62,11 @@ def contents_as_branches(contents: ContentsApi) -> BranchesApi:
 
 def _branch_tip(ctx: ScenarioContext, repo: str, branch: str) -> str:
     ref = ctx.repo(repo)
-    body = _expect(ctx.admin.area(BranchesApi).get(ref.owner, ref.name, branch), 200, f'read the branch "{branch}"')
+    body = expect_status(
+        ctx.admin.area(BranchesApi).get(ref.owner, ref.name, branch), 200, f'read the branch "{branch}"'
+    )
     sha: str = body["commit"]["id"]
     return sha
-
-
-def _option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
-    try:
-        option = json.loads(expand(ctx, docstring))
-    except ValueError as error:
-        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
-    assert isinstance(option, dict), "the body must be a JSON object"
-    return option
 
 
 # ---------------------------------------------------------------- Given
@@ -103,9 +89,9 @@ def given_branch_change(ctx: ScenarioContext, branch: str, repo: str, path: str,
 def given_branch_delete(ctx: ScenarioContext, branch: str, repo: str, path: str) -> None:
     ref = ctx.repo(repo)
     contents = _owner_contents(ctx, repo)
-    current = _expect(contents.get(ref.owner, ref.name, path, ref=branch), 200, f'read "{path}"')
+    current = expect_status(contents.get(ref.owner, ref.name, path, ref=branch), 200, f'read "{path}"')
     response = contents.delete(ref.owner, ref.name, path, current["sha"], message=f"delete {path}", branch=branch)
-    deleted = _expect(response, 200, f'delete "{path}" on "{branch}"')
+    deleted = expect_status(response, 200, f'delete "{path}" on "{branch}"')
     ctx.remember(f"branch:{repo}:{branch}", deleted["commit"]["sha"])
 
 
@@ -113,19 +99,19 @@ def given_branch_delete(ctx: ScenarioContext, branch: str, repo: str, path: str)
 def given_pull(ctx: ScenarioContext, who: str, head: str, base: str, repo: str) -> None:
     ref = ctx.repo(repo)
     option = {"head": head, "base": base, "title": f"Merge {head}"}
-    _expect(pulls_api(ctx, who).create_pull(ref.owner, ref.name, option), 201, "open the pull request")
+    expect_status(pulls_api(ctx, who).create_pull(ref.owner, ref.name, option), 201, "open the pull request")
 
 
 @given(phrase('"{who}" closed pull request {index:d} of "{repo}"'))
 def given_closed(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    _expect(pulls_api(ctx, who).edit_pull(ref.owner, ref.name, index, {"state": "closed"}), 201, "close the pull")
+    expect_status(pulls_api(ctx, who).edit_pull(ref.owner, ref.name, index, {"state": "closed"}), 201, "close the pull")
 
 
 @given(phrase('"{who}" merged pull request {index:d} of "{repo}"'))
 def given_merged(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    _expect(pulls_api(ctx, who).merge(ref.owner, ref.name, index, {"Do": "merge"}), 200, "merge the pull request")
+    expect_status(pulls_api(ctx, who).merge(ref.owner, ref.name, index, {"Do": "merge"}), 200, "merge the pull request")
     ctx.remember(f"branch:{repo}:{ref.default_branch}", _branch_tip(ctx, repo, ref.default_branch))
 
 
@@ -135,8 +121,8 @@ def given_review(ctx: ScenarioContext, *, who: str, index: int, repo: str, body:
     ref = ctx.repo(repo)
     api = pulls_api(ctx, who)
     option = {"event": "COMMENT", "body": "", "comments": [{"path": path, "body": body, "new_position": line}]}
-    review = _expect(api.create_review(ref.owner, ref.name, index, option), 200, "review the pull request")
-    comments = _expect(api.review_comments(ref.owner, ref.name, index, review["id"]), 200, "read the review")
+    review = expect_status(api.create_review(ref.owner, ref.name, index, option), 200, "review the pull request")
+    comments = expect_status(api.review_comments(ref.owner, ref.name, index, review["id"]), 200, "read the review")
     ctx.remember("pulls:review", review["id"])
     ctx.remember("pulls:review_comment", comments[0])
 
@@ -154,7 +140,7 @@ def when_open(ctx: ScenarioContext, who: str, head: str, base: str, repo: str) -
 @when(phrase('"{who}" opens a pull request in "{repo}" with the body'))
 def when_open_with(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).create_pull(ref.owner, ref.name, _option(ctx, docstring))
+    ctx.response = pulls_api(ctx, who).create_pull(ref.owner, ref.name, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" reads pull request {index:d} of "{repo}"'))
@@ -202,13 +188,13 @@ def when_merge(ctx: ScenarioContext, who: str, index: int, repo: str, style: str
 @when(phrase('"{who}" merges pull request {index:d} of "{repo}" with the body'))
 def when_merge_with(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).merge(ref.owner, ref.name, index, _option(ctx, docstring))
+    ctx.response = pulls_api(ctx, who).merge(ref.owner, ref.name, index, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" reviews pull request {index:d} of "{repo}" with the body'))
 def when_review(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).create_review(ref.owner, ref.name, index, _option(ctx, docstring))
+    ctx.response = pulls_api(ctx, who).create_review(ref.owner, ref.name, index, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" replies "{body}" to the review comment on pull request {index:d} of "{repo}"'))
@@ -249,7 +235,7 @@ def then_moved(ctx: ScenarioContext, branch: str, repo: str) -> None:
 @then(phrase('the file "{path}" on the branch "{branch}" of "{repo}" reads "{content}"'))
 def then_file_reads(ctx: ScenarioContext, path: str, branch: str, repo: str, content: str) -> None:
     ref = ctx.repo(repo)
-    body = _expect(_owner_contents(ctx, repo).get(ref.owner, ref.name, path, ref=branch), 200, f'read "{path}"')
+    body = expect_status(_owner_contents(ctx, repo).get(ref.owner, ref.name, path, ref=branch), 200, f'read "{path}"')
     found = base64.b64decode(body["content"]).decode()
     assert found == content.replace("\\n", "\n"), f'"{path}" on "{branch}" reads {found!r}'
 
@@ -264,19 +250,19 @@ def then_text_contains(ctx: ScenarioContext, text: str) -> None:
 def then_merged(ctx: ScenarioContext, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
     api = pulls_api(ctx, "the admin")
-    pull = _expect(api.get_pull(ref.owner, ref.name, index), 200, "read the pull request")
+    pull = expect_status(api.get_pull(ref.owner, ref.name, index), 200, "read the pull request")
     assert (pull["merged"], pull["state"]) == (True, "closed"), f"the pull is {pull['state']}, merged={pull['merged']}"
     assert pull["merge_commit_sha"], "the merged pull request has no merge commit"
-    _expect(api.is_merged(ref.owner, ref.name, index), 204, "ask whether the pull request is merged")
+    expect_status(api.is_merged(ref.owner, ref.name, index), 204, "ask whether the pull request is merged")
 
 
 @then(phrase('pull request {index:d} of "{repo}" is open and not merged'))
 def then_not_merged(ctx: ScenarioContext, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
     api = pulls_api(ctx, "the admin")
-    pull = _expect(api.get_pull(ref.owner, ref.name, index), 200, "read the pull request")
+    pull = expect_status(api.get_pull(ref.owner, ref.name, index), 200, "read the pull request")
     assert (pull["merged"], pull["state"]) == (False, "open"), f"the pull is {pull['state']}, merged={pull['merged']}"
-    _expect(api.is_merged(ref.owner, ref.name, index), 404, "ask whether the pull request is merged")
+    expect_status(api.is_merged(ref.owner, ref.name, index), 404, "ask whether the pull request is merged")
 
 
 @then(phrase('the changed file "{path}" is "{status}" with {additions:d} additions and {deletions:d} deletions'))
@@ -291,8 +277,8 @@ def then_changed_file(ctx: ScenarioContext, path: str, status: str, additions: i
 @then(phrase('pull request {index:d} of "{repo}" has {count:d} pull requests open for its branches'))
 def then_open_count(ctx: ScenarioContext, index: int, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
-    listed = _expect(pulls_api(ctx, "the admin").list_pulls(ref.owner, ref.name, state="open"), 200, "list pulls")
-    pull = _expect(pulls_api(ctx, "the admin").get_pull(ref.owner, ref.name, index), 200, "read the pull")
+    listed = expect_status(pulls_api(ctx, "the admin").list_pulls(ref.owner, ref.name, state="open"), 200, "list pulls")
+    pull = expect_status(pulls_api(ctx, "the admin").get_pull(ref.owner, ref.name, index), 200, "read the pull")
     same = [
         item
         for item in listed
@@ -304,7 +290,7 @@ def then_open_count(ctx: ScenarioContext, index: int, repo: str, count: int) -> 
 @then(phrase('"{repo}" has {count:d} pull requests'))
 def then_pull_count(ctx: ScenarioContext, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
-    listed = _expect(pulls_api(ctx, "the admin").list_pulls(ref.owner, ref.name, state="all"), 200, "list pulls")
+    listed = expect_status(pulls_api(ctx, "the admin").list_pulls(ref.owner, ref.name, state="all"), 200, "list pulls")
     assert len(listed) == count, f"{len(listed)} pull requests exist"
 
 
@@ -325,7 +311,7 @@ def then_diff_hunk(ctx: ScenarioContext, repo: str, text: str) -> None:
     review = json_of(ctx.last_response())
     index = int(review["pull_request_url"].rstrip("/").rsplit("/", 1)[-1])
     response = pulls_api(ctx, "the admin").review_comments(ref.owner, ref.name, index, review["id"])
-    comments = _expect(response, 200, "read the review's comments")
+    comments = expect_status(response, 200, "read the review's comments")
     assert comments, "the review has no code comment"
     hunk = comments[0]["diff_hunk"]
     assert hunk.startswith("diff --git") and "@@ -" in hunk, f"not a diff hunk: {hunk!r}"
@@ -336,7 +322,7 @@ def then_diff_hunk(ctx: ScenarioContext, repo: str, text: str) -> None:
 def then_review_comments(ctx: ScenarioContext, index: int, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
     response = pulls_api(ctx, "the admin").review_comments(ref.owner, ref.name, index, ctx.recall("pulls:review"))
-    comments = _expect(response, 200, "read the review's comments")
+    comments = expect_status(response, 200, "read the review's comments")
     assert len(comments) == count, f"the review has {len(comments)} comments"
 
 

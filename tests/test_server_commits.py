@@ -46,6 +46,7 @@ def test_list_pages_newest_first_with_the_count_headers(client: FlaskClient, his
 def test_filters(client: FlaskClient, history: list[str]) -> None:
     by_path = client.get(f"{COMMITS}?path=f2.txt", headers=basic("ann"))
     assert _shas(by_path) == [history[2]]
+    assert _shas(client.get(f"{COMMITS}?path=/f2.txt", headers=basic("ann"))) == [history[2]]
     assert by_path.headers["X-Total-Count"] == "1"
     excluded = client.get(f"{COMMITS}?not={history[2]}", headers=basic("ann"))
     assert _shas(excluded) == [history[3]]
@@ -78,6 +79,8 @@ def test_options_leave_out_stats_files_and_verification(client: FlaskClient, his
         ("not=nope", 404, "object does not exist"),
         ("path=never.txt", 404, "no commit"),
         ("stat=maybe", 400, "stat"),
+        ("path=../outside", 422, "invalid component"),
+        ("path=:(exclude)f1.txt", 404, "no commit"),
     ],
 )
 def test_list_refusals(client: FlaskClient, history: list[str], query: str, status: int, fragment: str) -> None:

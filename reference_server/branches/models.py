@@ -198,10 +198,14 @@ def create_branch(repo: repos.Repo, principal: Principal, options: Mapping[str, 
     if not isinstance(old_ref, str) or not isinstance(old_branch, str):
         raise InvalidBranchName("[OldRefName]: must be a string")
     if old_ref:
-        found = repo.git.resolve_ref(old_ref.removeprefix("refs/heads/").removeprefix("refs/tags/"))
-        if found is None:
+        if old_ref.startswith(("refs/heads/", "refs/tags/")):
+            sha = repo.git.rev_parse(old_ref)
+        else:
+            found = repo.git.resolve_ref(old_ref)
+            sha = found[1] if found is not None else None
+        if sha is None:
             raise SourceRefMissing(f"The old ref does not exist [name: {old_ref}]")
-        start = found[1]
+        start = sha
     else:
         source = old_branch or repo.default_branch
         if source not in branches:

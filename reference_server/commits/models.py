@@ -92,12 +92,12 @@ def resolve_commit(git: Git, ref: str) -> str:
 
 def count_commits(git: Git, query: CommitQuery) -> int:
     """How many commits the walk yields (``git rev-list --count``: no commit is loaded)."""
-    return int(git.run("rev-list", "--count", *query.arguments()).stdout.decode().strip() or 0)
+    return int(git.run("--literal-pathspecs", "rev-list", "--count", *query.arguments()).stdout.decode().strip() or 0)
 
 
 def read_commits(git: Git, revisions: Sequence[str], *, skip: int = 0, limit: int | None = None) -> list[CommitInfo]:
     """The commits ``git log <revisions>`` lists (newest first), ``skip`` and ``limit`` applied by Git itself."""
-    args = ["log", f"--format={_FORMAT}", "-z", f"--skip={skip}"]
+    args = ["--literal-pathspecs", "log", f"--format={_FORMAT}", "-z", f"--skip={skip}"]
     if limit is not None:
         args.append(f"--max-count={limit}")
     out = git.run(*args, *revisions).stdout.decode("utf-8", "replace")

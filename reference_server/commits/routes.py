@@ -8,6 +8,7 @@ from flask import Flask, Response, request
 
 from ..auth import check_scope
 from ..repos import models as repos
+from ..repos.contents import validate_path
 from ..rest import json_response, page_params, paged_response, query_bool
 from . import compare, models
 from .errors import CommitNotFound, EmptyRepository
@@ -39,7 +40,7 @@ def repo_get_all_commits(owner: str, repo: str) -> Response:
     query = models.CommitQuery(
         start=models.resolve_commit(git, args.get("sha") or found.default_branch),
         exclude=tuple(models.resolve_commit(git, ref) for ref in args.getlist("not") if ref),
-        path=(args.get("path") or "").strip("/"),
+        path=validate_path((args.get("path") or "").strip("/"), allow_root=True),
         since=models.parse_time("since", args.get("since")),
         until=models.parse_time("until", args.get("until")),
     )

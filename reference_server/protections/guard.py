@@ -117,8 +117,10 @@ def _check_branch(
     deleting = new == ZERO_SHA
     forced = not deleting and not is_fast_forward(git, old, new)
     needs_paths = bool(rule.protected_file_patterns.strip() or rule.unprotected_file_patterns.strip())
-    if paths is None:
-        paths = paths_changed(git, old, new) if needs_paths and not deleting else []
+    if old == ZERO_SHA or not needs_paths:  # a new branch's files are not checked (Gitea compares to old)
+        paths = []
+    elif paths is None:
+        paths = paths_changed(git, old, new) if not deleting else []
     reason = branch_refusal(
         rule, pusher_for(principal, repo), branch, deleting=deleting, forced=forced, changed_paths=paths
     )

@@ -22,7 +22,7 @@ from ..repos.errors import ConcurrentChange
 from . import store
 from .errors import InvalidPullOption, MergeNotAllowed, PullNotFound, UpdateConflict
 from .models import Pull, get_pull
-from .update import doer_identity, replay_commits
+from .update import branch_tips, doer_identity, replay_commits
 
 __all__ = ["MERGE_STYLES", "merge_pull"]
 
@@ -91,11 +91,7 @@ def merge_pull(repo: repos.Repo, index: int, options: Mapping[str, Any], princip
     expected_head = options.get("head_commit_id") or ""
     git = repo.git
     with repos.repo_lock(repo):
-        base = git.rev_parse(f"refs/heads/{pull.base_branch}")
-        head = git.rev_parse(f"refs/heads/{pull.head_branch}")
-        if base is None or head is None:
-            side = "head" if head is None else "base"
-            raise InvalidPullOption(f"the {side} branch of the pull request no longer exists")
+        base, head = branch_tips(git, pull)
         if expected_head and expected_head != head:
             raise UpdateConflict("head out of date")
         new_base = _new_base(git, str(style), base=base, head=head, message=message, doer=doer_identity(principal))

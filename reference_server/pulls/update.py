@@ -20,7 +20,7 @@ from ..users import models as users
 from .errors import InvalidPullOption, UpdateConflict
 from .models import Pull, get_pull
 
-__all__ = ["doer_identity", "replay_commits", "update_pull_branch"]
+__all__ = ["branch_tips", "doer_identity", "replay_commits", "update_pull_branch"]
 
 
 def doer_identity(principal: Principal) -> Identity:
@@ -52,6 +52,16 @@ def replay_commits(git: Git, base: str, head: str, doer: Identity) -> str:
     return tip
 
 
+def branch_tips(git: Git, pull: Pull) -> tuple[str, str]:
+    """The tips of the pull's base and head branches; 422 when either branch is gone."""
+    base = git.rev_parse(f"refs/heads/{pull.base_branch}")
+    head = git.rev_parse(f"refs/heads/{pull.head_branch}")
+    if head is None or base is None:
+        side = "head" if head is None else "base"
+        raise InvalidPullOption(f"the {side} branch of the pull request no longer exists")
+    return base, head
+
+
 def update_pull_branch(repo: repos.Repo, index: int, style: str, principal: Principal) -> None:
     """Merge the base into the head (``style`` other than ``rebase``) or rebase the head on the base.
 
@@ -67,11 +77,7 @@ def update_pull_branch(repo: repos.Repo, index: int, style: str, principal: Prin
         raise RepoPermissionDenied("user should have a permission to write to the head branch")
     git = repo.git
     with repos.repo_lock(repo):
-        head = git.rev_parse(f"refs/heads/{pull.head_branch}")
-        base = git.rev_parse(f"refs/heads/{pull.base_branch}")
-        if head is None or base is None:
-            side = "head" if head is None else "base"
-            raise InvalidPullOption(f"the {side} branch of the pull request no longer exists")
+        base, head = branch_tips(git, pull)
         if git.is_ancestor(base, head):
             return
         doer = doer_identity(principal)

@@ -75,6 +75,7 @@ def _start(
     principal: Principal | None,
     body: BinaryIO,
     size: int,
+    *,
     hook: ReceivePackSettings | None = None,
 ) -> BackendProcess:
     root = forge().config.data_dir / "git"
@@ -154,7 +155,7 @@ def service_rpc(owner: str, repo: str, service: str) -> Response:
     assert principal is not None  # _authorize challenges anonymous pushes
     with models.repo_lock(found):
         before = found.git.ref_commits()
-        backend = _start(found, service, principal, body, size, receive_pack_settings(found, principal))
+        backend = _start(found, service, principal, body, size, hook=receive_pack_settings(found, principal))
         try:
             status, headers = _cgi_headers(backend)
             assert backend.process.stdout is not None

@@ -325,7 +325,9 @@ def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) 
             if values["auto_init"]:
                 creator = users.get_user(doer.user_id)
                 files = values["templates"].initial_files(owner, values["name"], creator.email)
-                _initial_commit(git, values["name"], values["description"], values["default_branch"], creator, files=files)
+                _initial_commit(
+                    git, values["name"], values["description"], values["default_branch"], creator, files=files
+                )
             if target.exists():
                 log.warning("removing stale Git directory %s that no repository row owned", target)
                 Git(target).remove()

@@ -151,7 +151,8 @@ def update_repo_columns(repo_id: int, values: dict[str, object], now: int) -> No
         assignments.append("lower_name = ?")
         params.append(str(values["name"]).lower())
     forge().db.execute(
-        f"UPDATE repos SET {', '.join([*assignments, 'updated = ?'])} WHERE id = ?", (*params, now, repo_id)
+        f"UPDATE repos SET {', '.join([*assignments, 'updated = ?'])} WHERE id = ?",  # noqa: S608 - fixed column names
+        (*params, now, repo_id),
     )
 
 
@@ -163,6 +164,6 @@ def update_repo_settings(repo_id: int, values: dict[str, int]) -> None:
         return
     forge().db.execute("INSERT OR IGNORE INTO repo_settings (repo_id) VALUES (?)", (repo_id,))
     forge().db.execute(
-        f"UPDATE repo_settings SET {', '.join(f'{column} = ?' for column in columns)} WHERE repo_id = ?",
+        f"UPDATE repo_settings SET {', '.join(f'{column} = ?' for column in columns)} WHERE repo_id = ?",  # noqa: S608 - fixed column names
         (*(values[column] for column in columns), repo_id),
     )
