@@ -334,9 +334,10 @@ def test_upload_memory_does_not_grow_with_the_size(blob_sink: str) -> None:
         finally:
             tracemalloc.stop()
         assert (size, digest) == (blocks * block, stream.digest.hexdigest())
-    # concurrency + 1 blocks alive at most (plus the transient copies of the one being read), whatever the size
-    assert peaks[96] < 8, peaks
-    assert peaks[96] < peaks[16] + 1, peaks
+    # concurrency + 1 blocks alive at most (plus the transient copies of the one being read), whatever the size:
+    # a fixed bound for both sizes (which blocks overlap in time varies from run to run, so the two peaks differ
+    # by a block or two; growth with the size would put the 96-block peak far above it)
+    assert max(peaks.values()) < 8, peaks
 
 
 def test_progress_bar_is_optional_and_harmless(live_forge: LiveForge, capsys: pytest.CaptureFixture[str]) -> None:

@@ -79,7 +79,7 @@ def test_options_leave_out_stats_files_and_verification(client: FlaskClient, his
         ("not=nope", 404, "object does not exist"),
         ("path=never.txt", 404, "no commit"),
         ("stat=maybe", 400, "stat"),
-        ("path=../outside", 422, "invalid component"),
+        ("path=../outside", 422, "malformed path component"),
         ("path=:(exclude)f1.txt", 404, "no commit"),
     ],
 )
