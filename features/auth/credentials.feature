@@ -42,7 +42,7 @@ Feature: Every way Gitea accepts credentials, and bad credentials
       |               |
       | x-oauth-basic |
 
-  @gitea @clause_S5_5
+  @gitea @clause_S5_5 @clause_S9_5
   Scenario Outline: A token in the <parameter> query parameter works with a deprecation warning
     When "alice" fetches the authenticated user with their token in the "<parameter>" query parameter
     Then the response status is 200

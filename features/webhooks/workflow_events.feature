@@ -38,7 +38,7 @@ Feature: Workflow runs and jobs are announced to repository webhooks
     And every workflow_job delivery has a job url without the runs part and a run url with it
     And the "completed" "workflow_job" delivery is about the run of "ci.yml"
 
-  @gitea @clause_S6_1
+  @gitea @clause_S6_1 @clause_S6_4
   Scenario: The workflow_run payload has Gitea's shape
     Given "dev" has a webhook on "dev/app" for the events "workflow_run" with the secret "shape-secret-1"
     When the workflow "ci.yml" named "CI" is pushed to the repository
@@ -52,7 +52,7 @@ Feature: Workflow runs and jobs are announced to repository webhooks
     And the "completed" "workflow_run" delivery field "repository.full_name" is "{dev/app}"
     And the "requested" "workflow_run" delivery field "workflow_run.status" is "queued"
 
-  @gitea @clause_S6_2
+  @gitea @clause_S6_2 @clause_S6_4
   Scenario: The workflow_job payload has Gitea's shape
     Given "dev" has a webhook on "dev/app" for the events "workflow_job" with the secret "shape-secret-2"
     When the workflow "ci.yml" named "CI" is pushed to the repository
