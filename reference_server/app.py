@@ -41,6 +41,7 @@ def _families() -> list[ModuleType]:
         branches,
         collaborators,
         commits,
+        dependencies,
         deploy_tokens,
         forks,
         issues,
@@ -49,6 +50,7 @@ def _families() -> list[ModuleType]:
         licenses,
         misc,
         orgs,
+        pins,
         protections,
         pulls,
         repos,
@@ -81,6 +83,8 @@ def _families() -> list[ModuleType]:
         pulls,
         topics,
         badges,
+        pins,
+        dependencies,
     ]
 
 

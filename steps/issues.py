@@ -64,8 +64,11 @@ def json_option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
 
 @given(phrase('"{who}" opened the issue "{title}" in "{repo}"'))
 def given_issue(ctx: ScenarioContext, who: str, title: str, repo: str) -> None:
+    """Opens the issue and remembers its number under ``issue:<repo>:<title>``."""
     ref = ctx.repo(repo)
-    expect_status(issues_api(ctx, who).create_issue(ref.owner, ref.name, {"title": title}), 201, f'open "{title}"')
+    created = issues_api(ctx, who).create_issue(ref.owner, ref.name, {"title": title})
+    issue = expect_status(created, 201, f'open "{title}"')
+    ctx.remember(f"issue:{repo}:{title}", issue["number"])
 
 
 @given(phrase('"{who}" commented "{body}" on issue {index:d} of "{repo}"'))

@@ -111,6 +111,7 @@ class Comment:
     new_ref: str
     created: int
     updated: int
+    dependent_issue_id: int = 0
 
     @classmethod
     def from_row(cls, row: Row) -> Comment:
@@ -133,6 +134,7 @@ class Comment:
             new_ref=row["new_ref"],
             created=row["created"],
             updated=row["updated"],
+            dependent_issue_id=row["dependent_issue_id"],
         )
 
 
@@ -270,6 +272,23 @@ def comment_to_api(repo: repos.Repo, issue: Issue, comment: Comment) -> dict[str
     }
 
 
+def _dependent_issue(comment: Comment) -> dict[str, Any] | None:
+    """The other issue of an ``add_dependency``/``remove_dependency`` entry, when it still exists and the
+    caller may read its repository (null otherwise)."""
+    from ..errors import NotFound
+    from .models import get_issue_by_id, repo_permission
+    from .routes import issue_api
+
+    if not comment.dependent_issue_id:
+        return None
+    try:
+        other = get_issue_by_id(comment.dependent_issue_id)
+        other_repo = repos.get_repo_by_id(other.repo_id)
+    except NotFound:
+        return None
+    return issue_api(other_repo, other) if repo_permission(other_repo).can_read else None
+
+
 def timeline_to_api(repo: repos.Repo, issue: Issue, comment: Comment) -> dict[str, Any]:
     """Gitea's ``TimelineComment``: ``type`` is the comment type's name."""
     from .models import poster_to_api
@@ -301,5 +320,5 @@ def timeline_to_api(repo: repos.Repo, issue: Issue, comment: Comment) -> dict[st
         "assignee_team": None,
         "removed_assignee": comment.removed_assignee,
         "resolve_doer": None,
-        "dependent_issue": None,
+        "dependent_issue": _dependent_issue(comment),
     }
