@@ -36,6 +36,7 @@ def _families() -> list[ModuleType]:
     from . import (
         actions,
         artifacts,
+        assignees,
         avatars,
         badges,
         branches,
@@ -43,6 +44,7 @@ def _families() -> list[ModuleType]:
         commits,
         deploy_tokens,
         forks,
+        issue_config,
         issues,
         labels,
         lfs,
@@ -81,6 +83,8 @@ def _families() -> list[ModuleType]:
         pulls,
         topics,
         badges,
+        assignees,
+        issue_config,
     ]
 
 

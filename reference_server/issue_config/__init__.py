@@ -1,0 +1,3 @@
+"""Issue configuration and issue templates read from a repository's default branch (Gitea 1.27)."""
+
+from __future__ import annotations
