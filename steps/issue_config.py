@@ -76,7 +76,9 @@ def then_repo_templates(ctx: ScenarioContext, repo: str, names: str) -> None:
     assert found == expected, f'the templates of "{repo}" are {found}, expected {expected}'
 
 
-@then(phrase('the response has no contact links'))
+@then(phrase("the response has no contact links"))
 def then_no_links(ctx: ScenarioContext) -> None:
+    """``contact_links`` is an empty list (Gitea's default, never ``null``)."""
     body = response_json(ctx)
+    assert isinstance(body, dict), f"expected an IssueConfig object, got {str(body)[:200]}"
     assert body.get("contact_links") == [], f"contact_links is {body.get('contact_links')!r}"

@@ -97,7 +97,7 @@ def test_organization_teams_writing_issues_are_assignable(client: FlaskClient, a
     assert client.post("/api/v1/orgs/acme/repos", headers=env.ann, json={"name": "app"}).status_code == 201
     team = {"name": "triage", "includes_all_repositories": True, "units_map": {"repo.issues": "write"}}
     created = client.post("/api/v1/orgs/acme/teams", headers=env.ann, json=team)
-    assert created.status_code == 201, created.json
+    assert created.status_code == 201 and created.json is not None, created.data
     assert client.put(f"/api/v1/teams/{created.json['id']}/members/bob", headers=env.ann).status_code == 204
     listed = client.get("/api/v1/repos/acme/app/assignees", headers=env.bob)
     assert _logins(listed.json) == ["ann", "bob"]
