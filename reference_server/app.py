@@ -36,6 +36,7 @@ def _families() -> list[ModuleType]:
     from . import (
         actions,
         artifacts,
+        assignees,
         avatars,
         badges,
         branches,
@@ -44,6 +45,7 @@ def _families() -> list[ModuleType]:
         dependencies,
         deploy_tokens,
         forks,
+        issue_config,
         issues,
         labels,
         lfs,
@@ -85,6 +87,8 @@ def _families() -> list[ModuleType]:
         badges,
         pins,
         dependencies,
+        assignees,
+        issue_config,
     ]
 
 

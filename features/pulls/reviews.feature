@@ -8,7 +8,8 @@ Feature: Pull requests are reviewed, and review comments are answered with repli
   PullReviewComment threaded under the same review, on the same path and line. Gitea's refusals: an
   empty body 422; a comment that is not a review comment 400 ("comment is not a review comment", or
   "comment does not belong to a pull request" for an issue's comment); an unknown comment, one of
-  another pull request or another repository 404. No refusal stores anything.
+  another pull request or another repository 404; an archived repository 423 ("repo is archived",
+  Gitea's mustNotBeArchived). No refusal stores anything.
 
   Background:
     Given a repository "dev/app"
@@ -67,6 +68,15 @@ Feature: Pull requests are reviewed, and review comments are answered with repli
     Then the request is refused with status 400
     And the error message mentions "comment does not belong to a pull request"
     And issue 2 of "dev/app" has 1 comments
+
+  @gitea
+  Scenario: A reply in an archived repository is refused with 423 and stores nothing
+    Given "bob" reviewed pull request 1 of "dev/app" commenting "Why upper case?" on line 4 of "code.txt"
+    And the repository "dev/app" is archived
+    When "dev" replies "Too late" to the review comment on pull request 1 of "dev/app"
+    Then the request is refused with status 423
+    And the error message mentions "repo is archived"
+    And the review of pull request 1 of "dev/app" has 1 comments
 
   @gitea
   Scenario: A reply with an empty body is refused with 422

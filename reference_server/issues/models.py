@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from ..auth import ALL_SCOPES, Principal, optional_principal
+from ..auth import Principal, optional_principal
 from ..context import forge
 from ..db import Row
 from ..repos import models as repos
@@ -25,6 +25,8 @@ from .errors import AssigneeNotFound, InvalidIssueOption, IssueNotFound, IssuePe
 
 __all__ = [
     "Issue",
+    "assign",
+    "assignee_ids",
     "close_merged",
     "create_issue",
     "edit_issue",
@@ -35,6 +37,7 @@ __all__ = [
     "poster_to_api",
     "repo_permission",
     "set_locked",
+    "unassign",
 ]
 
 MAX_TITLE = 255
@@ -148,32 +151,55 @@ def _assignee_names(options: Mapping[str, Any]) -> list[str] | None:
 
 
 def _assignable_ids(repo: repos.Repo, names: list[str]) -> list[int]:
-    """The ids of the named users, each of whom must exist (422) and be able to write to the repository (422)."""
+    """The ids of the named users, each of whom must exist (422) and be assignable in the repository (422,
+    by the one rule of :func:`..assignees.models.can_be_assigned`)."""
+    from ..assignees.models import can_be_assigned
+
     ids: list[int] = []
     for name in names:
         try:
             user = users.get_user_by_name(name)
         except UserNotFound:
             raise AssigneeNotFound(f"Assignee does not exist: [name: {name}]") from None
-        as_principal = Principal(user.id, user.name, user.is_admin, ALL_SCOPES)
-        if user.is_org or not repos.permission(as_principal, repo).can_write:
+        if not can_be_assigned(user, repo):
             raise InvalidIssueOption(f"user doesn't have access to repo [user_id: {user.id}, repo_name: {repo.name}]")
         if user.id not in ids:
             ids.append(user.id)
     return ids
 
 
+def assignee_ids(issue: Issue) -> list[int]:
+    """The ids of the issue's assignees, in the order they were assigned."""
+    return store.assignee_ids(issue.id)
+
+
+def assign(issue_id: int, user_ids: list[int], doer_id: int) -> None:
+    """Assign each user not yet assigned, with an ``assignees`` timeline entry each; joins the caller's transaction."""
+    with forge().db.transaction():
+        current = store.assignee_ids(issue_id)
+        for user_id in user_ids:
+            if user_id not in current:
+                store.add_assignee(issue_id, user_id)
+                add_event(issue_id, CommentType.ASSIGNEES, doer_id, assignee_id=user_id)
+                current.append(user_id)
+
+
+def unassign(issue_id: int, user_ids: list[int], doer_id: int) -> None:
+    """Unassign each assigned user, with an ``assignees`` entry marked ``removed_assignee`` each (others skipped)."""
+    with forge().db.transaction():
+        current = store.assignee_ids(issue_id)
+        for user_id in user_ids:
+            if user_id in current:
+                store.remove_assignee(issue_id, user_id)
+                add_event(issue_id, CommentType.ASSIGNEES, doer_id, assignee_id=user_id, removed_assignee=1)
+                current.remove(user_id)
+
+
 def _replace_assignees(issue_id: int, wanted: list[int], doer_id: int) -> None:
-    """Make the assignee set ``wanted``, with an ``assignees`` timeline entry per user added or removed."""
+    """Make the assignee set ``wanted``: first the removals, then the additions, as Gitea's ``UpdateAssignees``."""
     current = store.assignee_ids(issue_id)
-    for user_id in current:
-        if user_id not in wanted:
-            store.remove_assignee(issue_id, user_id)
-            add_event(issue_id, CommentType.ASSIGNEES, doer_id, assignee_id=user_id, removed_assignee=1)
-    for user_id in wanted:
-        if user_id not in current:
-            store.add_assignee(issue_id, user_id)
-            add_event(issue_id, CommentType.ASSIGNEES, doer_id, assignee_id=user_id)
+    unassign(issue_id, [user_id for user_id in current if user_id not in wanted], doer_id)
+    assign(issue_id, wanted, doer_id)
 
 
 # -- operations ------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from ..issues.comments import (
 )
 from ..issues.errors import InvalidIssueOption
 from ..repos import models as repos
+from ..repos.commit_gate import require_unarchived
 from ..timefmt import iso
 from . import store
 from .diff import cut_diff_around_line
@@ -262,9 +263,11 @@ def visible_review_comments(review: Review) -> list[Comment]:
 def reply_to_comment(repo: repos.Repo, index: int, comment_id: int, body: object, principal: Principal) -> Comment:
     """Answer a review's code comment: a new code comment in the same review, on the same path and line.
 
-    An empty body is 422; a comment of another repository or an unknown one 404; a plain comment 400
-    (on an issue: it does not belong to a pull request); a pull request other than ``index`` 404.
+    An archived repository is 423 before anything else (Gitea's ``mustNotBeArchived``); an empty body is
+    422; a comment of another repository or an unknown one 404; a plain comment 400 (on an issue: it does
+    not belong to a pull request); a pull request other than ``index`` 404.
     """
+    require_unarchived(repo)
     if not isinstance(body, str) or not body.strip():
         raise InvalidIssueOption("[Body]: Required")
     parent, issue = get_comment(repo, comment_id)

@@ -1,0 +1,56 @@
+"""REST routes of the issue configuration and issue templates (thin: scope, repository, model, render).
+
+They sit in Gitea's repository group (``repository`` scope) and need read access to the code
+(``reqRepoReader(code)`` in 1.27), so anonymous callers read them on public repositories.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response
+
+from ..auth import check_scope
+from ..repos import models as repos
+from ..rest import json_response
+from . import models
+
+__all__ = ["register"]
+
+REPO = "/api/v1/repos/<owner>/<repo>"
+
+
+def _repo(owner: str, repo: str) -> repos.Repo:
+    check_scope("repository", anonymous_ok=True)
+    return repos.require_repo(owner, repo, "read")
+
+
+def get_issue_config(owner: str, repo: str) -> Response:
+    """``IssueConfig {blank_issues_enabled, contact_links}``; the defaults when missing or invalid."""
+    return json_response(models.issue_config(_repo(owner, repo)))
+
+
+def validate_issue_config(owner: str, repo: str) -> Response:
+    """``IssueConfigValidation {valid, message}``."""
+    return json_response(models.validate_config(_repo(owner, repo)))
+
+
+def get_issue_templates(owner: str, repo: str) -> Response:
+    """The valid ``IssueTemplate``s (``[]`` when none: Gitea sends ``null``); files that fail to parse
+    are counted in Gitea's ``X-Gitea-Warning`` header."""
+    found = models.issue_templates(_repo(owner, repo))
+    headers = {}
+    if found.errors:
+        headers["X-Gitea-Warning"] = f"error occurs when parsing issue template: count={found.errors}"
+    return json_response(found.templates, headers=headers)
+
+
+def register(app: Flask) -> None:
+    """Mount the routes; endpoint names are Gitea's operation ids."""
+    rule = app.add_url_rule
+    rule(f"{REPO}/issue_config", endpoint="repoGetIssueConfig", view_func=get_issue_config, methods=["GET"])
+    rule(
+        f"{REPO}/issue_config/validate",
+        endpoint="repoValidateIssueConfig",
+        view_func=validate_issue_config,
+        methods=["GET"],
+    )
+    rule(f"{REPO}/issue_templates", endpoint="repoGetIssueTemplates", view_func=get_issue_templates, methods=["GET"])
