@@ -49,6 +49,7 @@ def _families() -> list[ModuleType]:
         licenses,
         misc,
         orgs,
+        projects,
         protections,
         pulls,
         repos,
@@ -81,6 +82,7 @@ def _families() -> list[ModuleType]:
         pulls,
         topics,
         badges,
+        projects,
     ]
 
 
