@@ -221,3 +221,18 @@ def test_boards_go_with_their_repository(client: FlaskClient, world: dict[str, H
         assert db.scalar("SELECT COUNT(*) FROM project_issue") == 0
         assert db.scalar("SELECT COUNT(*) FROM project WHERE repo_id != 0") == 0
     assert _json(client.get(f"{API}/user/projects/{board['id']}", headers=ann))["num_issues"] == 0
+
+
+def test_ids_beyond_64_bits_are_refused_not_failed(client: FlaskClient, world: dict[str, Headers]) -> None:
+    ann = world["ann"]
+    huge = 2**64
+    assert client.get(f"{API}/user/projects/{huge}", headers=ann).status_code == 404
+    board = _json(client.post(f"{API}/repos/ann/demo/projects", headers=ann, json={"title": "B"}))
+    one = f"{API}/repos/ann/demo/projects/{board['id']}"
+    column = _json(client.get(f"{one}/columns", headers=ann))[0]["id"]
+    issue = _issue_id(client, ann, "ann/demo", "Card")
+    assert client.post(f"{one}/columns/{column}/issues/{issue}", headers=ann).status_code == 201
+    for body in ({"column_id": huge}, {"column_id": column, "sorting": huge}, {"column_id": True}):
+        assert client.post(f"{one}/issues/{issue}/move", headers=ann, json=body).status_code == 422
+    assert client.post(f"{one}/columns/move", headers=ann, json={"column_ids": [huge]}).status_code == 422
+    assert client.patch(f"{one}/columns/{column}", headers=ann, json={"sorting": huge}).status_code == 422

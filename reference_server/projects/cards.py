@@ -26,6 +26,8 @@ from .scopes import Scope, can_read_repo
 
 __all__ = ["add_issue", "column_issues", "move_issue", "remove_issue", "visible_issue"]
 
+INT64 = (-(2**63), 2**63 - 1)
+
 
 def visible_issue(issue_id: int) -> tuple[Issue, repos.Repo]:
     """The issue with this global id and its repository, if the caller may read it (404 otherwise: an
@@ -73,16 +75,20 @@ def remove_issue(project: Project, column: Column, issue_id: int) -> None:
         store.delete_card(card["id"])
 
 
+def _int64(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and INT64[0] <= value <= INT64[1]
+
+
 def _move_option(options: Mapping[str, Any]) -> tuple[int, int | None]:
     column_id = options.get("column_id")
     if column_id in (None, 0):
         raise InvalidProjectOption("[ColumnID]: Required")
-    if not isinstance(column_id, int) or isinstance(column_id, bool):
-        raise InvalidProjectOption("[ColumnID]: must be an integer")
+    if not _int64(column_id):
+        raise InvalidProjectOption("[ColumnID]: must be a 64-bit integer")
     sorting = options.get("sorting")
-    if sorting is not None and (not isinstance(sorting, int) or isinstance(sorting, bool)):
-        raise InvalidProjectOption("[Sorting]: must be an integer")
-    return column_id, sorting
+    if sorting is not None and not _int64(sorting):
+        raise InvalidProjectOption("[Sorting]: must be a 64-bit integer")
+    return int(column_id), sorting
 
 
 def move_issue(project: Project, issue_id: int, options: Mapping[str, Any]) -> None:

@@ -12,7 +12,9 @@ from functools import wraps
 
 from flask import Flask, Response, request
 
+from ..auth import current_principal
 from ..context import forge
+from ..errors import NotFound
 from ..events import AccountDeletedEvent, RepoDeletedEvent
 from ..issues.routes import issue_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
@@ -22,6 +24,8 @@ from .scopes import Scope, org_scope, repo_scope, self_scope, user_scope
 __all__ = ["register"]
 
 API = "/api/v1"
+MAX_ID = 2**63 - 1
+"""Ids beyond SQLite's 64-bit integers name nothing (404) rather than failing the query."""
 View = Callable[..., Response]
 
 
@@ -75,9 +79,8 @@ def _open_project(scope: Scope, project_id: int) -> models.Project:
 
 def create_column(scope: Scope, project_id: int) -> Response:
     """Add a column at the right end of a board."""
-    principal = scope.require_write()
     project = _open_project(scope, project_id)
-    column = columns.create_column(project, json_body(required=("title",)), principal)
+    column = columns.create_column(project, json_body(required=("title",)), current_principal())
     return json_response(columns.column_to_api(column), status=201)
 
 
@@ -186,6 +189,9 @@ def _bind(resolve: Callable[..., Scope], scope_params: tuple[str, ...], view: Vi
     def handler(**kwargs: object) -> Response:
         scope = resolve(*(kwargs.pop(name) for name in scope_params))
         ids = {("project_id" if name == "id" else name): value for name, value in kwargs.items()}
+        for name, value in ids.items():
+            if not isinstance(value, int) or value > MAX_ID:
+                raise NotFound(f"{name} {value} does not exist")
         return view(scope, **ids)
 
     return handler
