@@ -130,13 +130,6 @@ def given_template_board(ctx: ScenarioContext, kind: str, short: str, title: str
     _remember(ctx, scope, response)
 
 
-@given(phrase('the board "{title}" has the column "{column}"'))
-def given_column(ctx: ScenarioContext, title: str, column: str) -> None:
-    found = board(ctx, title)
-    response = projects_api(ctx, "the admin").create_column(found.scope, found.id, {"title": column})
-    expect_status(response, 201, f'add the column "{column}"')
-
-
 @given(phrase('issue {index:d} of "{repo}" is in the column "{column}" of the board "{title}"'))
 def given_card(ctx: ScenarioContext, index: int, repo: str, column: str, title: str) -> None:
     found = board(ctx, title)
