@@ -53,6 +53,7 @@ def _families() -> list[ModuleType]:
         misc,
         orgs,
         pins,
+        projects,
         protections,
         pulls,
         repos,
@@ -89,6 +90,7 @@ def _families() -> list[ModuleType]:
         dependencies,
         assignees,
         issue_config,
+        projects,
     ]
 
 
