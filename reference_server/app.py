@@ -42,6 +42,7 @@ def _families() -> list[ModuleType]:
         collaborators,
         commits,
         deploy_tokens,
+        feeds,
         forks,
         issues,
         labels,
@@ -81,6 +82,7 @@ def _families() -> list[ModuleType]:
         pulls,
         topics,
         badges,
+        feeds,
     ]
 
 
