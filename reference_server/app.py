@@ -48,6 +48,7 @@ def _families() -> list[ModuleType]:
         labels,
         lfs,
         licenses,
+        markup,
         misc,
         orgs,
         protections,
@@ -83,6 +84,7 @@ def _families() -> list[ModuleType]:
         topics,
         badges,
         feeds,
+        markup,
     ]
 
 
