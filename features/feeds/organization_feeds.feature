@@ -25,9 +25,11 @@ Feature: The activity feeds of organizations and teams
   Scenario: Actions of an organization's private repositories are for its members
     Given a private repository "acme/secret"
     And "dev" opened the issue "Budget" in "acme/secret"
+    And "dev" opened the issue "Roadmap" in "acme/app"
     When "bob" lists the activity feed of the organization "acme"
     Then the response status is 200
     And the feed has no item of "acme/secret"
+    And the feed has a "create_issue" item by "dev"
 
   @gitea
   Scenario: A member sees the actions of the organization's private repositories

@@ -43,6 +43,19 @@ Feature: The activity feed of a user
     When "bob" lists the activity feed of the user "dev"
     Then the response status is 200
     And the feed has no item of "dev/secret"
+    And the feed has a "create_repo" item by "dev"
+
+  @gitea
+  Scenario: Private actions stay out of another user's feed even for a reader of the repository
+    Gitea includes private actions in a user's feed only for that user and site administrators.
+
+    Given a private repository "dev/secret"
+    And "bob" is a collaborator of "dev/secret" with the permission "read"
+    And "dev" opened the issue "Keys leaked" in "dev/secret"
+    When "bob" lists the activity feed of the user "dev"
+    Then the response status is 200
+    And the feed has no item of "dev/secret"
+    And the feed has a "create_repo" item by "dev"
 
   @gitea
   Scenario: A user sees the actions of their private repositories in their own feed
