@@ -44,12 +44,14 @@ def _families() -> list[ModuleType]:
         commits,
         dependencies,
         deploy_tokens,
+        feeds,
         forks,
         issue_config,
         issues,
         labels,
         lfs,
         licenses,
+        markup,
         misc,
         orgs,
         pins,
@@ -91,6 +93,8 @@ def _families() -> list[ModuleType]:
         assignees,
         issue_config,
         projects,
+        feeds,
+        markup,
     ]
 
 

@@ -11,10 +11,12 @@ __all__ = [
     "AccountDeletedEvent",
     "DefaultBranchChangedEvent",
     "EventBus",
+    "IssueActionEvent",
     "JobStatusEvent",
     "PushEvent",
     "RepoCreatedEvent",
     "RepoDeletedEvent",
+    "RepoRenamedEvent",
     "RunStatusEvent",
 ]
 
@@ -43,6 +45,8 @@ class RepoCreatedEvent:
 
     repo_id: int
     kind: str
+    doer_id: int = 0
+    """Who created it (0: not said; listeners then take the request's caller)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,29 @@ class DefaultBranchChangedEvent:
     repo_id: int
     old_branch: str
     new_branch: str
+
+
+@dataclass(frozen=True)
+class RepoRenamedEvent:
+    """A repository was renamed by an edit; ``doer_id`` made the change."""
+
+    repo_id: int
+    old_name: str
+    new_name: str
+    doer_id: int
+
+
+@dataclass(frozen=True)
+class IssueActionEvent:
+    """Something a user did to an issue or pull request: ``action`` is ``opened``, ``commented``, ``closed``,
+    ``reopened`` or ``merged``; ``comment_id`` names the comment of ``commented`` (0 otherwise). Published
+    inside the acting transaction, so a listener's rows commit or roll back with the action."""
+
+    repo_id: int
+    issue_id: int
+    doer_id: int
+    action: str
+    comment_id: int = 0
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..auth import Principal
 from ..context import forge
 from ..db import Row
+from ..events import IssueActionEvent
 from ..repos import models as repos
 from ..timefmt import iso
 from . import store
@@ -166,7 +167,10 @@ def add_comment(repo: repos.Repo, issue: Issue, principal: Principal, body: obje
     text = _body(body)
     if issue.is_locked and not repos.permission(principal, repo).can_write:
         raise IssueLockedForCaller("You cannot comment on a locked issue.")
-    return _load(add_event(issue.id, CommentType.COMMENT, principal.user_id, content=text))
+    with forge().db.transaction():
+        comment_id = add_event(issue.id, CommentType.COMMENT, principal.user_id, content=text)
+        forge().events.publish(IssueActionEvent(repo.id, issue.id, principal.user_id, "commented", comment_id))
+    return _load(comment_id)
 
 
 def _load(comment_id: int) -> Comment:

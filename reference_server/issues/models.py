@@ -15,6 +15,7 @@ from urllib.parse import quote
 from ..auth import Principal, optional_principal
 from ..context import forge
 from ..db import Row
+from ..events import IssueActionEvent
 from ..repos import models as repos
 from ..timefmt import iso
 from ..users import models as users
@@ -227,6 +228,7 @@ def create_issue(repo: repos.Repo, options: Mapping[str, Any], principal: Princi
             now=now,
         )
         _replace_assignees(issue_id, assignees, principal.user_id)
+        forge().events.publish(IssueActionEvent(repo.id, issue_id, principal.user_id, "opened"))
     return get_issue_by_id(issue_id)
 
 
@@ -272,7 +274,9 @@ def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], princ
         if state is not None and (state == "closed") != issue.is_closed:
             fields["is_closed"] = int(state == "closed")
             fields["closed"] = now if state == "closed" else 0
-            add_event(issue.id, CommentType.CLOSE if state == "closed" else CommentType.REOPEN, principal.user_id)
+            kind, action = (CommentType.CLOSE, "closed") if state == "closed" else (CommentType.REOPEN, "reopened")
+            event_id = add_event(issue.id, kind, principal.user_id)
+            forge().events.publish(IssueActionEvent(repo.id, issue.id, principal.user_id, action, event_id))
         if assignees is not None:
             _replace_assignees(issue.id, assignees, principal.user_id)
         store.update_issue(issue.id, fields, now)
@@ -286,6 +290,7 @@ def close_merged(issue: Issue, doer_id: int, merge_commit: str) -> None:
     with forge().db.transaction():
         store.update_issue(issue.id, {"is_closed": 1, "closed": now}, now)
         add_event(issue.id, CommentType.MERGE_PULL, doer_id, commit_sha=merge_commit)
+        forge().events.publish(IssueActionEvent(issue.repo_id, issue.id, doer_id, "merged"))
 
 
 def set_locked(issue: Issue, locked: bool, reason: str, principal: Principal) -> None:

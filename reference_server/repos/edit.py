@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..auth import optional_principal
 from ..context import forge
 from ..errors import Unprocessable
-from ..events import DefaultBranchChangedEvent
+from ..events import DefaultBranchChangedEvent, RepoRenamedEvent
 from ..gitcli import valid_branch_name
 from ..users import models as users
 from . import models, store
@@ -94,6 +95,8 @@ def edit_repo(repo: models.Repo, options: Mapping[str, Any]) -> models.Repo:
             store.update_repo_settings(repo.id, settings)
             if name is not None:
                 _move_git_directory(repo, name)
+                doer = optional_principal()
+                forge().events.publish(RepoRenamedEvent(repo.id, repo.name, name, doer.user_id if doer else 0))
         if branch is not None:
             models.get_repo_by_id(repo.id).git.set_head(branch)
     if branch is not None:

@@ -335,7 +335,7 @@ def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) 
         except (GitError, OSError):
             git.remove()
             raise
-    forge().events.publish(RepoCreatedEvent(repo_id, "initialised" if values["auto_init"] else "empty"))
+    forge().events.publish(RepoCreatedEvent(repo_id, "initialised" if values["auto_init"] else "empty", doer.user_id))
     return get_repo_by_id(repo_id)
 
 

@@ -1,0 +1,98 @@
+"""Routes of markup rendering (thin: scope, parse, render, answer HTML), globally and per repository."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Flask, Response, request
+
+from ..auth import check_scope, current_principal, optional_principal
+from ..errors import Unprocessable
+from ..repos.models import Repo, require_repo
+from ..rest import json_body
+from . import models
+from .errors import MarkupRefused
+
+__all__ = ["register"]
+
+API = "/api/v1"
+REPO = "/repos/<owner>/<repo>"
+HTML_TYPE = "text/html; charset=utf-8"
+
+
+def _answer(parsed: Callable[[], models.MarkupRequest], repo: Repo | None) -> Response:
+    """The rendered HTML; a refusal of the markup rules is plain text, as Gitea answers it."""
+    try:
+        html = models.render(parsed(), repo=repo, viewer=optional_principal())
+    except MarkupRefused as refusal:
+        return Response(refusal.message, status=refusal.status, content_type="text/plain; charset=utf-8")
+    return Response(html, status=200, content_type=HTML_TYPE)
+
+
+def _raw_text() -> models.MarkupRequest:
+    try:
+        text = request.get_data(cache=True).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Unprocessable("the body must be UTF-8 text") from exc
+    return models.MarkupRequest(text=text, mode="markdown", context="", file_path="")
+
+
+def _global() -> None:
+    check_scope("misc")
+    current_principal()
+
+
+def _scoped(owner: str, repo: str) -> Repo:
+    check_scope("repository")
+    current_principal()
+    return require_repo(owner, repo, "read")
+
+
+def render_markup() -> Response:
+    """``POST /markup``: a ``MarkupOption`` rendered as HTML."""
+    _global()
+    return _answer(lambda: models.parse_markup_option(json_body()), None)
+
+
+def render_markdown() -> Response:
+    """``POST /markdown``: a ``MarkdownOption`` rendered as HTML (kept beside ``/markup``)."""
+    _global()
+    return _answer(lambda: models.parse_markdown_option(json_body()), None)
+
+
+def render_markdown_raw() -> Response:
+    """``POST /markdown/raw``: the body is Markdown text."""
+    _global()
+    return _answer(_raw_text, None)
+
+
+def repo_render_markup(owner: str, repo: str) -> Response:
+    """``POST /repos/{o}/{r}/markup``: as ``/markup``, the repository being the context."""
+    found = _scoped(owner, repo)
+    return _answer(lambda: models.parse_markup_option(json_body()), found)
+
+
+def repo_render_markdown(owner: str, repo: str) -> Response:
+    """``POST /repos/{o}/{r}/markdown``."""
+    found = _scoped(owner, repo)
+    return _answer(lambda: models.parse_markdown_option(json_body()), found)
+
+
+def repo_render_markdown_raw(owner: str, repo: str) -> Response:
+    """``POST /repos/{o}/{r}/markdown/raw``."""
+    found = _scoped(owner, repo)
+    return _answer(_raw_text, found)
+
+
+def register(app: Flask) -> None:
+    """Attach the rendering routes (Gitea's operation ids)."""
+    rules: list[tuple[str, str, Callable[..., Response]]] = [
+        ("/markup", "renderMarkup", render_markup),
+        ("/markdown", "renderMarkdown", render_markdown),
+        ("/markdown/raw", "renderMarkdownRaw", render_markdown_raw),
+        (f"{REPO}/markup", "repoRenderMarkup", repo_render_markup),
+        (f"{REPO}/markdown", "repoRenderMarkdown", repo_render_markdown),
+        (f"{REPO}/markdown/raw", "repoRenderMarkdownRaw", repo_render_markdown_raw),
+    ]
+    for path, endpoint, view in rules:
+        app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=["POST"])
