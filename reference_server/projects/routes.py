@@ -14,7 +14,6 @@ from flask import Flask, Response, request
 
 from ..auth import current_principal
 from ..context import forge
-from ..errors import NotFound
 from ..events import AccountDeletedEvent, RepoDeletedEvent
 from ..issues.routes import issue_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
@@ -24,8 +23,6 @@ from .scopes import Scope, org_scope, repo_scope, self_scope, user_scope
 __all__ = ["register"]
 
 API = "/api/v1"
-MAX_ID = 2**63 - 1
-"""Ids beyond SQLite's 64-bit integers name nothing (404) rather than failing the query."""
 View = Callable[..., Response]
 
 
@@ -189,9 +186,6 @@ def _bind(resolve: Callable[..., Scope], scope_params: tuple[str, ...], view: Vi
     def handler(**kwargs: object) -> Response:
         scope = resolve(*(kwargs.pop(name) for name in scope_params))
         ids = {("project_id" if name == "id" else name): value for name, value in kwargs.items()}
-        for name, value in ids.items():
-            if not isinstance(value, int) or value > MAX_ID:
-                raise NotFound(f"{name} {value} does not exist")
         return view(scope, **ids)
 
     return handler
