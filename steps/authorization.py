@@ -159,12 +159,6 @@ def _values(ctx: ScenarioContext) -> dict[str, str]:
 # ---------------------------------------------------------------- Given
 
 
-@given(phrase('a private repository "{short}"'))
-def given_private_repository(identities: IdentityFactory, short: str) -> None:
-    """A private repository with an initial commit (an organization's when its owner is one)."""
-    identities.repo(short, private=True)
-
-
 @given(phrase('the mock runner "{runner}" has finished the job of "{short}" with success'))
 def given_finished_run(ctx: ScenarioContext, runner: str, short: str) -> None:
     """Take the repository's waiting job and report success, so its run is done (deletable)."""

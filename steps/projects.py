@@ -404,7 +404,7 @@ def then_listed_columns(ctx: ScenarioContext, columns: str) -> None:
     assert found == _names(columns), f"the response lists {found}"
 
 
-@then(phrase('the response lists the issues "{titles}"'))
+@then(phrase('the response lists the issues titled "{titles}"'))
 def then_listed_issues(ctx: ScenarioContext, titles: str) -> None:
     expected = [] if titles == "nothing" else _names(titles)
     found = [item["title"] for item in json_of(ctx.last_response())]

@@ -42,3 +42,40 @@ def test_no_response_yet_is_a_clear_step_error() -> None:
     ctx = ScenarioContext("ckabc123", 1, ForgeApi(HttpClient("http://forge.test/api/v1/"), "http://forge.test/"))
     with pytest.raises(AssertionError, match="a When step must come first"):
         ctx.last_response()
+
+
+def _step_sentences() -> list[tuple[str, str, str]]:
+    """(kind, sentence with its fields blanked, where) of every ``@given/@when/@then`` in ``steps/``."""
+    import ast
+    import re
+    from pathlib import Path
+
+    found = []
+    for path in sorted((Path(__file__).resolve().parents[1] / "steps").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for decorator in node.decorator_list:
+                if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Name) and decorator.args):
+                    continue
+                if decorator.func.id not in ("given", "when", "then"):
+                    continue
+                text = decorator.args[0]
+                if isinstance(text, ast.Call) and text.args:
+                    text = text.args[0]
+                if isinstance(text, ast.Constant) and isinstance(text.value, str):
+                    sentence = re.sub(r"\{[^{}]*\}", "{}", text.value)
+                    found.append((decorator.func.id, sentence, f"{path.name}:{node.lineno} {node.name}"))
+    return found
+
+
+def test_no_two_step_definitions_share_a_sentence() -> None:
+    """Two libraries defining the same sentence (fields named differently) silently shadow each other."""
+    seen: dict[tuple[str, str], str] = {}
+    clashes = []
+    for kind, sentence, where in _step_sentences():
+        if (kind, sentence) in seen:
+            clashes.append(f"@{kind} {sentence!r}: {seen[(kind, sentence)]} and {where}")
+        seen.setdefault((kind, sentence), where)
+    assert len(seen) > 500, "the step libraries were not read"
+    assert not clashes, "step sentences defined twice:\n" + "\n".join(clashes)
