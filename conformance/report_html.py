@@ -73,9 +73,16 @@ def _header(results: dict[str, Any]) -> str:
         f"{totals[name]} {name.replace('_', ' ')}"
         for name in ("passed", "failed", "error", "unsupported", "expected_failure", "disabled")
     )
+    fixed = len(results["expectations"]["fixed"])
+    notice = (
+        f'<p class="fixed"><b>fixed: remove this entry</b> — {fixed} scenario(s) listed in the expectations file '
+        "passed; see Expectations below.</p>"
+        if fixed
+        else ""
+    )
     return (
         f"<h1>Conformance report {_badge(totals['verdict'])}</h1>"
-        f"<p>{_e(summary)}.</p><table class='meta'>{table}</table>"
+        f"<p>{_e(summary)}.</p>{notice}<table class='meta'>{table}</table>"
     )
 
 
@@ -143,7 +150,11 @@ def _failures(results: dict[str, Any]) -> str:
 def _clauses(results: dict[str, Any]) -> str:
     rows = []
     for clause in results["clause_coverage"]:
-        scenarios = "<br>".join(f"{_badge(s['outcome'])} {_e(s['id'])}" for s in clause["scenarios"])
+        ran = [s for s in clause["scenarios"] if s["outcome"] != "disabled"]
+        scenarios = "<br>".join(f"{_badge(s['outcome'])} {_e(s['id'])}" for s in ran)
+        left_out = len(clause["scenarios"]) - len(ran)
+        if left_out:
+            scenarios += f"{'<br>' if ran else ''}<small>{left_out} disabled scenario(s)</small>"
         rows.append(
             f"<tr><td>{_e(clause['id'])}</td><td>{_e(clause['section'])}</td><td>{_e(clause['text'])}</td>"
             f"<td>{_badge(clause['verdict'])}</td><td>{scenarios or '<small>none</small>'}</td></tr>"

@@ -77,13 +77,19 @@ STEP_FAILURE_KEY = pytest.StashKey[tuple[str, str]]()
 EXAMPLE_PARAMETER = "_pytest_bdd_example"
 
 
-def scenario_id(feature_filename: str, rel_filename: str, name: str, row: str | None) -> str:
-    """``<area>/<feature stem>::<scenario name>[<example row>]``, stable across runs and machines."""
-    path = Path(feature_filename)
-    try:
-        relative = path.resolve().relative_to(FEATURES_DIR).as_posix()
-    except ValueError:
-        relative = rel_filename
+def scenario_id(feature_filename: str, root: Path, name: str, row: str | None) -> str:
+    """``<area>/<feature stem>::<scenario name>[<example row>]``, stable across runs and machines.
+
+    The path is relative to the kit's ``features/`` (so ``<area>/<stem>``), or for a feature file
+    elsewhere (a project's own suite) to the pytest root directory.
+    """
+    path = Path(feature_filename).resolve()
+    for base_dir in (FEATURES_DIR, root.resolve()):
+        if path.is_relative_to(base_dir):
+            relative = path.relative_to(base_dir).as_posix()
+            break
+    else:
+        relative = path.name
     base = f"{relative.removesuffix('.feature')}::{name}"
     return base if row is None else f"{base}[{row}]"
 
@@ -118,7 +124,7 @@ def _scenario_info(item: pytest.Item) -> ScenarioResult | None:
         tags |= {mark.name for mark in callspec.marks}
     feature = template.feature
     return ScenarioResult(
-        id=scenario_id(feature.filename, feature.rel_filename, template.name, row),
+        id=scenario_id(feature.filename, item.config.rootpath, template.name, row),
         nodeid=item.nodeid,
         feature=feature.name,
         feature_file=feature.rel_filename,
@@ -166,6 +172,7 @@ class ReportingPlugin:
         self.config = config
         self.state = state
         self.is_worker = hasattr(config, "workerinput")
+        self.aborted = False
         self.profile, chosen_by = self._resolve_profile()
         self.profile_chosen_by = chosen_by
         self.expectations = self._resolve_expectations()
@@ -184,6 +191,7 @@ class ReportingPlugin:
     # -- set-up: the profile and the expectations, checked before anything runs -------------------
 
     def _bad_file(self, message: str) -> None:
+        self.aborted = True
         pytest.exit(f"conformance: {message}", returncode=BAD_PROFILE_EXIT)
 
     def _resolve_profile(self) -> tuple[Profile, str]:
@@ -485,6 +493,8 @@ class ReportingPlugin:
         Last, so that the session fixtures (cleanup ledger, embedded server) were torn down and the
         leaks are known; a worker hands its part to the controller instead (xdist sends it after this).
         """
+        if self.aborted:
+            return
         if self.is_worker:
             self.config.workeroutput[WORKER_OUTPUT] = self.runner_output()  # type: ignore[attr-defined]
             return
@@ -526,7 +536,11 @@ class ReportingPlugin:
         }
         for line in render_summary_table(areas):
             write(line)
-        capabilities = summarise_capabilities(results.scenarios)
+        capabilities = {
+            name: counts
+            for name, counts in summarise_capabilities(results.scenarios).items()
+            if counts.verdict != DISABLED
+        }
         if capabilities:
             write("")
             for line in render_summary_table(capabilities, title="capability"):
