@@ -29,6 +29,7 @@ __all__ = [
     "available_profiles",
     "load_profile",
     "pick_profile_name",
+    "shipped_capabilities",
 ]
 
 PROFILES_DIR = Path(__file__).resolve().parent / "profiles"
@@ -104,6 +105,11 @@ def available_profiles() -> list[str]:
     return sorted(path.stem for path in PROFILES_DIR.glob("*.yaml"))
 
 
+def shipped_capabilities() -> set[str]:
+    """Every capability the kit's own profiles name (known even where no probe or marker declares it)."""
+    return {name for profile in (load_profile(name) for name in available_profiles()) for name in profile.capabilities}
+
+
 def _strings(raw: dict[str, Any], key: str, path: Path) -> tuple[str, ...]:
     value = raw.get(key, [])
     if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
@@ -149,9 +155,9 @@ def _parse(raw: Any, path: Path) -> Profile:
 
 
 def _expectations_path(name: str, profile_path: Path) -> Path:
-    """Next to the profile file first, then among the kit's shipped expectation files."""
+    """Relative to the profile file first, then among the kit's shipped expectation files."""
     beside = (profile_path.parent / name).resolve()
-    if beside.exists():
+    if beside.exists() and beside != profile_path.resolve():
         return beside
     shipped = EXPECTATIONS_DIR / name
     if shipped.exists():

@@ -32,7 +32,7 @@ from .clauses import clause_by_tag
 from .client import HttpClient, Recorder
 from .expectations import ExpectationError, Expectations, load_expectations
 from .paths import FEATURES_DIR
-from .profiles import DEFAULT_PROFILE, Profile, ProfileError, load_profile, pick_profile_name
+from .profiles import DEFAULT_PROFILE, Profile, ProfileError, load_profile, pick_profile_name, shipped_capabilities
 from .report_html import render_report
 from .results import (
     NO_AREA,
@@ -141,6 +141,7 @@ def known_tags(config: pytest.Config) -> tuple[set[str], set[str]]:
     tags = set(AREAS) | set(SOURCES) | set(SPECIAL_TAGS) | set(clause_by_tag()) | markers
     capabilities = set(PROBES) | {REFERENCE_ONLY_CAPABILITY}
     capabilities |= {tag.removeprefix(CAPABILITY_PREFIX) for tag in tags if tag.startswith(CAPABILITY_PREFIX)}
+    capabilities |= shipped_capabilities()
     return tags, capabilities
 
 
@@ -257,7 +258,8 @@ class ReportingPlugin:
                 continue
             item.stash[INFO_KEY] = info
             self.inventory.append(info)
-            reason = self.profile.excludes(info.id, info.tags, info.capabilities)
+            unparsable = getattr(getattr(item, "function", None), UNPARSABLE_FEATURE, None) is not None
+            reason = None if unparsable else self.profile.excludes(info.id, info.tags, info.capabilities)
             if reason is None:
                 kept.append(item)
             else:
