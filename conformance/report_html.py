@@ -93,8 +93,12 @@ def _areas(results: dict[str, Any]) -> str:
     parts = ["<h2>Areas</h2>", _counts_table("area", ran)]
     if idle:
         parts.append(f"<p><small>Not run in this run (disabled): {_e(', '.join(idle))}.</small></p>")
-    if results["capabilities"]:
-        parts += ["<h2>Capabilities</h2>", _counts_table("capability", results["capabilities"])]
+    probed = {name: counts for name, counts in results["capabilities"].items() if counts["verdict"] != "disabled"}
+    if probed:
+        parts += ["<h2>Capabilities</h2>", _counts_table("capability", probed)]
+    idle = sorted(name for name in results["capabilities"] if name not in probed)
+    if idle:
+        parts.append(f"<p><small>Capabilities no scenario of this run needed: {_e(', '.join(idle))}.</small></p>")
     return "".join(parts)
 
 
