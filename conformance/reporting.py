@@ -24,12 +24,14 @@ from urllib.parse import urlsplit
 
 import pytest
 import requests
+from pytest_bdd.exceptions import GherkinParseError
 from pytest_bdd.scenario import scenario_wrapper_template_registry
 from pytest_bdd.utils import registry_get_safe
 
 from .capabilities import CAPABILITY_PREFIX, PROBES, REFERENCE_ONLY_CAPABILITY
 from .clauses import clause_by_tag
 from .client import HttpClient, Recorder
+from .coverage import feature_scenario_ids
 from .expectations import ExpectationError, Expectations, load_expectations
 from .paths import FEATURES_DIR
 from .profiles import DEFAULT_PROFILE, Profile, ProfileError, load_profile, pick_profile_name, shipped_capabilities
@@ -177,6 +179,8 @@ class ReportingPlugin:
         self.profile, chosen_by = self._resolve_profile()
         self.profile_chosen_by = chosen_by
         self.expectations = self._resolve_expectations()
+        if not self.is_worker and getattr(config.option, "numprocesses", None):
+            self._check_ids_before_distribution()
         self.today = dt.date.today()
         # runner side
         self.inventory: list[ScenarioResult] = []
@@ -244,6 +248,29 @@ class ReportingPlugin:
             self._bad_file(str(error))
             raise
 
+    def _check_ids_before_distribution(self) -> None:
+        """The xdist controller collects nothing: check the files' scenario ids against the parsed features."""
+        root = self.config.rootpath
+        if FEATURES_DIR.is_relative_to(root) or root == FEATURES_DIR:
+            files = sorted(FEATURES_DIR.rglob("*.feature"))
+        else:
+            files = sorted(path for path in root.rglob("*.feature") if not any(p.startswith(".") for p in path.parts))
+        try:
+            ids = feature_scenario_ids(files, root)
+        except GherkinParseError:  # a feature that does not parse is reported as its own failed scenario
+            return
+        self._check_ids(sorted(ids))
+
+    def _check_ids(self, ids: list[str]) -> None:
+        """Stop the run (exit status 6) when the profile or the expectations name scenarios that do not exist."""
+        unknown = self.profile.unknown_scenarios(ids)
+        if unknown:
+            self._bad_file(f"profile {self.profile.name} names unknown scenarios: {'; '.join(unknown)}")
+        if self.expectations is not None:
+            unknown = self.expectations.unknown(ids)
+            if unknown:
+                self._bad_file(f"{self.expectations.path} names unknown scenarios: {'; '.join(unknown)}")
+
     # -- runner side: collection, steps, verdicts ------------------------------------------------
 
     @pytest.hookimpl(tryfirst=True)
@@ -265,14 +292,7 @@ class ReportingPlugin:
             else:
                 self.disabled[info.id] = reason
                 removed.append(item)
-        ids = [info.id for info in self.inventory]
-        unknown = self.profile.unknown_scenarios(ids)
-        if unknown:
-            self._bad_file(f"profile {self.profile.name} names unknown scenarios: {'; '.join(unknown)}")
-        if self.expectations is not None:
-            unknown = self.expectations.unknown(ids)
-            if unknown:
-                self._bad_file(f"{self.expectations.path} names unknown scenarios: {'; '.join(unknown)}")
+        self._check_ids([info.id for info in self.inventory])
         if removed:
             config.hook.pytest_deselected(items=removed)
             items[:] = kept

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from conformance.coverage import feature_scenario_ids
 from conformance.expectations import ExpectationError, load_expectations, parse_expectations
 from conformance.paths import FEATURES_DIR
 from conformance.profiles import ProfileError, available_profiles, load_profile, pick_profile_name
-from conformance.reporting import BAD_PROFILE_EXIT, scenario_id
+from conformance.reporting import BAD_PROFILE_EXIT
 
 EXPECTATIONS_DIR = Path(__file__).resolve().parent.parent / "conformance" / "expectations"
 
@@ -129,17 +130,7 @@ def test_a_bad_expectations_file_is_refused_with_a_clear_message(tmp_path: Path,
 
 
 def _all_scenario_ids() -> set[str]:
-    from pytest_bdd.parser import FeatureParser
-
-    ids: set[str] = set()
-    for path in sorted(FEATURES_DIR.rglob("*.feature")):
-        feature = FeatureParser(str(FEATURES_DIR), str(path.relative_to(FEATURES_DIR))).parse()
-        for name, template in feature.scenarios.items():
-            base = scenario_id(str(path), FEATURES_DIR, name, None)
-            ids.add(base)
-            for examples in template.examples:
-                ids |= {f"{base}[{'-'.join(row.values())}]" for row in examples.as_contexts()}
-    return ids
+    return feature_scenario_ids(sorted(FEATURES_DIR.rglob("*.feature")), FEATURES_DIR)
 
 
 @pytest.mark.parametrize("name", ["gitea-1.26", "gitea-1.27"])
@@ -182,3 +173,10 @@ def test_expectations_naming_an_unknown_scenario_stop_the_command(tmp_path: Path
     assert "names unknown scenarios: tokens/nope::Nothing" in completed.stdout + completed.stderr
     assert " passed" not in completed.stdout
     assert not (tmp_path / "reports" / "results.json").exists()
+
+
+def test_parsed_ids_are_those_a_run_reports() -> None:
+    ids = _all_scenario_ids()
+    assert "tokens/token_self::A token given as <how> is not a current token[basic auth]" in ids
+    assert "tokens/token_self::A token given as <how> is not a current token" in ids
+    assert "tokens/access_tokens::A new token answers for its owner" in ids

@@ -323,3 +323,25 @@ def test_an_interrupted_run_still_reports_what_ran(tmp_path: Path) -> None:
     outcomes = {scenario["name"]: scenario["outcome"] for scenario in results["scenarios"]}
     assert outcomes == {"The first scenario runs": "passed", "The second scenario is interrupted": "error"}
     assert (report_dir / "report.html").exists()
+
+
+def test_under_xdist_an_unknown_expectation_id_stops_the_run_before_any_worker_runs(tmp_path: Path) -> None:
+    pytest.importorskip("xdist")
+    (tmp_path / "tiny.feature").write_text(TINY_FEATURE, encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+    (tmp_path / "test_tiny.py").write_text(BINDING.format(feature="tiny.feature"), encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = --strict-markers -p no:cacheprovider\n", encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text(
+        "expectations:\n  - id: 'tiny::No such scenario'\n    reason: r\n", encoding="utf-8"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--report-dir", "out", "--expectations", "bad.yaml", "-n", "2", "-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 6, completed.stdout + completed.stderr
+    assert "bad.yaml names unknown scenarios: tiny::No such scenario" in completed.stderr
+    assert not (tmp_path / "out" / "results.json").exists()
