@@ -21,9 +21,10 @@ h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:2px solid #d0d7de;padding
 table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:3px 7px;
 text-align:left;vertical-align:top}th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .v{font-weight:600;padding:1px 6px;border-radius:4px;white-space:nowrap}
-.full,.passed,.covered{background:#dafbe1;color:#116329}.failed,.error,.no-scenario{background:#ffebe9;color:#a40e26}
-.partial,.expected-failure{background:#fff8c5;color:#7d4e00}.unsupported,.not-run{background:#ddf4ff;color:#0550ae}
-.disabled{background:#eaeef2;color:#57606a}
+.v.full,.v.passed,.v.covered{background:#dafbe1;color:#116329}
+.v.failed,.v.error,.v.no-scenario{background:#ffebe9;color:#a40e26}
+.v.partial,.v.expected-failure{background:#fff8c5;color:#7d4e00}.v.unsupported,.v.not-run{background:#ddf4ff;color:#0550ae}
+.v.disabled{background:#eaeef2;color:#57606a}
 pre{background:#f6f8fa;border:1px solid #d0d7de;padding:6px;white-space:pre-wrap;word-break:break-all;
 font-size:12px;margin:.3em 0}
 .failure{border:1px solid #d0d7de;border-left:5px solid #cf222e;padding:.3em 1em;margin:1em 0}
