@@ -180,7 +180,7 @@ def feature_scenario_ids(feature_files: Iterable[Path], root: Path) -> set[str]:
     """
     from pytest_bdd.parser import FeatureParser
 
-    from .reporting import scenario_id
+    from .results import scenario_id
 
     ids: set[str] = set()
     for path in feature_files:

@@ -36,7 +36,7 @@ from .results import RunResults
 from .tags import AREAS, SOURCES, SPECIAL_TAGS
 from .target import EmbeddedServer, Target, TargetError, TargetSettings, api_url_of, resolve_settings
 
-__all__ = ["TARGET_UNUSABLE_EXIT", "RunState"]
+__all__ = ["TARGET_UNUSABLE_EXIT", "RunState", "check_live_target"]
 
 TARGET_UNUSABLE_EXIT = 4
 STATE_KEY = pytest.StashKey["RunState"]()
@@ -199,6 +199,11 @@ def _connect(state: RunState) -> Target:
 def _unusable(reason: str) -> NoReturn:
     """Stop the run with one line and the exit status of an unusable target."""
     pytest.exit(f"conformance: {reason}", returncode=TARGET_UNUSABLE_EXIT)
+
+
+def check_live_target(base_url: str, token: str) -> str:
+    """The version of a live target, read before collection to pick its profile (exit status 4 when unusable)."""
+    return _check_target(Target(base_url=base_url, admin_token=token, is_embedded=False))
 
 
 def _check_target(target: Target) -> str:

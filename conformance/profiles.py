@@ -19,7 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
+
+from .capabilities import CAPABILITY_PREFIX, PROBES, REFERENCE_ONLY_CAPABILITY
+from .clauses import clause_by_tag
+from .tags import AREAS, SOURCES, SPECIAL_TAGS
 
 __all__ = [
     "DEFAULT_PROFILE",
@@ -27,6 +32,7 @@ __all__ = [
     "Profile",
     "ProfileError",
     "available_profiles",
+    "known_tags",
     "load_profile",
     "pick_profile_name",
     "shipped_capabilities",
@@ -204,3 +210,13 @@ def pick_profile_name(version: str, *, embedded: bool) -> str:
         return SPEC_PROFILE
     older = [name for profile_version, name in gitea if profile_version <= release]
     return older[-1] if older else gitea[0][1]
+
+
+def known_tags(config: pytest.Config) -> tuple[set[str], set[str]]:
+    """Every tag the kit registers as a marker, and every capability name it knows."""
+    markers = {str(line).split(":", 1)[0].strip() for line in config.getini("markers")}
+    tags = set(AREAS) | set(SOURCES) | set(SPECIAL_TAGS) | set(clause_by_tag()) | markers
+    capabilities = set(PROBES) | {REFERENCE_ONLY_CAPABILITY}
+    capabilities |= {tag.removeprefix(CAPABILITY_PREFIX) for tag in tags if tag.startswith(CAPABILITY_PREFIX)}
+    capabilities |= shipped_capabilities()
+    return tags, capabilities

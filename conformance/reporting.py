@@ -25,32 +25,23 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 from pytest_bdd.exceptions import GherkinParseError
-from pytest_bdd.scenario import scenario_wrapper_template_registry
-from pytest_bdd.utils import registry_get_safe
 
-from .capabilities import CAPABILITY_PREFIX, PROBES, REFERENCE_ONLY_CAPABILITY
-from .clauses import clause_by_tag
 from .client import HttpClient, Recorder
 from .coverage import feature_scenario_ids
 from .expectations import ExpectationError, Expectations, load_expectations
 from .paths import FEATURES_DIR
-from .profiles import DEFAULT_PROFILE, Profile, ProfileError, load_profile, pick_profile_name, shipped_capabilities
+from .profiles import DEFAULT_PROFILE, Profile, ProfileError, known_tags, load_profile, pick_profile_name
 from .report_html import render_report
 from .results import (
-    NO_AREA,
     UNPARSABLE_FEATURE,
     RunRecords,
     ScenarioResult,
-    area_of,
     assemble,
-    clauses_of,
-    render_summary_table,
-    summarise_areas,
-    summarise_capabilities,
+    scenario_info,
+    summary_lines,
     write_atomically,
 )
-from .tags import AREAS, SOURCES, SPECIAL_TAGS
-from .target import api_url_of
+from .target import TargetError
 from .verdicts import (
     DISABLED,
     ERROR,
@@ -59,14 +50,17 @@ from .verdicts import (
     PASSED,
     UNSUPPORTED,
     FailureInfo,
+    attach_transcript,
     classify_failure,
+    short_message,
+    skip_reason,
     unsupported_by_501,
 )
 
 if TYPE_CHECKING:
     from .plugin import RunState
 
-__all__ = ["BAD_PROFILE_EXIT", "ReportingPlugin", "scenario_id"]
+__all__ = ["BAD_PROFILE_EXIT", "ReportingPlugin"]
 
 BAD_PROFILE_EXIT = 6
 PROPERTY_SCENARIO = "conformance.scenario"
@@ -77,95 +71,6 @@ INFO_KEY = pytest.StashKey[ScenarioResult]()
 STEPS_KEY = pytest.StashKey[list[dict[str, str]]]()
 STEP_FAILURE_KEY = pytest.StashKey[tuple[str, str]]()
 EXAMPLE_PARAMETER = "_pytest_bdd_example"
-
-
-def scenario_id(feature_filename: str, root: Path, name: str, row: str | None) -> str:
-    """``<area>/<feature stem>::<scenario name>[<example row>]``, stable across runs and machines.
-
-    The path is relative to the kit's ``features/`` (so ``<area>/<stem>``), or for a feature file
-    elsewhere (a project's own suite) to the pytest root directory.
-    """
-    path = Path(feature_filename).resolve()
-    for base_dir in (FEATURES_DIR, root.resolve()):
-        if path.is_relative_to(base_dir):
-            relative = path.relative_to(base_dir).as_posix()
-            break
-    else:
-        relative = path.name
-    base = f"{relative.removesuffix('.feature')}::{name}"
-    return base if row is None else f"{base}[{row}]"
-
-
-def _scenario_info(item: pytest.Item) -> ScenarioResult | None:
-    """The scenario behind a collected item, or None for an item that is not a scenario."""
-    function = getattr(item, "function", None)
-    broken = getattr(function, UNPARSABLE_FEATURE, None)
-    if isinstance(broken, str):
-        area = broken.split("/", 1)[0] if "/" in broken else NO_AREA
-        name = "the feature file parses"
-        return ScenarioResult(
-            id=f"{broken.removesuffix('.feature')}::{name}",
-            nodeid=item.nodeid,
-            feature=broken,
-            feature_file=broken,
-            name=name,
-            area=area,
-            tags=[],
-            clauses=[],
-        )
-    template = registry_get_safe(scenario_wrapper_template_registry, function)
-    if template is None:
-        return None
-    tags = set(template.tags) | set(template.feature.tags)
-    if template.rule is not None:
-        tags |= set(template.rule.tags)
-    row: str | None = None
-    callspec = getattr(item, "callspec", None)
-    if callspec is not None and EXAMPLE_PARAMETER in callspec.params:
-        row = "-".join(str(value) for value in callspec.params[EXAMPLE_PARAMETER].values())
-        tags |= {mark.name for mark in callspec.marks}
-    feature = template.feature
-    return ScenarioResult(
-        id=scenario_id(feature.filename, item.config.rootpath, template.name, row),
-        nodeid=item.nodeid,
-        feature=feature.name,
-        feature_file=feature.rel_filename,
-        name=template.name,
-        area=area_of(tags),
-        tags=sorted(tags),
-        clauses=clauses_of(tags),
-    )
-
-
-def known_tags(config: pytest.Config) -> tuple[set[str], set[str]]:
-    """Every tag the kit registers as a marker, and every capability name it knows."""
-    markers = {str(line).split(":", 1)[0].strip() for line in config.getini("markers")}
-    tags = set(AREAS) | set(SOURCES) | set(SPECIAL_TAGS) | set(clause_by_tag()) | markers
-    capabilities = set(PROBES) | {REFERENCE_ONLY_CAPABILITY}
-    capabilities |= {tag.removeprefix(CAPABILITY_PREFIX) for tag in tags if tag.startswith(CAPABILITY_PREFIX)}
-    capabilities |= shipped_capabilities()
-    return tags, capabilities
-
-
-def _reason_of(report: pytest.TestReport) -> str:
-    longrepr = report.longrepr
-    reason = str(longrepr[2]) if isinstance(longrepr, tuple) else str(longrepr)
-    return reason.removeprefix("Skipped: ")
-
-
-def _short_message(report: pytest.TestReport) -> str:
-    crash = getattr(report.longrepr, "reprcrash", None)
-    message = crash.message if crash is not None else str(report.longrepr)
-    return str(message)[:2000]
-
-
-def _attach_transcript(report: pytest.TestReport, text: str) -> None:
-    """Add the transcript to the failure's text, so the terminal and the JUnit report both show it."""
-    add_section = getattr(report.longrepr, "addsection", None)
-    if callable(add_section):
-        add_section("HTTP transcript (credentials masked)", text)
-    else:
-        report.sections.append(("HTTP transcript (credentials masked)", text))
 
 
 class ReportingPlugin:
@@ -222,18 +127,13 @@ class ReportingPlugin:
             return DEFAULT_PROFILE, "default"
         try:
             settings = self.state.settings()
-        except Exception:
+        except TargetError:
             return DEFAULT_PROFILE, "default"
         if settings.url is None:
             return DEFAULT_PROFILE, "default for the embedded reference server"
-        client = HttpClient(api_url_of(settings.url), recorder=Recorder(), timeout=10)
-        try:
-            answer = client.get("version")
-            version = str(answer.json().get("version", "")) if answer.status_code == 200 else ""
-        except (requests.RequestException, ValueError, AttributeError):
-            version = ""
-        finally:
-            client.close()
+        from .plugin import check_live_target
+
+        version = check_live_target(settings.url, settings.token or "")
         name = pick_profile_name(version, embedded=False)
         return name, f"picked for the target's version {version or '(unknown)'}"
 
@@ -279,7 +179,7 @@ class ReportingPlugin:
         kept: list[pytest.Item] = []
         removed: list[pytest.Item] = []
         for item in items:
-            info = _scenario_info(item)
+            info = scenario_info(item)
             if info is None:
                 kept.append(item)
                 continue
@@ -403,7 +303,7 @@ class ReportingPlugin:
                 return None
             return {"verdict": PASSED, "expectation": "fixed" if entry is not None else ""}
         if report.skipped:
-            reason = _reason_of(report)
+            reason = skip_reason(report)
             if hasattr(report, "wasxfail"):
                 return {"verdict": EXPECTED_FAILURE, "message": str(report.wasxfail), "expectation": ""}
             verdict = UNSUPPORTED if reason.startswith("unsupported:") else DISABLED
@@ -413,7 +313,7 @@ class ReportingPlugin:
         if not exception and call.excinfo is not None:
             exception = call.excinfo.typename
         kind = classify_failure(FailureInfo(report.when, exception, step_type))
-        message = _short_message(report)
+        message = short_message(report)
         steps = item.stash.get(STEPS_KEY, [])
         if kind == FAILED:
             capability = unsupported_by_501(info.tags, (exchange.status for exchange in exchanges))
@@ -433,7 +333,7 @@ class ReportingPlugin:
             if entry is not None:
                 message = f"the expectations entry expired on {entry.expires}: {entry.reason}; it failed: {message}"
         if exchanges:
-            _attach_transcript(report, "\n\n".join(exchange.render() for exchange in exchanges))
+            attach_transcript(report, "\n\n".join(exchange.render() for exchange in exchanges))
         return {
             "verdict": kind if kind == FAILED else ERROR,
             "message": message,
@@ -544,40 +444,8 @@ class ReportingPlugin:
         """The profile, the per-area and per-capability tables, expectations to act on, leaks, the reports."""
         if self.is_worker:
             return
-        results = self.state.results
-        ran = [scenario for scenario in results.scenarios if scenario.outcome != DISABLED]
-        if not ran:
-            return
-        write = terminalreporter.write_line
-        terminalreporter.section("conformance")
-        kind = "embedded reference server" if results.target_embedded else "live target"
-        write(f"target: {results.target_url} ({kind}, version {results.target_version})")
-        write(f"profile: {results.profile['name']} ({results.profile['chosen_by']})")
-        areas = {
-            name: counts for name, counts in summarise_areas(results.scenarios).items() if counts.verdict != DISABLED
-        }
-        for line in render_summary_table(areas):
-            write(line)
-        capabilities = {
-            name: counts
-            for name, counts in summarise_capabilities(results.scenarios).items()
-            if counts.verdict != DISABLED
-        }
-        if capabilities:
-            write("")
-            for line in render_summary_table(capabilities, title="capability"):
-                write(line)
-        left_out = len(results.scenarios) - len(ran)
-        if left_out:
-            write(f"{left_out} scenario(s) disabled (not in the profile or not selected); listed in results.json")
-        expectations = results.expectations
-        for entry in expectations["fixed"]:
-            write(f"fixed: remove this entry: {entry['scenario']} ({expectations['file']})", yellow=True, bold=True)
-        for entry in expectations["expired"]:
-            write(f"expired expectation (counted as failed): {entry['scenario']}, expired {entry['expires']}", red=True)
-        if results.leaks:
-            write(f"cleanup left {len(results.leaks)} thing(s) behind:", red=True)
-            for leak in results.leaks:
-                write(f"  {leak['kind']} {leak['name']}: {leak['reason']}")
-        if self.state.writes_reports:
-            write(f"reports: {self.state.report_dir} (report.html, results.json, junit.xml, cucumber.json)")
+        lines = summary_lines(self.state.results, self.state.report_dir if self.state.writes_reports else None)
+        if lines:
+            terminalreporter.section("conformance")
+        for text, markup in lines:
+            terminalreporter.write_line(text, **markup)

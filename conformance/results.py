@@ -14,10 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+from pytest_bdd.scenario import scenario_wrapper_template_registry
+from pytest_bdd.utils import registry_get_safe
+
 from .capabilities import required_capabilities
 from .clauses import clause_by_tag
 from .coverage import Operation, OperationMap, clause_coverage, operation_coverage, reference_description
 from .expectations import Expectations
+from .paths import FEATURES_DIR
 from .tags import AREAS
 from .verdicts import DISABLED, ERROR, VERDICTS, Counts, count_verdicts
 
@@ -33,13 +38,17 @@ __all__ = [
     "assemble",
     "clauses_of",
     "render_summary_table",
+    "scenario_id",
+    "scenario_info",
     "summarise_areas",
     "summarise_capabilities",
+    "summary_lines",
     "write_atomically",
 ]
 
 OUTCOMES = VERDICTS
 UNPARSABLE_FEATURE = "conformance_unparsable_feature"
+EXAMPLE_PARAMETER = "_pytest_bdd_example"
 RESULTS_SCHEMA_VERSION = 2
 NO_AREA = "(none)"
 
@@ -306,3 +315,101 @@ def _expectations(scenarios: list[ScenarioResult], expectations: Expectations | 
         if entry_id not in used:
             summary["not_run"].append(entry.as_dict())
     return summary
+
+
+def scenario_id(feature_filename: str, root: Path, name: str, row: str | None) -> str:
+    """``<area>/<feature stem>::<scenario name>[<example row>]``, stable across runs and machines.
+
+    The path is relative to the kit's ``features/`` (so ``<area>/<stem>``), or for a feature file
+    elsewhere (a project's own suite) to the pytest root directory.
+    """
+    path = Path(feature_filename).resolve()
+    for base_dir in (FEATURES_DIR, root.resolve()):
+        if path.is_relative_to(base_dir):
+            relative = path.relative_to(base_dir).as_posix()
+            break
+    else:
+        relative = path.name
+    base = f"{relative.removesuffix('.feature')}::{name}"
+    return base if row is None else f"{base}[{row}]"
+
+
+def scenario_info(item: pytest.Item) -> ScenarioResult | None:
+    """The scenario behind a collected item, or None for an item that is not a scenario."""
+    function = getattr(item, "function", None)
+    broken = getattr(function, UNPARSABLE_FEATURE, None)
+    if isinstance(broken, str):
+        area = broken.split("/", 1)[0] if "/" in broken else NO_AREA
+        name = "the feature file parses"
+        return ScenarioResult(
+            id=f"{broken.removesuffix('.feature')}::{name}",
+            nodeid=item.nodeid,
+            feature=broken,
+            feature_file=broken,
+            name=name,
+            area=area,
+            tags=[],
+            clauses=[],
+        )
+    template = registry_get_safe(scenario_wrapper_template_registry, function)
+    if template is None:
+        return None
+    tags = set(template.tags) | set(template.feature.tags)
+    if template.rule is not None:
+        tags |= set(template.rule.tags)
+    row: str | None = None
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and EXAMPLE_PARAMETER in callspec.params:
+        row = "-".join(str(value) for value in callspec.params[EXAMPLE_PARAMETER].values())
+        tags |= {mark.name for mark in callspec.marks}
+    feature = template.feature
+    return ScenarioResult(
+        id=scenario_id(feature.filename, item.config.rootpath, template.name, row),
+        nodeid=item.nodeid,
+        feature=feature.name,
+        feature_file=feature.rel_filename,
+        name=template.name,
+        area=area_of(tags),
+        tags=sorted(tags),
+        clauses=clauses_of(tags),
+    )
+
+
+def summary_lines(results: RunResults, report_dir: Path | None) -> list[tuple[str, dict[str, bool]]]:
+    """The terminal summary: target, profile, tables, expectations to act on, leaks, where the reports are."""
+    ran = [scenario for scenario in results.scenarios if scenario.outcome != DISABLED]
+    if not ran:
+        return []
+    lines: list[tuple[str, dict[str, bool]]] = []
+
+    def write(text: str, **markup: bool) -> None:
+        lines.append((text, markup))
+
+    kind = "embedded reference server" if results.target_embedded else "live target"
+    write(f"target: {results.target_url} ({kind}, version {results.target_version})")
+    write(f"profile: {results.profile['name']} ({results.profile['chosen_by']})")
+    areas = {name: counts for name, counts in summarise_areas(results.scenarios).items() if counts.verdict != DISABLED}
+    for line in render_summary_table(areas):
+        write(line)
+    capabilities = {
+        name: counts for name, counts in summarise_capabilities(results.scenarios).items() if counts.verdict != DISABLED
+    }
+    if capabilities:
+        write("")
+        for line in render_summary_table(capabilities, title="capability"):
+            write(line)
+    left_out = len(results.scenarios) - len(ran)
+    if left_out:
+        write(f"{left_out} scenario(s) disabled (not in the profile or not selected); listed in results.json")
+    expectations = results.expectations
+    for entry in expectations["fixed"]:
+        write(f"fixed: remove this entry: {entry['scenario']} ({expectations['file']})", yellow=True, bold=True)
+    for entry in expectations["expired"]:
+        write(f"expired expectation (counted as failed): {entry['scenario']}, expired {entry['expires']}", red=True)
+    if results.leaks:
+        write(f"cleanup left {len(results.leaks)} thing(s) behind:", red=True)
+        for leak in results.leaks:
+            write(f"  {leak['kind']} {leak['name']}: {leak['reason']}")
+    if report_dir is not None:
+        write(f"reports: {report_dir} (report.html, results.json, junit.xml, cucumber.json)")
+    return lines

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
+
 from .capabilities import required_capabilities
 
 __all__ = [
@@ -29,8 +31,11 @@ __all__ = [
     "VERDICTS",
     "Counts",
     "FailureInfo",
+    "attach_transcript",
     "classify_failure",
     "count_verdicts",
+    "short_message",
+    "skip_reason",
     "unsupported_by_501",
 ]
 
@@ -162,3 +167,24 @@ def count_verdicts(groups: Iterable[tuple[str, str]]) -> dict[str, Counts]:
     for group, verdict in groups:
         counted.setdefault(group, Counts()).add(verdict)
     return dict(sorted(counted.items()))
+
+
+def skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    reason = str(longrepr[2]) if isinstance(longrepr, tuple) else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def short_message(report: pytest.TestReport) -> str:
+    crash = getattr(report.longrepr, "reprcrash", None)
+    message = crash.message if crash is not None else str(report.longrepr)
+    return str(message)[:2000]
+
+
+def attach_transcript(report: pytest.TestReport, text: str) -> None:
+    """Add the transcript to the failure's text, so the terminal and the JUnit report both show it."""
+    add_section = getattr(report.longrepr, "addsection", None)
+    if callable(add_section):
+        add_section("HTTP transcript (credentials masked)", text)
+    else:
+        report.sections.append(("HTTP transcript (credentials masked)", text))
