@@ -2,8 +2,8 @@
 
 Without ``--target`` the suite runs against the embedded reference server. Options it does not know
 are handed to pytest unchanged (for example ``--lf`` or ``-vv``); so is everything after ``--``.
-Exit status: pytest's own (0 all passed, 1 some failed, 2 interrupted, 4 usage error or an unusable
-target, 5 nothing selected).
+Exit status: see ``EXIT_CODES`` (pytest's own, plus 6 for a profile or expectations file the kit
+cannot use).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from .paths import FEATURES_DIR, KIT_ROOT, SUITE_DIR
 
-__all__ = ["build_parser", "main", "pytest_arguments"]
+__all__ = ["EXIT_CODES", "build_parser", "main", "pytest_arguments"]
 
 EPILOG = """\
 examples:
@@ -26,10 +26,40 @@ examples:
   conformance --target https://forge.example/ --token $ADMIN_TOKEN
   conformance -- -vv --lf                       anything after -- goes to pytest
 
-reports (in --report-dir, default reports/): results.json, junit.xml, cucumber.json, and the
-embedded server's log. exit status: 0 all passed, 1 some failed, 2 interrupted, 4 unusable target
-or bad usage, 5 nothing selected.
+profiles (--profile NAME|FILE): reference (everything; the default against the embedded server),
+spec (the specification alone), gitea-1.26, gitea-1.27 (the specification plus Gitea's behaviour,
+with that release's known deviations as its default expectations). Against a live target without
+--profile: a version ending in +reference gets reference, a Gitea version (or Forgejo's
++gitea-X.Y) the Gitea profile of the highest release not newer than it, anything else spec.
+
+expectations (--expectations FILE): YAML listing scenario ids expected to fail, each with a reason,
+an optional link and an optional expires date (see conformance/expectations/*.yaml). A listed
+scenario that fails is an expected failure; one that passes is reported "fixed: remove this entry";
+an expired entry counts as failed.
+
+reports (in --report-dir, default reports/): report.html (readable, self-contained), results.json
+(schemas/results.schema.json), junit.xml, cucumber.json, and the embedded server's log.
+
+exit status:
+  0  nothing failed (expected failures, unsupported and disabled scenarios do not fail a run)
+  1  some scenario failed or errored (an expired expectation counts as failed)
+  2  interrupted (Ctrl-C); the reports hold what ran
+  3  internal error of pytest or the kit
+  4  the target is unusable (does not answer, is not a forge, refuses the token) or bad usage
+  5  no scenario selected
+  6  the profile or expectations file cannot be used (does not parse, names unknown tags,
+     capabilities or scenarios); nothing ran
 """
+
+EXIT_CODES = {
+    0: "nothing failed",
+    1: "some scenario failed or errored",
+    2: "interrupted",
+    3: "internal error",
+    4: "unusable target or bad usage",
+    5: "no scenario selected",
+    6: "unusable profile or expectations file",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,12 +78,19 @@ def build_parser() -> argparse.ArgumentParser:
     selection.add_argument("-m", dest="markexpr", metavar="EXPR", help="tag expression: areas, sources, clauses")
     selection.add_argument("-k", dest="keyword", metavar="EXPR", help="scenario name expression")
     selection.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
+    _add_reporting_arguments(selection)
     output = parser.add_argument_group("output")
     output.add_argument("--report-dir", metavar="DIR", default="reports", help="where reports go (default reports/)")
     output.add_argument(
         "--keep-data", action="store_true", help="keep what the run created and the embedded server's data"
     )
     return parser
+
+
+def _add_reporting_arguments(group: argparse._ArgumentGroup) -> None:
+    """Profile and expectations (conformance.profiles, conformance.expectations)."""
+    group.add_argument("--profile", metavar="NAME|FILE", help="what the target is expected to meet (see below)")
+    group.add_argument("--expectations", metavar="FILE", help="YAML file of scenarios expected to fail")
 
 
 def pytest_arguments(argv: Sequence[str]) -> list[str]:
@@ -68,6 +105,8 @@ def pytest_arguments(argv: Sequence[str]) -> list[str]:
         ("--target-config", options.target_config),
         ("-m", options.markexpr),
         ("-k", options.keyword),
+        ("--profile", options.profile),
+        ("--expectations", options.expectations),
     ):
         if value is not None:
             arguments += [flag, value]

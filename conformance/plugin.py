@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import tempfile
 import time
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NoReturn
@@ -31,24 +31,15 @@ from .context import ScenarioContext
 from .identities import IdentityFactory, make_run_prefix
 from .ledger import CleanupLedger
 from .paths import FEATURES_DIR, SUITE_DIR
-from .results import (
-    NO_AREA,
-    UNPARSABLE_FEATURE,
-    RunResults,
-    ScenarioResult,
-    area_of,
-    clauses_of,
-    render_summary_table,
-    summarise_areas,
-)
+from .reporting import ReportingPlugin
+from .results import RunResults
 from .tags import AREAS, SOURCES, SPECIAL_TAGS
 from .target import EmbeddedServer, Target, TargetError, TargetSettings, api_url_of, resolve_settings
 
-__all__ = ["TARGET_UNUSABLE_EXIT", "RunState"]
+__all__ = ["TARGET_UNUSABLE_EXIT", "RunState", "check_live_target"]
 
 TARGET_UNUSABLE_EXIT = 4
 STATE_KEY = pytest.StashKey["RunState"]()
-SCENARIO_KEY = pytest.StashKey[ScenarioResult]()
 
 
 class RunState:
@@ -69,7 +60,6 @@ class RunState:
         self.target: Target | None = None
         self.embedded: EmbeddedServer | None = None
         self.ledger: CleanupLedger | None = None
-        self.collected: list[ScenarioResult] = []
 
     def settings(self) -> TargetSettings:
         """The target settings from options, environment and config file."""
@@ -127,6 +117,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="keep what the run created and the embedded server's data directory",
     )
+    _add_reporting_options(group)
+
+
+def _add_reporting_options(group: pytest.OptionGroup) -> None:
+    """Profiles and expectations (``conformance.profiles``, ``conformance.expectations``)."""
+    group.addoption(
+        "--profile",
+        dest="conformance_profile",
+        metavar="NAME|FILE",
+        help="what the target is expected to meet: reference, spec, gitea-1.26, gitea-1.27 or a YAML file",
+    )
+    group.addoption(
+        "--expectations",
+        dest="conformance_expectations",
+        metavar="FILE",
+        help="YAML file of scenarios expected to fail (default: the profile's own, if it names one)",
+    )
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -151,6 +158,7 @@ def pytest_configure(config: pytest.Config) -> None:
             state.settings()
         except TargetError as error:
             raise pytest.UsageError(f"conformance: {error}") from None
+    config.pluginmanager.register(ReportingPlugin(config, state), "conformance-reporting")
     if state.writes_reports:
         state.report_dir.mkdir(parents=True, exist_ok=True)
         if not getattr(option, "xmlpath", None):
@@ -191,6 +199,11 @@ def _connect(state: RunState) -> Target:
 def _unusable(reason: str) -> NoReturn:
     """Stop the run with one line and the exit status of an unusable target."""
     pytest.exit(f"conformance: {reason}", returncode=TARGET_UNUSABLE_EXIT)
+
+
+def check_live_target(base_url: str, token: str) -> str:
+    """The version of a live target, read before collection to pick its profile (exit status 4 when unusable)."""
+    return _check_target(Target(base_url=base_url, admin_token=token, is_embedded=False))
 
 
 def _check_target(target: Target) -> str:
@@ -296,120 +309,6 @@ def _capability_gate(request: pytest.FixtureRequest) -> None:
         pytest.skip(unsupported_reason(missing))
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Prepare a result record for every scenario."""
-    for item in items:
-        broken = getattr(getattr(item, "function", None), UNPARSABLE_FEATURE, None)
-        if isinstance(broken, str):
-            area = broken.split("/", 1)[0] if "/" in broken else NO_AREA
-            item.stash[SCENARIO_KEY] = ScenarioResult(
-                id=item.nodeid,
-                feature=broken,
-                feature_file=broken,
-                name="the feature file parses",
-                area=area,
-                tags=[],
-                clauses=[],
-            )
-            continue
-        found = _scenario_tags(item)
-        if found is None:
-            continue
-        template, tags = found
-        feature = template.feature
-        item.stash[SCENARIO_KEY] = ScenarioResult(
-            id=item.nodeid,
-            feature=feature.name,
-            feature_file=feature.rel_filename,
-            name=template.name,
-            area=area_of(tags),
-            tags=sorted(tags),
-            clauses=clauses_of(tags),
-        )
-
-
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Open a fresh transcript page for the scenario."""
     _state(item.config).recorder.start_page()
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
-    """Fold each phase into the scenario's result; show the transcript of a failure."""
-    outcome = yield
-    report: pytest.TestReport = outcome.get_result()
-    result = item.stash.get(SCENARIO_KEY, None)
-    if result is None:
-        return
-    result.duration += report.duration
-    if report.skipped:
-        if result.outcome in ("", "passed"):
-            result.outcome = "skipped"
-            longrepr = report.longrepr
-            reason = str(longrepr[2]) if isinstance(longrepr, tuple) else str(longrepr)
-            result.message = reason.removeprefix("Skipped: ")
-    elif report.failed:
-        exchanges = _state(item.config).recorder.page()
-        result.outcome = "failed" if report.when == "call" or result.outcome == "failed" else "error"
-        result.message = result.message or _short_message(report)
-        result.transcript = [exchange.as_dict() for exchange in exchanges]
-        if exchanges:
-            _attach_transcript(report, "\n\n".join(exchange.render() for exchange in exchanges))
-    elif report.when == "call" and result.outcome == "":
-        result.outcome = "passed"
-
-
-def _attach_transcript(report: pytest.TestReport, text: str) -> None:
-    """Add the transcript to the failure's text, so the terminal and the JUnit report both show it."""
-    add_section = getattr(report.longrepr, "addsection", None)
-    if callable(add_section):
-        add_section("HTTP transcript (credentials masked)", text)
-    else:
-        report.sections.append(("HTTP transcript (credentials masked)", text))
-
-
-def _short_message(report: pytest.TestReport) -> str:
-    crash = getattr(report.longrepr, "reprcrash", None)
-    message = crash.message if crash is not None else str(report.longrepr)
-    return str(message)[:2000]
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """Keep the run's scenario records in collection order."""
-    state = _state(session.config)
-    state.collected = [item.stash[SCENARIO_KEY] for item in session.items if SCENARIO_KEY in item.stash]
-
-
-@pytest.hookimpl(trylast=True)
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Write results.json when the run had scenarios and writes reports.
-
-    Last, so that the session fixtures (cleanup ledger, embedded server) were torn down even in a run
-    stopped early (``-x``, Ctrl-C) and the leaks are known.
-    """
-    state = _state(session.config)
-    state.results.duration = time.monotonic() - state.started
-    state.results.exit_status = int(exitstatus)
-    state.results.scenarios = [result for result in state.collected if result.outcome]
-    if state.writes_reports and state.results.scenarios:
-        state.results.write(state.report_dir / "results.json")
-
-
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    """The per-area table, leaks, and where the reports are."""
-    state = _state(config)
-    if not state.results.scenarios:
-        return
-    terminalreporter.section("conformance")
-    if state.target is not None:
-        kind = "embedded reference server" if state.target.is_embedded else "live target"
-        terminalreporter.write_line(f"target: {state.target.base_url} ({kind}, version {state.target.version})")
-    for line in render_summary_table(summarise_areas(state.results.scenarios)):
-        terminalreporter.write_line(line)
-    if state.results.leaks:
-        terminalreporter.write_line(f"cleanup left {len(state.results.leaks)} thing(s) behind:", red=True)
-        for leak in state.results.leaks:
-            terminalreporter.write_line(f"  {leak['kind']} {leak['name']}: {leak['reason']}")
-    if state.writes_reports:
-        terminalreporter.write_line(f"reports: {state.report_dir}")

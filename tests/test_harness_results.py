@@ -1,4 +1,4 @@
-"""The results writer: per-area counts and verdicts, clause ids from tags, an atomic results.json."""
+"""The results writer: per-area and per-capability verdicts, clause ids from tags, an atomic results.json."""
 
 from __future__ import annotations
 
@@ -6,13 +6,22 @@ import json
 import os
 from pathlib import Path
 
-from conformance.results import RunResults, ScenarioResult, area_of, clauses_of, render_summary_table, summarise_areas
+from conformance.results import (
+    RunResults,
+    ScenarioResult,
+    area_of,
+    clauses_of,
+    render_summary_table,
+    summarise_areas,
+    summarise_capabilities,
+)
 from conformance.schemas import validate
 
 
 def _scenario(area: str, outcome: str, tags: list[str] | None = None) -> ScenarioResult:
     return ScenarioResult(
-        id=f"suite/test_features.py::test_{area}_{outcome}",
+        id=f"{area}/x::{area} {outcome}",
+        nodeid=f"suite/test_features.py::test_{area}_{outcome}",
         feature=f"{area} feature",
         feature_file=f"{area}/x.feature",
         name=f"{area} {outcome}",
@@ -33,22 +42,32 @@ def test_area_and_clauses_come_from_tags() -> None:
     ]
 
 
-def test_verdicts_full_partial_failed() -> None:
+def test_area_verdicts_full_partial_failed_unsupported_disabled() -> None:
     areas = summarise_areas(
         [
             _scenario("users", "passed"),
             _scenario("users", "passed"),
+            _scenario("users", "disabled"),
             _scenario("orgs", "passed"),
-            _scenario("orgs", "skipped"),
+            _scenario("orgs", "unsupported"),
             _scenario("contents", "passed"),
             _scenario("contents", "error"),
             _scenario("auth", "failed"),
+            _scenario("auth", "expected-failure"),
+            _scenario("lfs", "unsupported"),
+            _scenario("lfs", "disabled"),
+            _scenario("pins", "disabled"),
+            _scenario("forks", "passed"),
+            _scenario("forks", "expected-failure"),
         ]
     )
-    assert {name: summary.verdict for name, summary in areas.items()} == {
+    assert {name: counts.verdict for name, counts in areas.items()} == {
         "auth": "failed",
         "contents": "failed",
+        "forks": "partial",
+        "lfs": "unsupported",
         "orgs": "partial",
+        "pins": "disabled",
         "users": "full",
     }
     assert list(areas) == sorted(areas)
@@ -56,13 +75,29 @@ def test_verdicts_full_partial_failed() -> None:
         "passed": 2,
         "failed": 0,
         "error": 0,
-        "skipped": 0,
-        "total": 2,
+        "unsupported": 0,
+        "disabled": 1,
+        "expected_failure": 0,
+        "total": 3,
         "verdict": "full",
     }
     table = render_summary_table(areas)
-    assert table[0].split() == ["area", "passed", "failed", "error", "skipped", "verdict"]
-    assert table[2].split() == ["auth", "0", "1", "0", "0", "failed"]
+    assert table[0].split() == ["area", "passed", "failed", "error", "unsupp", "xfail", "disabled", "verdict"]
+    assert table[2].split() == ["auth", "0", "1", "0", "0", "1", "0", "failed"]
+
+
+def test_capability_verdicts_come_from_the_scenarios_that_need_them() -> None:
+    capabilities = summarise_capabilities(
+        [
+            _scenario("forks", "unsupported", ["forks", "spec", "capability_sync_fork"]),
+            _scenario("forks", "passed", ["forks", "spec"]),
+            _scenario("runs", "passed", ["runs", "reference", "reference_only"]),
+        ]
+    )
+    assert {name: counts.verdict for name, counts in capabilities.items()} == {
+        "reference_clock": "full",
+        "sync_fork": "unsupported",
+    }
 
 
 def test_results_file_is_written_whole_and_valid(tmp_path: Path) -> None:
@@ -73,7 +108,8 @@ def test_results_file_is_written_whole_and_valid(tmp_path: Path) -> None:
         run_prefix="ckabc123",
         started="2026-11-22T02:00:00+00:00",
         duration=1.5,
-        scenarios=[_scenario("users", "passed"), _scenario("users", "skipped")],
+        profile={"name": "spec", "chosen_by": "--profile", "description": "", "file": None},
+        scenarios=[_scenario("users", "passed"), _scenario("users", "unsupported")],
         leaks=[{"kind": "user", "name": "ckabc123-1-alice", "reason": "delete answered 500: boom"}],
     )
     path = tmp_path / "deep" / "results.json"
@@ -118,4 +154,5 @@ def test_an_unparsable_feature_is_one_failed_record_of_its_area(tmp_path: Path) 
     validate(written, "results.schema")
     [record] = written["scenarios"]
     assert record["area"] == "users" and record["outcome"] == "failed"
+    assert record["id"] == "users/broken::the feature file parses"
     assert "users/broken.feature does not parse" in record["message"]

@@ -1,0 +1,193 @@
+"""Coverage: which clauses of the specification and which API operations the run's scenarios touched.
+
+Clause coverage comes from the ``@clause_*`` tags of every collected scenario (those that ran and
+those left out), with each scenario's outcome. Operation coverage comes from traffic: every request
+the steps made (the Recorder sees them all) is matched, by method and path template, to an operation
+of the reference server's own API description, with the API base path (and any deployment sub-path)
+stripped. The description is the one the target serves at ``/swagger.v1.json`` when the target is
+the reference server, else the same document built in-process from the kit's ``reference_server``
+(the kit ships no separate copy that could go stale).
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .clauses import load_catalogue
+
+__all__ = [
+    "Operation",
+    "OperationMap",
+    "clause_coverage",
+    "feature_scenario_ids",
+    "operation_coverage",
+    "reference_description",
+]
+
+_PARAM = re.compile(r"\{[^}/]+\}")
+METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One operation of the API description."""
+
+    method: str
+    path: str
+    operation_id: str
+
+    @property
+    def key(self) -> str:
+        """``GET /repos/{owner}/{repo}``."""
+        return f"{self.method} {self.path}"
+
+
+def _pattern(template: str, *, greedy: bool) -> re.Pattern[str]:
+    """A regex for a path template; ``greedy`` lets a parameter span slashes (``{filepath}``)."""
+    pieces = _PARAM.split(template)
+    value = "(?:.+)" if greedy else "(?:[^/]+)"
+    return re.compile("^" + value.join(re.escape(piece) for piece in pieces) + "/?$")
+
+
+def _literal_length(template: str) -> int:
+    return len(_PARAM.sub("", template))
+
+
+class OperationMap:
+    """Matches ``(method, path)`` of a request to the most specific operation of a description."""
+
+    def __init__(self, operations: Iterable[Operation]) -> None:
+        self.operations = sorted(operations, key=lambda op: (op.path, op.method))
+        self._compiled = [
+            (operation, _pattern(operation.path, greedy=False), _pattern(operation.path, greedy=True))
+            for operation in self.operations
+        ]
+
+    @classmethod
+    def from_swagger(cls, document: Mapping[str, Any]) -> OperationMap:
+        """The operations of a Swagger 2.0 (or OpenAPI 3) document's ``paths``."""
+        operations = []
+        for path, methods in (document.get("paths") or {}).items():
+            for method, operation in methods.items():
+                if method.lower() in METHODS and isinstance(operation, dict):
+                    operation_id = str(operation.get("operationId") or f"{method} {path}")
+                    operations.append(Operation(method.upper(), path, operation_id))
+        return cls(operations)
+
+    def match(self, method: str, path: str) -> Operation | None:
+        """The operation ``method path`` (relative to the API root, query removed) belongs to."""
+        method = method.upper()
+        path = "/" + path.lstrip("/")
+        for greedy in (False, True):
+            found = [
+                operation
+                for operation, exact, spanning in self._compiled
+                if operation.method == method and (spanning if greedy else exact).match(path)
+            ]
+            if found:
+                return max(found, key=lambda operation: (_literal_length(operation.path), -len(operation.path)))
+        return None
+
+
+def reference_description() -> dict[str, Any]:
+    """The reference server's Swagger 2.0 document, built in-process over a throw-away data directory."""
+    from reference_server import Config, create_app
+    from reference_server.misc import apidoc
+
+    with tempfile.TemporaryDirectory(prefix="conformance-apidoc-") as directory:
+        app = create_app(Config(data_dir=Path(directory) / "data", admin_token="0" * 40))
+        try:
+            with app.app_context():
+                return apidoc.swagger2(app, app.extensions["forge"])
+        finally:
+            app.extensions["forge"].db.close()
+
+
+def operation_coverage(
+    operation_map: OperationMap, traffic: Mapping[str, Iterable[tuple[str, str]]], source: str
+) -> dict[str, Any]:
+    """Covered and uncovered operations from each scenario's ``(method, path)`` requests."""
+    scenarios_of: dict[str, set[str]] = {}
+    unmatched: set[str] = set()
+    for scenario_id, requests in traffic.items():
+        for method, path in requests:
+            operation = operation_map.match(method, path)
+            if operation is None:
+                unmatched.add(f"{method.upper()} {path}")
+            else:
+                scenarios_of.setdefault(operation.key, set()).add(scenario_id)
+    uncovered = [
+        {"method": op.method, "path": op.path, "operation_id": op.operation_id}
+        for op in operation_map.operations
+        if op.key not in scenarios_of
+    ]
+    return {
+        "source": source,
+        "total": len(operation_map.operations),
+        "covered": len(operation_map.operations) - len(uncovered),
+        "uncovered": uncovered,
+        "unmatched_requests": sorted(unmatched)[:200],
+    }
+
+
+def clause_coverage(scenarios: Iterable[tuple[str, list[str], str]]) -> list[dict[str, Any]]:
+    """Every catalogued clause with its scenarios ``(id, clauses, outcome)`` and a verdict.
+
+    A clause is ``failed`` when a scenario of it failed or errored, else ``covered`` when one passed,
+    ``expected-failure`` when one failed as expected, ``not-run`` when its scenarios were all unsupported
+    or disabled, and ``no-scenario`` when it has none.
+    """
+    by_clause: dict[str, list[dict[str, str]]] = {}
+    for scenario_id, clauses, outcome in scenarios:
+        for clause_id in clauses:
+            by_clause.setdefault(clause_id, []).append({"id": scenario_id, "outcome": outcome})
+    rows = []
+    for clause in load_catalogue().values():
+        entries = by_clause.get(clause.id, [])
+        outcomes = {entry["outcome"] for entry in entries}
+        if not entries:
+            verdict = "no-scenario"
+        elif outcomes & {"failed", "error"}:
+            verdict = "failed"
+        elif "passed" in outcomes:
+            verdict = "covered"
+        elif "expected-failure" in outcomes:
+            verdict = "expected-failure"
+        else:
+            verdict = "not-run"
+        rows.append(
+            {
+                "id": clause.id,
+                "section": clause.section,
+                "text": clause.text,
+                "must_cover": clause.must_cover,
+                "verdict": verdict,
+                "scenarios": entries,
+            }
+        )
+    return rows
+
+
+def feature_scenario_ids(feature_files: Iterable[Path], root: Path) -> set[str]:
+    """Every scenario id (with and without example rows) of these feature files, by parsing them.
+
+    The xdist controller collects nothing, so it checks profile and expectation ids against this.
+    """
+    from pytest_bdd.parser import FeatureParser
+
+    from .results import scenario_id
+
+    ids: set[str] = set()
+    for path in feature_files:
+        feature = FeatureParser(str(path.parent), path.name).parse()
+        for name, template in feature.scenarios.items():
+            base = scenario_id(str(path), root, name, None)
+            ids.add(base)
+            for examples in template.examples:
+                ids |= {f"{base}[{'-'.join(row.values())}]" for row in examples.as_contexts()}
+    return ids
