@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from .actions.config_store import SCHEMA as ACTIONS_CONFIG_SCHEMA
 from .blobs import BlobStore
@@ -96,6 +97,15 @@ def _families() -> list[ModuleType]:
         feeds,
         markup,
     ]
+
+
+class Int64Converter(IntegerConverter):
+    """``<int:...>`` path segments within SQLite's signed 64-bit integers: a larger number names nothing,
+    so the route does not match (404) instead of overflowing in a query (found by the fuzzer)."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
 
 
 class SubPathMiddleware:
@@ -188,6 +198,7 @@ def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = Non
     """Build one reference server instance over ``config.data_dir`` (created if missing)."""
     config.data_dir.mkdir(parents=True, exist_ok=True)
     app = Flask("reference_server")
+    app.url_map.converters["int"] = Int64Converter
     app.config["MAX_CONTENT_LENGTH"] = config.limits.max_request_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]
     forge = Forge(
