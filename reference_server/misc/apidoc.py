@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from flask import Flask
-from werkzeug.routing import Rule
+from werkzeug.routing import AnyConverter, IntegerConverter, PathConverter, Rule
 
 from ..context import Forge
 from .apibodies import RAW_TEXT_OPERATIONS, body_model, model_schemas
@@ -80,13 +80,12 @@ def _param_schema(rule: Rule, name: str) -> dict[str, Any]:
     """What the route's converter matches: ``int`` digits within SQLite's integers, ``path`` any text
     (slashes too), ``any`` its choices, otherwise a non-empty segment without ``/``."""
     converter = getattr(rule, "_converters", {}).get(name)
-    kind = type(converter).__name__
-    if kind == "IntegerConverter":
+    if isinstance(converter, IntegerConverter):
         return {"type": "integer", "minimum": 0, "maximum": INT64_MAX}
-    if kind == "PathConverter":
+    if isinstance(converter, PathConverter):
         return {"type": "string", "minLength": 1}
-    if kind == "AnyConverter":
-        return {"type": "string", "enum": sorted(getattr(converter, "items", {}) or [])}
+    if isinstance(converter, AnyConverter):
+        return {"type": "string", "enum": sorted(converter.items)}
     return {"type": "string", "minLength": 1, "pattern": "^[^/]+$"}
 
 

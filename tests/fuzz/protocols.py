@@ -276,14 +276,34 @@ def _targets(world: World) -> list[Target]:
     runtime = task.context.fields["gitea_runtime_token"].string_value
     run_id = task.context.fields["run_id"].string_value or "1"
     bearer = {"Authorization": f"Bearer {runtime}"}
-    ids = {"workflow_run_backend_id": run_id, "workflow_job_run_backend_id": "1"}
     pb = artifact_pb2
-    twirp = [
-        ("CreateArtifact", pb.CreateArtifactRequest, pb.CreateArtifactRequest(**ids, name="a", version=4)),
-        ("FinalizeArtifact", pb.FinalizeArtifactRequest, pb.FinalizeArtifactRequest(**ids, name="a", size=3)),
-        ("ListArtifacts", pb.ListArtifactsRequest, pb.ListArtifactsRequest(**ids)),
-        ("GetSignedArtifactURL", pb.GetSignedArtifactURLRequest, pb.GetSignedArtifactURLRequest(**ids, name="a")),
-        ("DeleteArtifact", pb.DeleteArtifactRequest, pb.DeleteArtifactRequest(**ids, name="a")),
+    run, job = run_id, "1"  # the running job's own ids, so a valid example passes the id check
+    twirp: list[tuple[str, type[Message], Message]] = [
+        (
+            "CreateArtifact",
+            pb.CreateArtifactRequest,
+            pb.CreateArtifactRequest(workflow_run_backend_id=run, workflow_job_run_backend_id=job, name="a", version=4),
+        ),
+        (
+            "FinalizeArtifact",
+            pb.FinalizeArtifactRequest,
+            pb.FinalizeArtifactRequest(workflow_run_backend_id=run, workflow_job_run_backend_id=job, name="a", size=3),
+        ),
+        (
+            "ListArtifacts",
+            pb.ListArtifactsRequest,
+            pb.ListArtifactsRequest(workflow_run_backend_id=run, workflow_job_run_backend_id=job),
+        ),
+        (
+            "GetSignedArtifactURL",
+            pb.GetSignedArtifactURLRequest,
+            pb.GetSignedArtifactURLRequest(workflow_run_backend_id=run, workflow_job_run_backend_id=job, name="a"),
+        ),
+        (
+            "DeleteArtifact",
+            pb.DeleteArtifactRequest,
+            pb.DeleteArtifactRequest(workflow_run_backend_id=run, workflow_job_run_backend_id=job, name="a"),
+        ),
     ]
     state = runner_pb2.TaskState(id=task.id)
     connect = [
