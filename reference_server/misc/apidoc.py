@@ -180,6 +180,11 @@ _ANY_MEDIA = re.compile(r"^(repoGetRawFileOrLFS|\w*[Mm]edia\w*|\w*artifact\w*zip
 """Operations that answer a file in its own media type."""
 
 
+_REDIRECTING = re.compile(r"^/(orgs/\{org\}|users/\{username\}|repos/\{owner\}/\{repo\})(/|$)")
+"""Paths naming an account, which may redirect: a renamed account's old name (307, Gitea's RedirectToUser), a
+non-member asking for a membership (303 to the public check), an artifact's zip (302 to its signed URL)."""
+
+
 def _body_schema(operation_id: str, ref: str) -> dict[str, Any]:
     model = body_model(operation_id)
     return {"$ref": ref + model} if model else {"type": "object"}
@@ -230,13 +235,15 @@ def swagger2(app: Flask, forge: Forge) -> dict[str, Any]:
     }
 
 
-def _responses3(operation_id: str) -> dict[str, Any]:
+def _responses3(path: str, operation_id: str) -> dict[str, Any]:
     """2XX in its media types (any JSON: result schemas are the kit's ``schemas/``), 4XX as APIError;
     nothing else is declared, so a 5xx contradicts the description."""
     any_result: dict[str, Any] = {}
     created = {"201": {"description": "created; no content"}} if _EMPTY_CREATED.match(operation_id) else {}
     if operation_id in _EMPTY_OK:
         created["200"] = {"description": "done; no content"}
+    if _REDIRECTING.match(path):
+        created["3XX"] = {"description": "a redirect: the new name of a renamed account, or where the result is"}
     return {
         **created,
         "204": {"description": "done; no content"},
@@ -268,7 +275,7 @@ def openapi3(app: Flask, forge: Forge) -> dict[str, Any]:
         elif method in _BODY_METHODS:
             schema = _body_schema(op_id, "#/components/schemas/")
             entry["requestBody"] = {"content": {"application/json": {"schema": schema}}}
-        entry["responses"] = _responses3(op_id)
+        entry["responses"] = _responses3(path, op_id)
         paths.setdefault(path, {})[method] = entry
     schemes = _security_schemes()
     schemes["BasicAuth"] = {"type": "http", "scheme": "basic"}
