@@ -99,6 +99,15 @@ def _families() -> list[ModuleType]:
     ]
 
 
+class Int64Converter(IntegerConverter):
+    """``<int:...>`` path segments within SQLite's signed 64-bit integers: a larger number names nothing,
+    so the route does not match (404) instead of overflowing in a query (found by the fuzzer)."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
 class SubPathMiddleware:
     """Serve the app under the base URL's sub-path; the artifact protocol stays at the origin root
     because the official client drops any path from ``ACTIONS_RESULTS_URL``."""

@@ -12,7 +12,7 @@ from flask import Response, request
 from .context import forge
 from .errors import BadRequest, Unprocessable
 
-__all__ = ["Page", "empty", "json_body", "json_response", "page_params", "paged_response", "query_bool"]
+__all__ = ["Page", "decode_json", "empty", "json_body", "json_response", "page_params", "paged_response", "query_bool"]
 
 JSON_TYPE = "application/json;charset=utf-8"
 MAX_PAGE = 1_000_000_000
@@ -29,16 +29,29 @@ def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | 
 
 
 def empty(status: int = 204) -> Response:
-    """An answer without a body (204 No Content, or 201 where Gitea sends nothing)."""
-    return Response(b"", status=status)
+    """An answer without a body (204 No Content, or 201 where Gitea sends nothing), and so without a
+    Content-Type: Flask's default ``text/html`` would promise a document that is not there (Gitea sends none)."""
+    response = Response(b"", status=status)
+    del response.headers["Content-Type"]
+    return response
+
+
+def decode_json(raw: str | bytes) -> Any:
+    """``json.loads`` that fails with ``ValueError`` for every bad document, including one nested deeper
+    than the decoder's stack (``RecursionError`` otherwise escapes as a server error; found by the fuzzer).
+    Bad UTF-8 is a ``UnicodeDecodeError``, itself a ``ValueError``."""
+    try:
+        return json.loads(raw)
+    except RecursionError as exc:
+        raise ValueError("JSON nested too deeply") from exc
 
 
 def json_body(*, required: tuple[str, ...] = ()) -> dict[str, Any]:
     """The request's JSON object; 422 when it is not one or lacks a required field (``[Field]: Required``)."""
     raw = request.get_data(cache=True)
     try:
-        data = json.loads(raw) if raw.strip() else {}
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = decode_json(raw) if raw.strip() else {}
+    except ValueError as exc:
         raise Unprocessable(f"invalid JSON body: {exc}") from exc
     if not isinstance(data, dict):
         raise Unprocessable("the request body must be a JSON object")

@@ -86,7 +86,7 @@ def test_openapi3_variant_and_sub_path(tmp_path: Path) -> None:
     assert openapi.json["servers"] == [{"url": "/git/api/v1"}]
     assert openapi.json["info"]["version"] == "0.0.0+1.27.3+reference"
     get = openapi.json["paths"]["/repos/{owner}/{repo}"]["get"]
-    assert get["parameters"][0]["schema"] == {"type": "string"}
+    assert get["parameters"][0]["schema"] == {"type": "string", "minLength": 1, "pattern": "^[^/]+$"}
     swagger = client.get("/git/swagger.v1.json").json
     assert swagger is not None and swagger["basePath"] == "/git/api/v1"
     assert client.get("/git/api/v1/version").status_code == 200

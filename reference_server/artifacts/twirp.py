@@ -9,7 +9,6 @@ request's codec. A request without Content-Type is read as JSON, as Gitea does; 
 from __future__ import annotations
 
 import io
-import json
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
@@ -19,6 +18,7 @@ from google.protobuf.message import DecodeError, Message
 
 from ..context import forge
 from ..errors import TwirpError
+from ..rest import decode_json
 from .errors import InvalidArgumentError, MalformedError, PermissionDeniedError, UnauthenticatedError
 from .staging import read_at_most
 
@@ -72,7 +72,7 @@ def decode(codec: Codec, message: M) -> M:
         if codec.binary:
             message.ParseFromString(body)
         else:
-            data = json.loads(body.decode("utf-8") or "{}")
+            data = decode_json(body.decode("utf-8") or "{}")
             if not isinstance(data, dict):
                 raise json_format.ParseError("the body must be a JSON object")
             json_format.ParseDict(data, message, ignore_unknown_fields=True)

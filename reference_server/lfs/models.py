@@ -25,6 +25,7 @@ from ..deploy_tokens import models as deploy_tokens
 from ..events import RepoDeletedEvent
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
+from ..rest import decode_json
 from ..signing import UrlCheck
 from ..timefmt import iso
 from . import store
@@ -122,7 +123,7 @@ def _transfer_token(repo: repos.Repo, operation: Operation, principal: Principal
 def _decode_transfer(token: str) -> dict[str, str] | None:
     encoded = token[len(TRANSFER_PREFIX) :]
     try:
-        claims = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+        claims = decode_json(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
     except (binascii.Error, ValueError):
         return None
     if not isinstance(claims, dict) or not all(isinstance(v, str) for v in claims.values()):
@@ -301,8 +302,8 @@ def verify_object(repo: repos.Repo, body: Mapping[str, Any]) -> None:
 def parse_json(raw: bytes) -> dict[str, Any]:
     """A JSON object request body; 400 otherwise (Gitea answers a bad LFS body with 400)."""
     try:
-        data = json.loads(raw) if raw.strip() else {}
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        data = decode_json(raw) if raw.strip() else {}
+    except ValueError:
         raise LfsBadRequest("the request body is not valid JSON") from None
     if not isinstance(data, dict):
         raise LfsBadRequest("the request body must be a JSON object")

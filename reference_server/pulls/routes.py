@@ -149,14 +149,14 @@ def update_pull(owner: str, repo: str, index: int) -> Response:
     """``?style=merge`` (default) or ``rebase``; 200 with an empty body, as Gitea."""
     found, principal = _signed_in(owner, repo)
     update_pull_branch(found, index, request.args.get("style", "merge"), principal)
-    return Response(b"", status=200)
+    return empty(200)
 
 
 def merge(owner: str, repo: str, index: int) -> Response:
     """``MergePullRequestOption``; 200 with an empty body, as Gitea."""
     found, principal = _signed_in(owner, repo)
     merge_pull(found, index, json_body(), principal)
-    return Response(b"", status=200)
+    return empty(200)
 
 
 def is_merged(owner: str, repo: str, index: int) -> Response:

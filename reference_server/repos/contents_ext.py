@@ -3,13 +3,13 @@ files in one call (``file-contents``), each answered with a fixed number of ``gi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from ..context import forge
 from ..errors import NotFound, Unprocessable
 from ..misc import models as misc
+from ..rest import decode_json
 from . import contents, models, treeops
 from .errors import ContentNotFound, InvalidBodyParameter, UnknownInclude
 
@@ -69,7 +69,7 @@ def files_from_body(body: Mapping[str, Any]) -> list[str]:
 def files_from_query(raw: str | None) -> list[str]:
     """The ``?body=`` of the GET form: a JSON ``GetFilesOptions``; 400 ``invalid body parameter`` otherwise."""
     try:
-        body = json.loads(raw or "")
+        body = decode_json(raw or "")
     except ValueError as exc:
         raise InvalidBodyParameter("invalid body parameter") from exc
     if not isinstance(body, dict):
