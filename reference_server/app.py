@@ -194,14 +194,6 @@ def _install_request_hooks(app: Flask) -> None:
         return response
 
 
-class Int64Converter(IntegerConverter):
-    """``<int:...>`` path parts beyond SQLite's 64-bit integers match no route (404) instead of
-    overflowing a query deep inside a family."""
-
-    def __init__(self, url_map: Any, fixed_digits: int = 0, min: int | None = None, max: int | None = None) -> None:
-        super().__init__(url_map, fixed_digits=fixed_digits, min=min, max=2**63 - 1 if max is None else max)
-
-
 def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = None) -> Flask:
     """Build one reference server instance over ``config.data_dir`` (created if missing)."""
     config.data_dir.mkdir(parents=True, exist_ok=True)
