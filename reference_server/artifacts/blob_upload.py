@@ -18,7 +18,7 @@ from typing import cast
 from flask import Response, request
 
 from ..context import forge
-from ..signing import UrlCheck
+from ..signing import UrlCheck, stray_parameter
 from . import models, staging
 from .errors import InvalidArgumentError, SignatureError
 
@@ -29,11 +29,18 @@ MAX_BLOCK_LIST_BYTES = 8 * 1024 * 1024
 BLOCK_ID = re.compile(r"[A-Za-z0-9+/_-]+={0,2}")
 BLOCK_LIST_ENTRIES = frozenset({"Latest", "Committed", "Uncommitted"})
 SIGNED_KEYS = ("sig", "expires", "artifactName", "taskID", "artifactID")
+UPLOAD_KEYS = ("comp", "blockid")
+"""What an Azure-style client adds to the signed upload URL it was given; nothing is added to a download."""
 
 
 def signed_query(purpose: str) -> tuple[str, int]:
     """Check the request's signed ``UploadArtifact``/``DownloadArtifact`` query: (artifact name, id), else 401."""
     fg = forge()
+    stray = stray_parameter(
+        request.args.items(multi=True), SIGNED_KEYS, UPLOAD_KEYS if purpose == "UploadArtifact" else ()
+    )
+    if stray is not None:
+        raise SignatureError(f"the signed URL carries a parameter it was not signed with, or twice: {stray}")
     query = {key: request.args.get(key, "") for key in SIGNED_KEYS}
     outcome = fg.signer.check(purpose, query, now=fg.now())
     if outcome is UrlCheck.MALFORMED:
