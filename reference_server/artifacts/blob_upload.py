@@ -20,7 +20,7 @@ from flask import Response, request
 from ..context import forge
 from ..signing import UrlCheck, stray_parameter
 from . import models, staging
-from .errors import InvalidArgumentError, SignatureError
+from .errors import InvalidArgumentError, PayloadTooLargeError, SignatureError
 
 __all__ = ["handle_upload", "signed_query", "validate_block_id"]
 
@@ -96,7 +96,7 @@ def _body(limit: int) -> io.RawIOBase:
     """
     declared = request.content_length
     if declared is not None and declared > limit:
-        raise InvalidArgumentError(f"the request body exceeds the limit of {limit} bytes")
+        raise PayloadTooLargeError(f"the request body exceeds the limit of {limit} bytes")
     request.max_content_length = limit + 1  # one byte more, so the caller's own check reports the excess
     return cast(io.RawIOBase, request.stream)
 
@@ -122,7 +122,7 @@ def handle_upload() -> Response:
     if comp == "blocklist":
         body = staging.read_at_most(_body(MAX_BLOCK_LIST_BYTES), MAX_BLOCK_LIST_BYTES + 1)
         if len(body) > MAX_BLOCK_LIST_BYTES:
-            raise InvalidArgumentError(f"the block list exceeds {MAX_BLOCK_LIST_BYTES} bytes")
+            raise PayloadTooLargeError(f"the block list exceeds {MAX_BLOCK_LIST_BYTES} bytes")
         models.commit_block_list(row, parse_block_list(body))
         return _created()
     raise InvalidArgumentError("comp must be block (with blockid), blocklist or appendBlock")
