@@ -41,8 +41,25 @@ SECRET_QUERY_KEYS = frozenset({"token", "access_token", "sig", "signature", "pas
 SECRET_JSON_KEYS = frozenset(
     {"password", "token", "sha1", "secret", "access_token", "runtime_token", "registration_token", "data"}
 )
-SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "x-runner-token"})
-_QUERY_SECRET = re.compile(r"(?i)\b(token|access_token|sig|signature)=([^&\s\"'#]+)")
+SECRET_KEY_PARTS = ("token", "secret", "password", "passwd", "authorization")
+"""A JSON key containing one of these names a credential (``auth_password``, ``gitea_runtime_token``...)."""
+NOT_SECRET_KEYS = frozenset({"token_last_eight"})
+TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-]{20,}")
+"""A ``key`` field holding a value of this shape is a deploy token, not a license or template key."""
+SECRET_HEADERS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "cookie",
+        "set-cookie",
+        "x-runner-token",
+        "x-gitea-signature",
+        "x-gogs-signature",
+        "x-hub-signature",
+        "x-hub-signature-256",
+    }
+)
+_QUERY_SECRET = re.compile(r"(?i)\b(token|access_token|sig|signature|password)=([^&\s\"'#]+)")
 
 
 class TokenAuth(AuthBase):
@@ -129,11 +146,28 @@ def mask_url(url: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(pairs, safe="*")))
 
 
+def _is_secret_key(key: str, value: Any) -> bool:
+    lowered = key.lower()
+    if lowered in NOT_SECRET_KEYS:
+        return False
+    if lowered == "key":
+        return isinstance(value, str) and TOKEN_LIKE.fullmatch(value) is not None
+    return lowered in SECRET_JSON_KEYS or any(part in lowered for part in SECRET_KEY_PARTS)
+
+
+def _mask_all(value: Any) -> Any:
+    """Every string under a secret key (a job's ``secrets`` map) is masked, whatever its own key."""
+    if isinstance(value, dict):
+        return {key: _mask_all(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_mask_all(item) for item in value]
+    return MASK if isinstance(value, str) and value else value
+
+
 def _mask_json(value: Any) -> Any:
     if isinstance(value, dict):
         return {
-            key: (MASK if key.lower() in SECRET_JSON_KEYS and isinstance(value[key], str) else _mask_json(value[key]))
-            for key in value
+            key: (_mask_all(item) if _is_secret_key(key, item) else _mask_json(item)) for key, item in value.items()
         }
     if isinstance(value, list):
         return [_mask_json(item) for item in value]

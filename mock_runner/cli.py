@@ -66,6 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
     daemon.add_argument("--keep-workdir", action="store_true", help="keep each task's workspace afterwards")
     daemon.add_argument("--quiet", action="store_true", help="do not print job logs")
     daemon.add_argument("--codec", choices=("proto", "json"), default="proto", help="wire codec (json to debug)")
+    daemon.add_argument(
+        "--allow-host-execution",
+        action="store_true",
+        default=None,
+        help="run the run: steps of a server that is not on this machine (loopback) with bash on this host "
+        "(also MOCK_RUNNER_ALLOW_HOST_EXECUTION=1); only for a server you trust",
+    )
 
     exec_ = commands.add_parser("exec", help="take one job and run COMMAND as the whole job")
     _common(exec_)
@@ -211,6 +218,7 @@ def _daemon(options: argparse.Namespace) -> int:
         codec=options.codec,
         keep_workdir=options.keep_workdir,
         echo=None if options.quiet else _print_line(""),
+        allow_host_execution=options.allow_host_execution,
     )
     _on_signals(daemon.stop)
     return daemon.run(once=options.once)

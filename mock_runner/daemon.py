@@ -19,6 +19,7 @@ from typing import Any
 from forge_proto import runner_pb2
 
 from .executor import execute_job, run_process, stop_leftover_processes
+from .hostexec import REFUSAL, host_execution_allowed, is_loopback_url
 from .jobenv import (
     JobRuntime,
     StepError,
@@ -78,10 +79,16 @@ class Daemon:
         codec: Codec = "proto",
         keep_workdir: bool = False,
         echo: Callable[[str], None] | None = None,
+        allow_host_execution: bool | None = None,
     ) -> None:
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
         self.runner = RunnerFile.load(runner_file_path)
+        self.allow_host_execution = host_execution_allowed(self.runner.address, allow_host_execution)
+        if not self.allow_host_execution:
+            log.warning("run: steps of %s will not be executed: %s", self.runner.address, REFUSAL)
+        elif not is_loopback_url(self.runner.address):
+            log.warning("run: steps of %s will run with bash on this host, as this user", self.runner.address)
         self.client = RunnerClient(self.runner.address, self.runner.uuid, self.runner.token, codec=codec)
         default_workdir = Path(tempfile.gettempdir()) / "mock-runner" / self.runner.uuid[:8]
         self.workdir = Path(workdir) if workdir is not None else default_workdir
@@ -194,6 +201,7 @@ class Daemon:
             write=reporter.write,
             masker=masker,
             cancelled=reporter.cancelled,
+            allow_host_execution=self.allow_host_execution,
         )
         return reporter, runtime, base
 

@@ -24,6 +24,7 @@ from forge_proto import runner_pb2
 
 from .actions_builtin import run_builtin
 from .expressions import Evaluator, ExpressionError, to_text
+from .hostexec import REFUSAL
 from .jobenv import JobRuntime, StepError, job_environment, runner_arch, runner_os
 from .workflow import Job, Step, Workflow, WorkflowError, parse_payload
 
@@ -284,6 +285,8 @@ class _JobExecution:
         self.sink.step_finished(step.index, RESULT_BY_STATUS[conclusion])
 
     def _run_script(self, step: Step, env: dict[str, str], timeout: float | None) -> tuple[str, dict[str, str]]:
+        if not self.runtime.allow_host_execution:
+            raise StepError(REFUSAL)
         files = {
             name: self.runtime.temp / f"{name.lower()}_{step.index}"
             for name in ("GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STEP_SUMMARY")

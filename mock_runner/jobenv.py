@@ -162,6 +162,8 @@ class JobRuntime:
     artifact_client_factory: Callable[[dict[str, str]], ArtifactClient] | None = None
     process_groups: list[int] = field(default_factory=list)
     """Process groups the job's steps started: whatever still runs in them is stopped when the job ends."""
+    allow_host_execution: bool = True
+    """Whether ``run:`` steps may run on this host (the daemon sets it by :mod:`mock_runner.hostexec`'s rule)."""
 
     @property
     def token(self) -> str:

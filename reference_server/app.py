@@ -153,12 +153,14 @@ def _install_error_handlers(app: Flask, forge: Forge) -> None:
         path = request.path
         if path.startswith(TWIRP_PREFIX):
             code = {404: "bad_route", 405: "bad_route", 413: "resource_exhausted"}.get(status, "malformed")
-            return _twirp_error(TwirpError(code, error.description or error.name))
+            too_large = 413 if status == 413 else None  # a body over the limit stays 413: clients retry 429
+            return _twirp_error(TwirpError(code, error.description or error.name, status=too_large))
         if path.startswith(RUNNER_PREFIX):
             code = {404: "unimplemented", 405: "unimplemented", 413: "resource_exhausted"}.get(
                 status, "invalid_argument"
             )
-            return _connect_error(ConnectError(code, error.description or error.name))
+            too_large = 413 if status == 413 else None
+            return _connect_error(ConnectError(code, error.description or error.name, status=too_large))
         message = "not found" if status == 404 else (error.description or error.name)
         return rest_error(status, message)
 
@@ -174,7 +176,10 @@ def _install_error_handlers(app: Flask, forge: Forge) -> None:
 
 def _install_request_hooks(app: Flask) -> None:
     from .auth import resolve_credentials
+    from .bodylimit import install_body_limit
     from .users.models import principal_for_password, principal_for_token
+
+    install_body_limit(app, exempt=(TWIRP_PREFIX,))  # the artifact service sets its own limits
 
     @app.before_request
     def authenticate() -> None:

@@ -105,16 +105,18 @@ TWIRP_STATUS = {
 class TwirpError(Exception):
     """An artifact-protocol error: rendered as Twirp JSON ``{"code", "msg"}`` with the code's status."""
 
-    def __init__(self, code: str, msg: str) -> None:
+    def __init__(self, code: str, msg: str, *, status: int | None = None) -> None:
         if code not in TWIRP_STATUS:
             raise ValueError(f"unknown twirp code {code!r}")
         self.code = code
         self.msg = msg
+        self._status = status
         super().__init__(f"{code}: {msg}")
 
     @property
     def status(self) -> int:
-        return TWIRP_STATUS[self.code]
+        """The code's status, unless the error names its own (413 for a body over a limit, never retried)."""
+        return self._status or TWIRP_STATUS[self.code]
 
 
 CONNECT_STATUS = {
@@ -140,13 +142,15 @@ CONNECT_STATUS = {
 class ConnectError(Exception):
     """A runner-protocol error: rendered as Connect's ``{"code", "message"}`` with the code's status."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, status: int | None = None) -> None:
         if code not in CONNECT_STATUS:
             raise ValueError(f"unknown connect code {code!r}")
         self.code = code
         self.message = message
+        self._status = status
         super().__init__(f"{code}: {message}")
 
     @property
     def status(self) -> int:
-        return CONNECT_STATUS[self.code]
+        """The code's status, unless the error names its own (413 for a body over a limit, never retried)."""
+        return self._status or CONNECT_STATUS[self.code]

@@ -2,7 +2,9 @@
 
 A signed URL carries ``expires`` (Unix seconds) and ``sig``: HMAC-SHA256 over the purpose and every
 other query parameter, each length-prefixed so no two parameter sets share a payload, encoded as
-unpadded base64url and compared in constant time.
+unpadded base64url and compared in constant time. A signed URL is bound to all of its query: a
+parameter that is repeated, or that is neither signed nor one the protocol adds to the URL it was given
+(``comp``/``blockid`` of an Azure-style upload), makes the URL invalid (:func:`stray_parameter`).
 """
 
 from __future__ import annotations
@@ -12,14 +14,14 @@ import binascii
 import hashlib
 import hmac
 import secrets
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 import jwt
 
-__all__ = ["Signer", "UrlCheck", "load_or_create_secret"]
+__all__ = ["Signer", "UrlCheck", "load_or_create_secret", "stray_parameter"]
 
 
 def load_or_create_secret(data_dir: Path) -> bytes:
@@ -33,6 +35,18 @@ def load_or_create_secret(data_dir: Path) -> bytes:
     tmp.chmod(0o600)
     tmp.replace(path)
     return secret
+
+
+def stray_parameter(
+    pairs: Iterable[tuple[str, str]], signed: Collection[str], added: Collection[str] = ()
+) -> str | None:
+    """The first query parameter that is repeated or neither ``signed`` nor ``added`` by the protocol, if any."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen or (key not in signed and key not in added):
+            return key
+        seen.add(key)
+    return None
 
 
 class UrlCheck(Enum):

@@ -179,21 +179,21 @@ def test_oversized_block_is_refused(job: Job, app: Flask) -> None:
     config = app.extensions["forge"].config
     config.limits = dataclasses.replace(config.limits, max_block_bytes=8)
     url = job.create("big")
-    twirp_error(job.put_block(url, block_id(0), b"0123456789"), 400, "invalid_argument")
+    twirp_error(job.put_block(url, block_id(0), b"0123456789"), 413, "resource_exhausted")
     chunked = job.client.put(
         with_query(url, comp="block", blockid=block_id(0)),
         input_stream=io.BytesIO(b"0123456789"),
         headers={"Transfer-Encoding": "chunked"},
         environ_overrides={"wsgi.input_terminated": True},
     )
-    twirp_error(chunked, 400, "invalid_argument")
-    twirp_error(job.client.put(with_query(url, comp="appendBlock"), data=b"0123456789"), 400, "invalid_argument")
+    twirp_error(chunked, 413, "resource_exhausted")
+    twirp_error(job.client.put(with_query(url, comp="appendBlock"), data=b"0123456789"), 413, "resource_exhausted")
     assert job.put_block(url, block_id(0), b"01234567").status_code == 201
     assert job.finalize("big", 8, sha(b"01234567")).status_code == 200
 
 
-def test_oversized_rpc_body_is_malformed(job: Job) -> None:
-    twirp_error(job.call("ListArtifacts", {"padding": "x" * (1024 * 1024)}), 400, "malformed")
+def test_oversized_rpc_body_is_too_large(job: Job) -> None:
+    twirp_error(job.call("ListArtifacts", {"padding": "x" * (1024 * 1024)}), 413, "resource_exhausted")
 
 
 def test_blocks_above_the_app_body_limit_are_accepted(job: Job, app: Flask) -> None:

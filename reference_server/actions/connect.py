@@ -57,7 +57,7 @@ def _gunzip(data: bytes, limit: int) -> bytes:
     except zlib.error as exc:
         raise ConnectError("invalid_argument", f"invalid gzip request body: {exc}") from exc
     if len(out) > limit:
-        raise ConnectError("resource_exhausted", f"request body inflates past {limit} bytes")
+        raise ConnectError("resource_exhausted", f"request body inflates past {limit} bytes", status=413)
     if not inflater.eof:
         raise ConnectError("invalid_argument", "truncated gzip request body")
     return out

@@ -19,7 +19,7 @@ from .config_routes import register_config_routes
 from .convert import job_to_api, run_details, run_to_api, task_to_api
 from .models import TaskQueueSignal
 from .runner_protocol import register_runner_protocol
-from .runners import on_account_deleted
+from .runners import on_account_deleted, seal_stored_registration_tokens
 from .scopes import register_scoped_routes
 from .triggers import dispatch_workflow, on_push, on_repo_deleted
 from .workflow_run import on_run_status
@@ -216,6 +216,7 @@ def register(app: Flask) -> None:
     register_scoped_routes(app)
     register_config_routes(app)
     register_runner_protocol(app)
+    seal_stored_registration_tokens()
     app.extensions["actions_task_queue"] = TaskQueueSignal()
     events = forge().events
     events.subscribe(PushEvent, _guarded(on_push))

@@ -22,8 +22,8 @@ def latest_registration_token(owner_id: int, repo_id: int) -> Row | None:
     )
 
 
-def registration_token_row(token: str) -> Row | None:
-    return forge().db.one("SELECT * FROM action_runner_token WHERE token = ?", (token,))
+def registration_token_row(token_hash: str) -> Row | None:
+    return forge().db.one("SELECT * FROM action_runner_token WHERE token_hash = ?", (token_hash,))
 
 
 def deactivate_registration_tokens(owner_id: int, repo_id: int, now: int) -> int:
@@ -35,11 +35,32 @@ def deactivate_registration_tokens(owner_id: int, repo_id: int, now: int) -> int
     return cursor.rowcount
 
 
-def insert_registration_token(token: str, owner_id: int, repo_id: int, now: int) -> None:
+def insert_registration_token(token_hash: str, sealed_token: str, owner_id: int, repo_id: int, now: int) -> None:
     forge().db.execute(
-        "INSERT INTO action_runner_token (token, owner_id, repo_id, is_active, created, updated) "
-        "VALUES (?, ?, ?, 1, ?, ?)",
-        (token, owner_id, repo_id, now, now),
+        "INSERT INTO action_runner_token (token_hash, sealed_token, owner_id, repo_id, is_active, created, updated) "
+        "VALUES (?, ?, ?, ?, 1, ?, ?)",
+        (token_hash, sealed_token, owner_id, repo_id, now, now),
+    )
+
+
+def registration_token_columns() -> set[str]:
+    return {str(row["name"]) for row in forge().db.all("PRAGMA table_info(action_runner_token)")}
+
+
+def rename_plaintext_token_column() -> None:
+    """Databases made before tokens were sealed kept the plaintext in ``token``."""
+    forge().db.execute("ALTER TABLE action_runner_token RENAME COLUMN token TO token_hash")
+    forge().db.execute("ALTER TABLE action_runner_token ADD COLUMN sealed_token TEXT NOT NULL DEFAULT ''")
+
+
+def unsealed_registration_tokens() -> list[Row]:
+    return forge().db.all("SELECT id, token_hash FROM action_runner_token WHERE sealed_token = ''")
+
+
+def seal_registration_token(token_id: int, token_hash: str, sealed_token: str) -> None:
+    forge().db.execute(
+        "UPDATE action_runner_token SET token_hash = ?, sealed_token = ? WHERE id = ?",
+        (token_hash, sealed_token, token_id),
     )
 
 

@@ -3,6 +3,8 @@
 A scope is ``(owner_id, repo_id)``: global ``(0, 0)``, a user or organization ``(owner, 0)``, a
 repository ``(0, repo)``, as Gitea keys runners and tokens. Runner and task tokens are 20 random bytes
 in hex; only their SHA-256 is stored (they are long random secrets, so a salt adds nothing).
+Registration tokens are looked up by their SHA-256 too; the active one must be shown again until it
+is replaced (Gitea reuses it), so a copy is kept sealed with the instance secret as action secrets are.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..errors import ApiError, ConnectError
 from ..events import AccountDeletedEvent
 from . import config_store, runner_store
 from .models import Runner
+from .secrets import seal, unseal
 
 __all__ = [
     "DELETED_RUNNER_GRACE_SECONDS",
@@ -29,6 +32,7 @@ __all__ = [
     "register_runner",
     "registration_token",
     "replace_registration_token",
+    "seal_stored_registration_tokens",
 ]
 
 DELETED_RUNNER_GRACE_SECONDS = 10
@@ -56,12 +60,25 @@ def registration_token(owner_id: int, repo_id: int) -> str:
     with forge().db.transaction():
         latest = runner_store.latest_registration_token(owner_id, repo_id)
         if latest is not None and latest["is_active"]:
-            return str(latest["token"])
+            try:
+                return unseal(str(latest["sealed_token"]))
+            except ValueError:
+                pass  # sealed under another instance secret: replace it below
         token = secrets.token_hex(20)
         now = _now()
         runner_store.deactivate_registration_tokens(owner_id, repo_id, now)
-        runner_store.insert_registration_token(token, owner_id, repo_id, now)
+        runner_store.insert_registration_token(hash_token(token), seal(token), owner_id, repo_id, now)
         return token
+
+
+def seal_stored_registration_tokens() -> None:
+    """Bring a database from before sealing up to date: the plaintext becomes its SHA-256 plus a sealed copy."""
+    with forge().db.transaction():
+        if "token" in runner_store.registration_token_columns():
+            runner_store.rename_plaintext_token_column()
+        for row in runner_store.unsealed_registration_tokens():
+            plaintext = str(row["token_hash"])
+            runner_store.seal_registration_token(int(row["id"]), hash_token(plaintext), seal(plaintext))
 
 
 def replace_registration_token(owner_id: int, repo_id: int) -> None:
@@ -108,7 +125,7 @@ def register_runner(token: str, name: str, version: str, labels: Sequence[str], 
         raise ConnectError("invalid_argument", "missing runner token, name")
     clean = clean_labels(labels)
     with forge().db.transaction():
-        row = runner_store.registration_token_row(token)
+        row = runner_store.registration_token_row(hash_token(token))
         if row is None:
             raise ConnectError("not_found", "runner registration token not found")
         if not row["is_active"]:

@@ -92,7 +92,8 @@ CREATE TABLE IF NOT EXISTS action_runner (
 CREATE INDEX IF NOT EXISTS action_runner_scope ON action_runner (owner_id, repo_id);
 CREATE TABLE IF NOT EXISTS action_runner_token (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
-    token TEXT NOT NULL UNIQUE,
+    token_hash TEXT NOT NULL UNIQUE,
+    sealed_token TEXT NOT NULL DEFAULT '',
     owner_id INTEGER NOT NULL,
     repo_id INTEGER NOT NULL,
     is_active INTEGER NOT NULL,

@@ -18,9 +18,9 @@ from typing import cast
 from flask import Response, request
 
 from ..context import forge
-from ..signing import UrlCheck
+from ..signing import UrlCheck, stray_parameter
 from . import models, staging
-from .errors import InvalidArgumentError, SignatureError
+from .errors import InvalidArgumentError, PayloadTooLargeError, SignatureError
 
 __all__ = ["handle_upload", "signed_query", "validate_block_id"]
 
@@ -29,11 +29,18 @@ MAX_BLOCK_LIST_BYTES = 8 * 1024 * 1024
 BLOCK_ID = re.compile(r"[A-Za-z0-9+/_-]+={0,2}")
 BLOCK_LIST_ENTRIES = frozenset({"Latest", "Committed", "Uncommitted"})
 SIGNED_KEYS = ("sig", "expires", "artifactName", "taskID", "artifactID")
+UPLOAD_KEYS = ("comp", "blockid")
+"""What an Azure-style client adds to the signed upload URL it was given; nothing is added to a download."""
 
 
 def signed_query(purpose: str) -> tuple[str, int]:
     """Check the request's signed ``UploadArtifact``/``DownloadArtifact`` query: (artifact name, id), else 401."""
     fg = forge()
+    stray = stray_parameter(
+        request.args.items(multi=True), SIGNED_KEYS, UPLOAD_KEYS if purpose == "UploadArtifact" else ()
+    )
+    if stray is not None:
+        raise SignatureError(f"the signed URL carries a parameter it was not signed with, or twice: {stray}")
     query = {key: request.args.get(key, "") for key in SIGNED_KEYS}
     outcome = fg.signer.check(purpose, query, now=fg.now())
     if outcome is UrlCheck.MALFORMED:
@@ -89,7 +96,7 @@ def _body(limit: int) -> io.RawIOBase:
     """
     declared = request.content_length
     if declared is not None and declared > limit:
-        raise InvalidArgumentError(f"the request body exceeds the limit of {limit} bytes")
+        raise PayloadTooLargeError(f"the request body exceeds the limit of {limit} bytes")
     request.max_content_length = limit + 1  # one byte more, so the caller's own check reports the excess
     return cast(io.RawIOBase, request.stream)
 
@@ -115,7 +122,7 @@ def handle_upload() -> Response:
     if comp == "blocklist":
         body = staging.read_at_most(_body(MAX_BLOCK_LIST_BYTES), MAX_BLOCK_LIST_BYTES + 1)
         if len(body) > MAX_BLOCK_LIST_BYTES:
-            raise InvalidArgumentError(f"the block list exceeds {MAX_BLOCK_LIST_BYTES} bytes")
+            raise PayloadTooLargeError(f"the block list exceeds {MAX_BLOCK_LIST_BYTES} bytes")
         models.commit_block_list(row, parse_block_list(body))
         return _created()
     raise InvalidArgumentError("comp must be block (with blockid), blocklist or appendBlock")

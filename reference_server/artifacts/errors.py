@@ -12,6 +12,7 @@ __all__ = [
     "InvalidArgumentError",
     "MalformedError",
     "NotPendingError",
+    "PayloadTooLargeError",
     "PermissionDeniedError",
     "PreconditionError",
     "RestArtifactNotFound",
@@ -47,6 +48,13 @@ class InvalidArgumentError(TwirpError):
 
     def __init__(self, msg: str) -> None:
         super().__init__("invalid_argument", msg)
+
+
+class PayloadTooLargeError(TwirpError):
+    """A body over a limit: 413 (not Twirp's 429, which clients retry), code ``resource_exhausted``."""
+
+    def __init__(self, msg: str) -> None:
+        super().__init__("resource_exhausted", msg, status=413)
 
 
 class ArtifactNotFoundError(TwirpError):

@@ -18,7 +18,7 @@ from ..auth import check_scope
 from ..context import forge
 from ..errors import NotFound, Unauthorized
 from ..rest import empty, json_response, page_params, paged_response
-from ..signing import UrlCheck
+from ..signing import UrlCheck, stray_parameter
 from . import models, store
 from .errors import ArtifactExpired, RestArtifactNotFound, RunNotFound
 from .serve import serve_as_zip
@@ -127,6 +127,8 @@ def artifact_zip_raw(owner: str, repo: str, artifact_id: int) -> Response:
         "repoID": str(repo_id or 0),
     }
     outcome = fg.signer.check(ZIP_PURPOSE, query, now=fg.now())
+    if stray_parameter(request.args.items(multi=True), ("sig", "expires")) is not None:
+        outcome = UrlCheck.BAD_SIGNATURE  # the signature binds the whole query: nothing may be added or repeated
     if outcome is UrlCheck.MALFORMED:
         raise Unauthorized("a valid signature (sig and expires) is required; account tokens are not accepted here")
     if outcome is UrlCheck.BAD_SIGNATURE:

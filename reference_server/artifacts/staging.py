@@ -24,7 +24,7 @@ from typing import Protocol
 
 from ..blobs import BlobStore
 from . import prehash
-from .errors import InvalidArgumentError, PreconditionError
+from .errors import PayloadTooLargeError, PreconditionError
 
 __all__ = [
     "FILES_ROOT",
@@ -61,7 +61,7 @@ class Digest:
     sha256: str
 
 
-class BodyTooLargeError(InvalidArgumentError):
+class BodyTooLargeError(PayloadTooLargeError):
     """A block or append body above the configured maximum."""
 
     def __init__(self, limit: int) -> None:

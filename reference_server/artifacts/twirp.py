@@ -19,7 +19,13 @@ from google.protobuf.message import DecodeError, Message
 from ..context import forge
 from ..errors import TwirpError
 from ..rest import decode_json
-from .errors import InvalidArgumentError, MalformedError, PermissionDeniedError, UnauthenticatedError
+from .errors import (
+    InvalidArgumentError,
+    MalformedError,
+    PayloadTooLargeError,
+    PermissionDeniedError,
+    UnauthenticatedError,
+)
 from .staging import read_at_most
 
 __all__ = ["Caller", "Codec", "authenticate", "check_ids", "codec_of_request", "decode", "encode"]
@@ -63,11 +69,11 @@ def decode(codec: Codec, message: M) -> M:
     """Fill ``message`` from the request body; ``malformed`` when it cannot be decoded."""
     length = request.content_length
     if length is not None and length > MAX_RPC_BODY:
-        raise MalformedError(f"the request body exceeds {MAX_RPC_BODY} bytes")
+        raise PayloadTooLargeError(f"the request body exceeds {MAX_RPC_BODY} bytes")
     request.max_content_length = MAX_RPC_BODY + 1  # this check, not the app-wide limit, reports the excess
     body = read_at_most(cast(io.RawIOBase, request.stream), MAX_RPC_BODY + 1)
     if len(body) > MAX_RPC_BODY:
-        raise MalformedError(f"the request body exceeds {MAX_RPC_BODY} bytes")
+        raise PayloadTooLargeError(f"the request body exceeds {MAX_RPC_BODY} bytes")
     try:
         if codec.binary:
             message.ParseFromString(body)

@@ -16,6 +16,7 @@ __all__ = [
     "LfsNotFound",
     "LfsNotLockOwner",
     "LfsScopeDenied",
+    "LfsTooLarge",
     "LfsUnprocessable",
 ]
 
@@ -48,6 +49,13 @@ class LfsBadRequest(BadRequest, LfsError):
 
 class LfsUnprocessable(Unprocessable, LfsError):
     default_message = "Unprocessable Entity"
+
+
+class LfsTooLarge(LfsError):
+    """An object above the server's limit (the batch answers 422 per object; an upload 413)."""
+
+    status = 413
+    default_message = "Request Entity Too Large"
 
 
 class LfsNotAcceptable(LfsError):

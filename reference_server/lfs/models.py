@@ -29,7 +29,7 @@ from ..rest import decode_json
 from ..signing import UrlCheck
 from ..timefmt import iso
 from . import store
-from .errors import LfsAccessDenied, LfsBadRequest, LfsNotFound, LfsScopeDenied, LfsUnprocessable
+from .errors import LfsAccessDenied, LfsBadRequest, LfsNotFound, LfsScopeDenied, LfsTooLarge, LfsUnprocessable
 
 __all__ = [
     "MEDIA_TYPE",
@@ -256,8 +256,9 @@ def receive_object(repo: repos.Repo, oid: str, size: str, stream: IO[bytes]) -> 
     """Store an uploaded object after checking its size and hash while it streams, then link it to ``repo``;
     a mismatch stores nothing (422)."""
     pointer = _path_pointer(oid, size)
-    if pointer.size > forge().config.limits.max_request_body_bytes:
-        raise LfsUnprocessable("object is larger than this server accepts")
+    limit = forge().config.limits.max_request_body_bytes
+    if pointer.size > limit:
+        raise LfsTooLarge(f"Size must be less than or equal to {limit}")
     forge().blobs.write(blob_key(pointer.oid), _verified(stream, pointer))
     with forge().db.transaction():
         store.link_object(repo.id, pointer.oid, pointer.size, int(forge().now()))

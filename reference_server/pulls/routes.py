@@ -82,9 +82,9 @@ def edit_pull(owner: str, repo: str, index: int) -> Response:
 
 def pull_diff(owner: str, repo: str, index: int, diff_type: str) -> Response:
     """``.diff``: the unified diff from the merge base; ``.patch``: the commits as ``format-patch`` mails."""
+    found = _repo(owner, repo)  # the scope check comes before anything else, the suffix included
     if diff_type not in ("diff", "patch"):
         raise PullNotFound(f"unknown pull request output {diff_type!r}")
-    found = _repo(owner, repo)
     pull = models.get_pull(found, index)
     head = models.head_commit(found, pull)
     base = models.diff_base(found, pull)

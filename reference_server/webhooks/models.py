@@ -1,16 +1,20 @@
 """Repository webhooks as values, the rules of CreateHookOption and EditHookOption, and Gitea's ``Hook`` shape.
 
-Options are checked whole before anything is written, so a refused request changes nothing.
+Options are checked whole before anything is written, so a refused request changes nothing. The
+secret and the authorization header are credentials the server must use again (to sign, to send), so
+they are stored sealed with the instance secret (as action secrets), never in clear.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from ..actions.secrets import seal, unseal
 from ..context import forge
 from ..db import Row
 from ..timefmt import iso
@@ -31,6 +35,7 @@ __all__ = [
     "get_hook",
     "hook_to_api",
     "hooks_of_repo",
+    "seal_stored_credentials",
     "subscribed_hooks",
 ]
 
@@ -55,6 +60,40 @@ PAYLOAD_TYPES = frozenset({"gitea", "forgejo", "gogs"})
 CONTENT_TYPES = frozenset({"json", "form"})
 MAX_URL_LENGTH = 2048
 MAX_ID = 2**63 - 1
+
+
+log = logging.getLogger(__name__)
+SEALED_FIELDS = ("secret", "authorization_header")
+SEALED_PREFIX = "sealed:"
+
+
+def _sealed(fields: dict[str, Any]) -> dict[str, Any]:
+    """``fields`` with the credentials sealed (an empty value stays empty: no secret)."""
+    return {
+        key: SEALED_PREFIX + seal(value) if key in SEALED_FIELDS and isinstance(value, str) and value else value
+        for key, value in fields.items()
+    }
+
+
+def _unsealed(stored: str) -> str:
+    """The clear credential; rows written before sealing hold it in clear until the start-up pass seals them."""
+    if not stored.startswith(SEALED_PREFIX):
+        return stored
+    try:
+        return unseal(stored[len(SEALED_PREFIX) :])
+    except ValueError:
+        log.warning("a webhook credential was sealed under another instance secret; it is ignored")
+        return ""
+
+
+def seal_stored_credentials() -> None:
+    """Seal the credentials of hooks stored before sealing (run once at start)."""
+    with forge().db.transaction():
+        for row in store.hooks_with_clear_credentials(SEALED_PREFIX):
+            fields = {
+                key: str(row[key]) for key in SEALED_FIELDS if row[key] and not row[key].startswith(SEALED_PREFIX)
+            }
+            store.update_credentials(int(row["id"]), _sealed(fields))
 
 
 @dataclass(frozen=True)
@@ -86,10 +125,10 @@ class Hook:
             url=str(row["url"]),
             content_type=str(row["content_type"]),
             http_method=str(row["http_method"]),
-            secret=str(row["secret"]),
+            secret=_unsealed(str(row["secret"])),
             events=tuple(json.loads(row["events"])),
             branch_filter=str(row["branch_filter"]),
-            authorization_header=str(row["authorization_header"]),
+            authorization_header=_unsealed(str(row["authorization_header"])),
             active=bool(row["active"]),
             created=int(row["created"]),
             updated=int(row["updated"]),
@@ -194,7 +233,7 @@ def create_hook(repo: Repo, options: Mapping[str, Any]) -> Hook:
     }
     db = forge().db
     with db.transaction():
-        hook_id = store.insert_hook(repo.id, fields, int(forge().now()))
+        hook_id = store.insert_hook(repo.id, _sealed(fields), int(forge().now()))
         row = store.hook_row(repo.id, hook_id)
     if row is None:  # pragma: no cover - written just above
         raise HookNotFound("the hook vanished right after it was created")
@@ -232,7 +271,7 @@ def edit_hook(repo: Repo, raw_id: str, options: Mapping[str, Any]) -> Hook:
     db = forge().db
     with db.transaction():
         if fields:
-            store.update_hook(hook.id, fields, int(forge().now()))
+            store.update_hook(hook.id, _sealed(fields), int(forge().now()))
         row = store.hook_row(repo.id, hook.id)
     if row is None:
         raise HookNotFound(f"hook {raw_id} not found")

@@ -131,6 +131,7 @@ def register(app: Flask) -> None:
     app.add_url_rule(f"{HOOKS}/<hook_id>", endpoint="repoDeleteHook", view_func=hook_delete, methods=["DELETE"])
     app.add_url_rule(f"{HOOKS}/<hook_id>/tests", endpoint="repoTestHook", view_func=hook_test, methods=["POST"])
     install_delivery(app)
+    models.seal_stored_credentials()
     events = forge().events
     events.subscribe(RunStatusEvent, _guarded(on_run_status))
     events.subscribe(JobStatusEvent, _guarded(on_job_status))

@@ -91,6 +91,26 @@ def update_hook(hook_id: int, fields: dict[str, Any], now: int) -> None:
     )
 
 
+def hooks_with_clear_credentials(sealed_prefix: str) -> list[Row]:
+    """Hooks whose secret or authorization header is set but not sealed (stored by an older version)."""
+    return forge().db.all(
+        "SELECT id, secret, authorization_header FROM webhook WHERE (secret != '' AND secret NOT LIKE ? || '%')"
+        " OR (authorization_header != '' AND authorization_header NOT LIKE ? || '%')",
+        (sealed_prefix, sealed_prefix),
+    )
+
+
+def update_credentials(hook_id: int, fields: dict[str, str]) -> None:
+    """Replace the stored secret and/or authorization header (already sealed) of one hook."""
+    names = [column for column in ("secret", "authorization_header") if column in fields]
+    if names:
+        assignments = ", ".join(f"{column} = ?" for column in names)
+        forge().db.execute(
+            f"UPDATE webhook SET {assignments} WHERE id = ?",  # noqa: S608
+            (*(fields[column] for column in names), hook_id),
+        )
+
+
 def hook_row(repo_id: int, hook_id: int) -> Row | None:
     return forge().db.one("SELECT * FROM webhook WHERE repo_id = ? AND id = ?", (repo_id, hook_id))
 
