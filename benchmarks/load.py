@@ -31,7 +31,7 @@ if __package__ in (None, ""):  # run as a script (``./kit load``): make ``benchm
 
 from benchmarks.forge import ForgeClient
 from benchmarks.load_parts import JobRecord, Lister, RetryCounter, RunnerFleet, nearest_rank, register_runners
-from benchmarks.measure import MIB, format_size, parse_size, read_peak_rss, reset_peak_rss
+from benchmarks.measure import MIB, format_size, parse_size, read_cpu_seconds, read_peak_rss, reset_peak_rss
 from benchmarks.processes import BenchmarkError, start_server
 from mock_runner.blob import BLOCK_SIZE
 
@@ -87,6 +87,8 @@ class LoadFigures:
     rest_by_path: dict[str, dict[str, float]] = field(default_factory=dict)
     server_peak_mib: float = 0.0
     client_peak_mib: float = 0.0
+    server_cpu_ms_per_mib: float = 0.0
+    client_cpu_ms_per_mib: float = 0.0
     retries: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -146,7 +148,7 @@ def _rest_figures(figures: LoadFigures, listers: list[Lister]) -> None:
             "p50_ms": round(nearest_rank(values, 50) * 1000, 1),
             "p99_ms": round(nearest_rank(values, 99) * 1000, 1),
         }
-    if not every:
+    if listers and not every:
         figures.errors.append("the REST listers made no successful call")
 
 
@@ -191,6 +193,7 @@ def run_load(settings: LoadSettings, work: Path) -> LoadFigures:
         threads = [threading.Thread(target=lister.run, args=(stop,), daemon=True) for lister in listers]
         reset_peak_rss()
         reset_peak_rss(server.pid)
+        cpu_before = (read_cpu_seconds(), read_cpu_seconds(server.pid))
         fleet.start()
         for thread in threads:
             thread.start()
@@ -200,10 +203,15 @@ def run_load(settings: LoadSettings, work: Path) -> LoadFigures:
             thread.join(70)
         figures.client_peak_mib = round(read_peak_rss() / MIB, 1)
         figures.server_peak_mib = round(read_peak_rss(server.pid) / MIB, 1)
+        cpu = (read_cpu_seconds() - cpu_before[0], read_cpu_seconds(server.pid) - cpu_before[1])
         server.ensure_alive()
         if not finished:
             figures.errors.append(f"some jobs were still running after {settings.timeout:.0f} s")
         _job_figures(figures, fleet.records, fleet.released)
+        moved = 2 * figures.bytes_verified / MIB  # up and down
+        if moved:
+            figures.client_cpu_ms_per_mib = round(1000 * cpu[0] / moved, 1)
+            figures.server_cpu_ms_per_mib = round(1000 * cpu[1] / moved, 1)
         _rest_figures(figures, listers)
         if finished:
             _final_checks(figures, forge, repo, run_id, settings.jobs)
@@ -231,6 +239,10 @@ def render(figures: LoadFigures) -> str:
     for path, stats in figures.rest_by_path.items():
         lines.append(f"    {path}: {stats['calls']:.0f} calls, p50 {stats['p50_ms']} ms, p99 {stats['p99_ms']} ms")
     lines.append(f"  peak memory (RSS): server {figures.server_peak_mib} MiB, client {figures.client_peak_mib} MiB")
+    lines.append(
+        f"  CPU per MiB moved (up + down, REST included): server {figures.server_cpu_ms_per_mib} ms, "
+        f"client {figures.client_cpu_ms_per_mib} ms"
+    )
     return "\n".join(lines)
 
 
@@ -243,7 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=50, help="jobs running at once (default 50)")
     parser.add_argument("--size", default="4M", help="artifact size per job, binary units (default 4M)")
     parser.add_argument("--runners", type=int, default=5, help="registered runners sharing the jobs (default 5)")
-    parser.add_argument("--listers", type=int, default=4, help="REST client threads listing meanwhile (default 4)")
+    parser.add_argument("--listers", type=int, default=4, help="REST listing threads (default 4; 0: none)")
     parser.add_argument("--threads", type=int, default=16, help="waitress threads of the server (default 16)")
     parser.add_argument("--recv-bytes", type=int, help="waitress recv_bytes of the server (default: the server's)")
     parser.add_argument("--block-size", default="8M", help="the artifact client's block size (default 8M)")
@@ -261,8 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         size, block_size = parse_size(options.size), parse_size(options.block_size)
     except ValueError as exc:
         parser.error(str(exc))
-    if min(options.jobs, options.runners, options.listers, options.threads) < 1:
-        parser.error("--jobs, --runners, --listers and --threads must be at least 1")
+    if min(options.jobs, options.runners, options.threads) < 1 or options.listers < 0:
+        parser.error("--jobs, --runners and --threads must be at least 1, --listers at least 0")
     settings = LoadSettings(
         options.jobs, size, options.runners, options.listers, options.threads, options.recv_bytes, block_size
     )

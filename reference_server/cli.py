@@ -12,7 +12,7 @@ from .config import Config, SystemClock
 
 __all__ = ["RECV_BYTES", "main"]
 
-RECV_BYTES = 8192
+RECV_BYTES = 256 * 1024
 """waitress' ``recv_bytes``: the size of each socket read of a request (benchmarks/README.md, "Load")."""
 
 

@@ -1,8 +1,9 @@
 """The reference server's data disk fills up: clear errors, no corruption, reads go on, writes resume.
 
-The data directory lives on a 24 MiB tmpfs mounted for the test (root only). Where mounting is not
-permitted the test is skipped with the reason, unless ``KIT_REQUIRE_DISK_FULL`` is set (as ``.ci/run``
-does), in which case a missing mount is a failure: CI must not silently lose this test.
+The data directory lives on a 24 MiB tmpfs mounted for the test (by root, or through passwordless
+``sudo`` as hosted CI runners allow). Where mounting is not permitted the test is skipped with the
+reason (``./kit faults`` prints it), unless ``KIT_REQUIRE_DISK_FULL`` is set, in which case a missing
+mount is a failure, so a CI that can mount never loses this test silently.
 
 The reference server's choice, where Gitea answers 500: a write that finds the disk full answers
 **507 Insufficient Storage** (RFC 4918: the server cannot store what is needed to complete the request)
@@ -19,6 +20,7 @@ import base64
 import contextlib
 import io
 import os
+import shutil
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -53,22 +55,31 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     """A size-limited filesystem for the data directory, or a skip saying why there cannot be one."""
     mount_point = tmp_path / "disk"
     mount_point.mkdir()
-    completed = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={MOUNT_SIZE}", "tmpfs", str(mount_point)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if completed.returncode != 0:
-        reason = f"cannot mount a {MOUNT_SIZE} tmpfs (needs root): {completed.stderr.strip() or completed.returncode}"
+    # root mounts directly; another user through passwordless sudo (as on hosted CI runners), if any
+    privilege = [] if os.geteuid() == 0 else ["sudo", "-n"] if shutil.which("sudo") else None
+    options = f"size={MOUNT_SIZE},uid={os.getuid()},gid={os.getgid()},mode=0700"
+    reason = f"cannot mount a {MOUNT_SIZE} tmpfs: not root and no sudo"
+    if privilege is not None:
+        completed = subprocess.run(
+            [*privilege, "mount", "-t", "tmpfs", "-o", options, "tmpfs", str(mount_point)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if completed.returncode == 0:
+            reason = ""
+        else:
+            reason = f"cannot mount a {MOUNT_SIZE} tmpfs: {completed.stderr.strip() or completed.returncode}"
+    if reason:
         if os.environ.get("KIT_REQUIRE_DISK_FULL"):
             pytest.fail(f"KIT_REQUIRE_DISK_FULL is set but {reason}")
         pytest.skip(reason)
     try:
         yield mount_point
     finally:
-        if subprocess.run(["umount", str(mount_point)], capture_output=True, check=False).returncode != 0:
-            subprocess.run(["umount", "-l", str(mount_point)], capture_output=True, check=False)
+        for lazy in ([], ["-l"]):
+            if subprocess.run([*(privilege or []), "umount", *lazy, str(mount_point)], check=False).returncode == 0:
+                break
 
 
 def fill(disk: Path) -> Path:

@@ -15,7 +15,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 import pytest
 import requests
@@ -74,9 +74,11 @@ def test_an_upload_survives_a_kill_and_restart_by_retrying(forge: Forge, tmp_pat
     data = os.urandom(12 * MIB)
     outcome: dict[str, Any] = {}
 
+    source = cast(BinaryIO, SlowReader(data, 0.15))
+
     def upload() -> None:
         try:
-            outcome["result"] = client.upload("big", SlowReader(data, 0.15), block_size=MIB, concurrency=2)
+            outcome["result"] = client.upload("big", source, block_size=MIB, concurrency=2)
         except Exception as exc:  # the assertion below shows it
             outcome["error"] = exc
 
