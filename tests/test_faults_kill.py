@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import os
 import subprocess
 import threading
@@ -65,8 +66,11 @@ def _downloaded(client: ArtifactClient, name: str, work: Path) -> str:
     return result.sha256
 
 
-def test_an_upload_survives_a_kill_and_restart_by_retrying(forge: Forge, tmp_path: Path) -> None:
+def test_an_upload_survives_a_kill_and_restart_by_retrying(
+    forge: Forge, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """Blocks are PUT again with the signed URL of the first server; the block list and finalize follow."""
+    caplog.set_level(logging.WARNING, logger="mock_runner.artifacts")
     forge.create_repo("uploads")
     client = forge.job_client("uploads", tmp_path)
     kept = os.urandom(MIB + 7)
@@ -90,6 +94,7 @@ def test_an_upload_survives_a_kill_and_restart_by_retrying(forge: Forge, tmp_pat
     forge.start()
     thread.join(120)
     assert "error" not in outcome, outcome.get("error")
+    assert any("retrying" in record.getMessage() for record in caplog.records), "the kill hit no request"
     result: UploadResult = outcome["result"]
     assert (result.size, result.sha256) == (len(data), sha256_hex(data))
     assert _listed(client) == ["kept", "big"]
