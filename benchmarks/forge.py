@@ -65,12 +65,12 @@ class ForgeClient:
         created = self._call("POST", "/user/repos", {"name": name, "auto_init": True, "private": False})
         return str(created["full_name"])
 
-    def push_workflow(self, full_name: str) -> None:
+    def push_workflow(self, full_name: str, workflow: str = WORKFLOW, file_name: str = "bench.yml") -> None:
         """Commit the workflow through the contents API; the commit counts as a push and queues one run."""
-        content = base64.b64encode(WORKFLOW.encode()).decode()
+        content = base64.b64encode(workflow.encode()).decode()
         self._call(
             "POST",
-            f"/repos/{full_name}/contents/.gitea/workflows/bench.yml",
+            f"/repos/{full_name}/contents/.gitea/workflows/{file_name}",
             {"content": content, "message": "Add the benchmark workflow"},
         )
 
@@ -79,6 +79,10 @@ class ForgeClient:
         if not isinstance(token, str) or not token:
             raise BenchmarkError(f"registration-token of {full_name} returned no token")
         return token
+
+    def get(self, path: str) -> dict[str, Any]:
+        """Any GET under ``/api/v1`` (``path`` starts with ``/``), failing on a non-2xx answer."""
+        return self._call("GET", path)
 
     def latest_run(self, full_name: str) -> dict[str, Any]:
         runs = self._call("GET", f"/repos/{full_name}/actions/runs").get("workflow_runs") or []

@@ -37,6 +37,7 @@ def waitress_settings(*, threads: int, max_body: int) -> dict[str, Any]:
     """
     return {
         "threads": threads,
+        "recv_bytes": 256 * 1024,
         "max_request_body_size": max_body,
         "channel_timeout": 300,
         "connection_limit": 512,

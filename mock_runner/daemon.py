@@ -237,6 +237,33 @@ class Daemon:
         self, task: runner_pb2.Task, argv: Sequence[str], *, keep_server_url: bool = False
     ) -> tuple[TaskOutcome, int]:
         """Run ``argv`` as the whole job (``mock-runner exec``); returns the outcome and the command's status."""
+
+        def command(runtime: JobRuntime, env: dict[str, str]) -> int:
+            runtime.write(f"mock-runner exec: {' '.join(argv)}")
+            try:
+                code = run_process(list(argv), runtime.workspace, env, runtime, timeout=None)
+            except StepError as exc:
+                runtime.write(f"Error: {exc}")
+                return 127
+            finally:
+                stop_leftover_processes(runtime)
+            return 143 if code is None else (128 - code if code < 0 else code)
+
+        return self.run_callable(task, command, keep_server_url=keep_server_url)
+
+    def run_callable(
+        self,
+        task: runner_pb2.Task,
+        body: Callable[[JobRuntime, dict[str, str]], int],
+        *,
+        keep_server_url: bool = False,
+    ) -> tuple[TaskOutcome, int]:
+        """Run ``body(runtime, env)`` in this process as the whole job; its return value is the exit status.
+
+        The job gets the environment a step would (runtime token, results URL, ``GITHUB_*``), so a
+        library such as :class:`mock_runner.artifacts.ArtifactClient` can act as the job without a
+        child process: how benchmarks run many jobs at once and measure them from one process.
+        """
         reporter, runtime, base = self._prepare(task)
         if runtime is None:
             return self._finish(task, reporter, runner_pb2.RESULT_FAILURE, None), 1
@@ -261,14 +288,14 @@ class Daemon:
                 env["GITEA_SERVER_URL"] = env.pop("GITHUB_SERVER_URL")
             if steps:
                 reporter.step_started(0)
-            reporter.write(f"mock-runner exec: {' '.join(argv)}")
-            code = run_process(list(argv), runtime.workspace, env, runtime, timeout=None)
-            status = 143 if code is None else (128 - code if code < 0 else code)
+            status = body(runtime, env)
         except StepError as exc:
             reporter.write(f"Error: {exc}")
             status = 127
-        finally:
-            stop_leftover_processes(runtime)
+        except Exception as exc:  # the task must still be closed and reported
+            log.exception("task %d failed inside mock-runner", task.id)
+            reporter.write(f"Error: mock-runner failed: {type(exc).__name__}: {exc}")
+            status = 1
         if reporter.cancelled.is_set():
             result = runner_pb2.RESULT_CANCELLED
         else:

@@ -16,6 +16,8 @@ from .blobs import BlobStore
 from .config import Config
 from .context import Forge
 from .db import Database
+from .diskfull import INSUFFICIENT_STORAGE, is_disk_full
+from .diskfull import MESSAGE as DISK_FULL_MESSAGE
 from .errors import ApiError, ConnectError, TwirpError
 from .events import EventBus
 from .rest import json_response
@@ -147,6 +149,17 @@ def _install_error_handlers(app: Flask, forge: Forge) -> None:
     app.register_error_handler(TwirpError, _twirp_error)
     app.register_error_handler(ConnectError, _connect_error)
 
+    def disk_full(error: Exception) -> Response:
+        """507 with a message on every surface: the disk, not the request, is at fault (diskfull.py)."""
+        log.warning("disk full on %s %s: %s", request.method, request.path, error)
+        if request.path.startswith(TWIRP_PREFIX):
+            body = {"code": "resource_exhausted", "msg": DISK_FULL_MESSAGE}
+        elif request.path.startswith(RUNNER_PREFIX):
+            body = {"code": "resource_exhausted", "message": DISK_FULL_MESSAGE}
+        else:
+            body = {"message": DISK_FULL_MESSAGE, "url": forge.url("api/swagger")}
+        return json_response(body, status=INSUFFICIENT_STORAGE)
+
     @app.errorhandler(HTTPException)
     def on_http_error(error: HTTPException) -> Response:
         status = error.code or 500
@@ -166,6 +179,8 @@ def _install_error_handlers(app: Flask, forge: Forge) -> None:
 
     @app.errorhandler(Exception)
     def on_unexpected(error: Exception) -> Response:
+        if is_disk_full(error):
+            return disk_full(error)
         log.exception("unhandled error on %s %s", request.method, request.path)
         if request.path.startswith(TWIRP_PREFIX):
             return _twirp_error(TwirpError("internal", "internal error"))

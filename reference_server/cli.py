@@ -10,7 +10,10 @@ from pathlib import Path
 
 from .config import Config, SystemClock
 
-__all__ = ["main"]
+__all__ = ["RECV_BYTES", "main"]
+
+RECV_BYTES = 256 * 1024
+"""waitress' ``recv_bytes``: the size of each socket read of a request (benchmarks/README.md, "Load")."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +25,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--admin-username", default="forge_admin", help="name of the bootstrap admin account")
     parser.add_argument("--base-url", help="public base URL, may include a sub-path (default http://HOST:PORT/)")
     parser.add_argument("--threads", type=int, default=16, help="waitress worker threads")
+    parser.add_argument(
+        "--recv-bytes",
+        type=int,
+        default=RECV_BYTES,
+        help=f"bytes per socket read of a request body (default {RECV_BYTES}; see benchmarks/README.md)",
+    )
     parser.add_argument("--max-pinned-issues", type=int, default=3, help="pinned issues allowed per repository")
     parser.add_argument(
         "--test-hooks",
@@ -69,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         host=options.host,
         port=options.port,
         threads=options.threads,
+        recv_bytes=options.recv_bytes,
         max_request_body_size=config.limits.max_block_bytes,
         channel_timeout=300,
         connection_limit=512,

@@ -57,10 +57,13 @@ class Database:
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
+            conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            # SQLite may already have rolled back (a full disk, an I/O error); a failed COMMIT may not have.
+            # Either way this thread's connection must leave the transaction, or it would keep the write lock.
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
 
     def one(self, sql: str, params: Iterable[object] = ()) -> sqlite3.Row | None:
         return self.conn.execute(sql, tuple(params)).fetchone()  # type: ignore[no-any-return]
