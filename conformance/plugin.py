@@ -22,7 +22,7 @@ import requests
 from pytest_bdd.scenario import scenario_wrapper_template_registry
 from pytest_bdd.utils import registry_get_safe
 
-from . import __version__
+from . import __version__, parallel
 from .api import ForgeApi
 from .capabilities import CAPABILITY_PREFIX, PROBES, missing_capability, probe, unsupported_reason
 from .clauses import load_catalogue
@@ -47,6 +47,11 @@ from .target import EmbeddedServer, Target, TargetError, TargetSettings, api_url
 __all__ = ["TARGET_UNUSABLE_EXIT", "RunState"]
 
 TARGET_UNUSABLE_EXIT = 4
+DESTRUCTIVE_TAG = "destructive"
+DESTRUCTIVE_REASON = (
+    "disabled: destructive (changes instance-wide state or the admin's own credentials); "
+    "runs against a live target only with --allow-destructive"
+)
 STATE_KEY = pytest.StashKey["RunState"]()
 SCENARIO_KEY = pytest.StashKey[ScenarioResult]()
 
@@ -127,6 +132,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="keep what the run created and the embedded server's data directory",
     )
+    group.addoption(
+        "--allow-destructive",
+        dest="conformance_allow_destructive",
+        action="store_true",
+        help="run @destructive scenarios against a live target too (always run against the embedded server)",
+    )
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -146,6 +157,7 @@ def pytest_configure(config: pytest.Config) -> None:
         option.conformance_report_dir = "reports"
     state = RunState(config)
     config.stash[STATE_KEY] = state
+    parallel.register(config, state, _result_of)
     if state.writes_reports:
         try:
             state.settings()
@@ -163,6 +175,10 @@ def _state(config: pytest.Config) -> RunState:
     return config.stash[STATE_KEY]
 
 
+def _result_of(item: pytest.Item) -> ScenarioResult | None:
+    return item.stash.get(SCENARIO_KEY, None)
+
+
 def _connect(state: RunState) -> Target:
     """Resolve, start if embedded, and check the target: version answered, admin token accepted."""
     try:
@@ -171,7 +187,7 @@ def _connect(state: RunState) -> Target:
         _unusable(str(error))
     if settings.url is None:
         log_dir = state.report_dir if state.writes_reports else Path(tempfile.mkdtemp(prefix="conformance-log-"))
-        state.embedded = EmbeddedServer(log_dir / "reference-server.log", keep_data=state.keep_data)
+        state.embedded = EmbeddedServer(parallel.server_log_path(state.config, log_dir), keep_data=state.keep_data)
         try:
             base_url = state.embedded.start()
         except TargetError as error:
@@ -217,6 +233,13 @@ def _check_target(target: Target) -> str:
     return str(body["version"])
 
 
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """The run id, so the leftovers of a crashed run can be found: ``conformance janitor --run-id ID``."""
+    if parallel.is_worker(config):
+        return None
+    return f"conformance run id: {_state(config).run_prefix} (every name this run creates starts with it)"
+
+
 @pytest.fixture(scope="session")
 def run_prefix(pytestconfig: pytest.Config) -> str:
     """The run's unique name prefix (``ck`` and six base-36 characters)."""
@@ -247,7 +270,7 @@ def forge_api(target: Target, pytestconfig: pytest.Config) -> Iterator[ForgeApi]
 
 @pytest.fixture(scope="session")
 def ledger(forge_api: ForgeApi, pytestconfig: pytest.Config) -> Iterator[CleanupLedger]:
-    """The cleanup ledger; at the end of the run it deletes what the run created."""
+    """The cleanup ledger: each scenario's things are deleted when it ends, leftovers at the end of the run."""
     state = _state(pytestconfig)
     state.ledger = CleanupLedger(forge_api)
     yield state.ledger
@@ -294,6 +317,25 @@ def _capability_gate(request: pytest.FixtureRequest) -> None:
     missing = missing_capability(tags, state.supports)
     if missing is not None:
         pytest.skip(unsupported_reason(missing))
+
+
+@pytest.fixture(autouse=True)
+def _destructive_gate(request: pytest.FixtureRequest) -> None:
+    """Disable a ``@destructive`` scenario against a live target unless ``--allow-destructive`` was given."""
+    found = _scenario_tags(request.node) if isinstance(request.node, pytest.Item) else None
+    if found is None or DESTRUCTIVE_TAG not in found[1] or request.config.option.conformance_allow_destructive:
+        return
+    if _state(request.config).settings().url is not None:
+        pytest.skip(DESTRUCTIVE_REASON)
+
+
+@pytest.fixture(autouse=True)
+def _scenario_cleanup(pytestconfig: pytest.Config) -> Iterator[None]:
+    """After each scenario, delete what it created; what cannot be deleted now is retried at the end of the run."""
+    yield
+    state = _state(pytestconfig)
+    if state.ledger is not None and not state.keep_data:
+        state.ledger.cleanup_scenario()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -392,7 +434,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state.results.duration = time.monotonic() - state.started
     state.results.exit_status = int(exitstatus)
     state.results.scenarios = [result for result in state.collected if result.outcome]
-    if state.writes_reports and state.results.scenarios:
+    if state.writes_reports and state.results.scenarios and not parallel.is_worker(session.config):
         state.results.write(state.report_dir / "results.json")
 
 
