@@ -322,8 +322,10 @@ def _capability_gate(request: pytest.FixtureRequest) -> None:
 @pytest.fixture(autouse=True)
 def _destructive_gate(request: pytest.FixtureRequest) -> None:
     """Disable a ``@destructive`` scenario against a live target unless ``--allow-destructive`` was given."""
-    found = _scenario_tags(request.node) if isinstance(request.node, pytest.Item) else None
-    if found is None or DESTRUCTIVE_TAG not in found[1] or request.config.option.conformance_allow_destructive:
+    node = request.node
+    if not isinstance(node, pytest.Item) or node.get_closest_marker(DESTRUCTIVE_TAG) is None:
+        return  # a scenario's tags, and its Examples' tags, are its marks
+    if request.config.option.conformance_allow_destructive:
         return
     if _state(request.config).settings().url is not None:
         pytest.skip(DESTRUCTIVE_REASON)

@@ -96,7 +96,7 @@ class LiveServer:
         """Logins of the users whose name carries ``prefix``."""
         answer = requests.get(
             self.url + "api/v1/admin/users",
-            params={"q": prefix, "limit": 50},
+            params={"q": prefix, "limit": "50"},
             headers={"Authorization": f"token {self.token}"},
             timeout=30,
         )
