@@ -22,7 +22,7 @@ import requests
 from pytest_bdd.scenario import scenario_wrapper_template_registry
 from pytest_bdd.utils import registry_get_safe
 
-from . import __version__, parallel
+from . import __version__, parallel, step_lookup
 from .api import ForgeApi
 from .capabilities import CAPABILITY_PREFIX, PROBES, missing_capability, probe, unsupported_reason
 from .clauses import load_catalogue
@@ -158,6 +158,7 @@ def pytest_configure(config: pytest.Config) -> None:
     state = RunState(config)
     config.stash[STATE_KEY] = state
     parallel.register(config, state, _result_of)
+    step_lookup.install()
     if state.writes_reports:
         try:
             state.settings()
@@ -262,7 +263,7 @@ def target(pytestconfig: pytest.Config) -> Iterator[Target]:
 def forge_api(target: Target, pytestconfig: pytest.Config) -> Iterator[ForgeApi]:
     """The admin's facade; its traffic is part of each scenario's transcript."""
     state = _state(pytestconfig)
-    state.recorder.add_secret(target.admin_token)
+    state.recorder.add_secret(target.admin_token, run_wide=True)
     http = HttpClient(target.api_url, TokenAuth(target.admin_token), recorder=state.recorder)
     yield ForgeApi(http, target.base_url)
     http.close()
