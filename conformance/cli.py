@@ -2,6 +2,8 @@
 
 Without ``--target`` the suite runs against the embedded reference server. Options it does not know
 are handed to pytest unchanged (for example ``--lf`` or ``-vv``); so is everything after ``--``.
+``-n N|auto`` runs the scenarios on N pytest-xdist workers (one embedded server each);
+``conformance janitor ...`` removes what a crashed run left on a live forge (``conformance.janitor``).
 Exit status: see ``EXIT_CODES`` (pytest's own, plus 6 for a profile or expectations file the kit
 cannot use).
 """
@@ -24,7 +26,10 @@ examples:
   conformance -m artifacts                      one area
   conformance -m "spec and not slow"            the specification's clauses, quick ones only
   conformance --target https://forge.example/ --token $ADMIN_TOKEN
+  conformance -n auto                           in parallel, one worker (and embedded server) per CPU
   conformance -- -vv --lf                       anything after -- goes to pytest
+  conformance janitor --target URL --token T --run-id ck1a2b3c [--delete]
+                                                list (and delete) what run ck1a2b3c left behind
 
 profiles (--profile NAME|FILE): reference (everything; the default against the embedded server),
 spec (the specification alone), gitea-1.26, gitea-1.27 (the specification plus Gitea's behaviour,
@@ -78,6 +83,19 @@ def build_parser() -> argparse.ArgumentParser:
     selection.add_argument("-m", dest="markexpr", metavar="EXPR", help="tag expression: areas, sources, clauses")
     selection.add_argument("-k", dest="keyword", metavar="EXPR", help="scenario name expression")
     selection.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
+    selection.add_argument(
+        "--allow-destructive",
+        action="store_true",
+        help="run @destructive scenarios (instance-wide state, the admin's own credentials) against a live target",
+    )
+    speed = parser.add_argument_group("speed")
+    speed.add_argument(
+        "-n",
+        "--numprocesses",
+        dest="workers",
+        metavar="N",
+        help="pytest-xdist workers: a number, or auto (one per CPU); 0 runs serially (the default)",
+    )
     _add_reporting_arguments(selection)
     output = parser.add_argument_group("output")
     output.add_argument("--report-dir", metavar="DIR", default="reports", help="where reports go (default reports/)")
@@ -114,7 +132,21 @@ def pytest_arguments(argv: Sequence[str]) -> list[str]:
         arguments.append("-x")
     if options.keep_data:
         arguments.append("--keep-data")
+    if options.allow_destructive:
+        arguments.append("--allow-destructive")
+    arguments += _worker_arguments(options.workers)
     return arguments + unknown + extra
+
+
+def _worker_arguments(workers: str | None) -> list[str]:
+    """``-n N --dist worksteal``: idle workers take queued scenarios from busy ones (durations vary a lot)."""
+    if workers is None:
+        return []
+    if workers != "auto" and not workers.isdigit():
+        raise SystemExit(f"conformance: -n takes a number or auto, got {workers!r}")
+    if workers == "0":
+        return ["-n", "0"]
+    return ["-n", workers, "--dist", "worksteal"]
 
 
 def _split(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -125,8 +157,13 @@ def _split(argv: list[str]) -> tuple[list[str], list[str]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the suite; the exit status is pytest's."""
-    arguments = pytest_arguments(sys.argv[1:] if argv is None else argv)
+    """Run the suite (or the janitor); the exit status is pytest's."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given[:1] == ["janitor"]:
+        from .janitor import main as janitor_main
+
+        return janitor_main(given[1:])
+    arguments = pytest_arguments(given)
     if not SUITE_DIR.is_dir() or not FEATURES_DIR.is_dir():
         print(
             f"conformance: the suite is not next to the installed package ({KIT_ROOT}); "

@@ -175,9 +175,9 @@ def _mask_json(value: Any) -> Any:
 
 
 def mask_text(text: str, secrets: Iterable[str] = ()) -> str:
-    """Hide registered secrets and signed-URL query values anywhere in a text."""
+    """Hide registered secrets (longest first) and signed-URL query values anywhere in a text."""
     for secret in sorted(secrets, key=len, reverse=True):
-        if secret:
+        if secret and secret in text:
             text = text.replace(secret, MASK)
     return _QUERY_SECRET.sub(lambda match: f"{match.group(1)}={MASK}", text)
 
@@ -226,18 +226,36 @@ class Recorder:
     body_limit: int = BODY_LIMIT
     exchanges: list[Exchange] = field(default_factory=list)
     secrets: set[str] = field(default_factory=set)
+    """Masked for the whole run (the admin's token)."""
+    page_secrets: set[str] = field(default_factory=set)
+    """Masked until the next page: a scenario's passwords and tokens, which no later scenario can use."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _ordered: tuple[str, ...] | None = field(default=None, repr=False)
 
-    def add_secret(self, secret: str) -> None:
-        """Mask this value wherever it appears from now on (tokens, passwords)."""
+    def add_secret(self, secret: str, *, run_wide: bool = False) -> None:
+        """Mask this value wherever it appears for the rest of the scenario (``run_wide``: of the run).
+
+        Scoping a scenario's secrets to its page keeps masking cheap: with every secret of the run kept,
+        each exchange was checked against thousands of values by the end of a suite.
+        """
         if len(secret) >= 4:
             with self._lock:
-                self.secrets.add(secret)
+                (self.secrets if run_wide else self.page_secrets).add(secret)
+                self._ordered = None
+
+    def masked_values(self) -> tuple[str, ...]:
+        """Every secret to mask now, longest first (so a secret containing another is masked whole)."""
+        with self._lock:
+            if self._ordered is None:
+                self._ordered = tuple(sorted(self.secrets | self.page_secrets, key=len, reverse=True))
+            return self._ordered
 
     def start_page(self) -> None:
-        """Forget the previous scenario's exchanges."""
+        """Forget the previous scenario's exchanges and its secrets."""
         with self._lock:
             self.exchanges = []
+            self.page_secrets = set()
+            self._ordered = None
 
     def page(self) -> list[Exchange]:
         """The exchanges recorded since the last :meth:`start_page`."""
@@ -254,8 +272,7 @@ class Recorder:
         streamed: bool = False,
     ) -> Exchange:
         """Mask and keep one exchange; a streamed response's body is left unread for its reader."""
-        with self._lock:
-            secrets = tuple(self.secrets)
+        secrets = self.masked_values()
         request_type = request.headers.get("Content-Type", "")
         body = request.body if isinstance(request.body, bytes | str) else None
         exchange = Exchange(

@@ -123,7 +123,7 @@ class GitClient:
             code, out, err = completed.returncode, completed.stdout, completed.stderr
         except subprocess.TimeoutExpired as expired:
             code, out, err = 124, "", f"timed out after {expired.timeout:.0f} s"
-        secrets = tuple(self.recorder.secrets)
+        secrets = self.recorder.masked_values()
         result = GitResult(tuple(args), code, mask_text(out, secrets), mask_text(err, secrets))
         if record:
             self._record(result, (time.monotonic() - started) * 1000)
@@ -134,7 +134,7 @@ class GitClient:
         self.recorder.exchanges.append(
             Exchange(
                 method="GIT",
-                url=mask_text("git " + " ".join(result.args), tuple(self.recorder.secrets)),
+                url=mask_text("git " + " ".join(result.args), self.recorder.masked_values()),
                 status=result.returncode,
                 request_headers={},
                 request_body="",

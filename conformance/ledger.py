@@ -1,8 +1,12 @@
 """What a run created, deleted again in dependency order with basic operations, and what could not be.
 
+Cleanup runs after each scenario (:meth:`CleanupLedger.cleanup_scenario`), so a run on a shared live
+forge leaves at most one scenario's things behind at any moment, and once more at the end of the
+run (:meth:`CleanupLedger.cleanup`, the sweep) for whatever a scenario's cleanup could not delete.
 Order: repositories, then organizations, then users (with ``purge``, which also removes their tokens
 and anything they still own). A 404 means the thing is already gone (a scenario deleted it itself).
-Anything else is a leak, listed in the report so a person can remove it by hand.
+What the sweep cannot delete either is a leak, listed in the report so a person (or ``conformance
+janitor``) can remove it.
 """
 
 from __future__ import annotations
@@ -48,6 +52,8 @@ class CleanupLedger:
     admin: ForgeApi
     entries: list[LedgerEntry] = field(default_factory=list)
     leaks: list[Leak] = field(default_factory=list)
+    deferred: list[LedgerEntry] = field(default_factory=list)
+    """Entries a scenario's cleanup could not delete: tried again by the end-of-run sweep."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def _add(self, entry: LedgerEntry) -> None:
@@ -81,19 +87,40 @@ class CleanupLedger:
             return self.admin.orgs.delete(entry.name)
         return self.admin.users.admin_delete(entry.name, purge=True)
 
-    def cleanup(self) -> list[Leak]:
-        """Delete every recorded entry; return (and keep) the leaks of this pass."""
-        leaks: list[Leak] = []
-        for entry in self.ordered():
+    def _delete_all(self, entries: list[LedgerEntry]) -> list[Leak]:
+        """Delete ``entries`` in order; what could not be deleted, and why."""
+        failures: list[Leak] = []
+        for entry in entries:
             try:
                 response = self._delete(entry)
             except requests.RequestException as error:
-                leaks.append(Leak(entry.kind, entry.name, f"request failed: {error}"))
+                failures.append(Leak(entry.kind, entry.name, f"request failed: {error}"))
                 continue
             if response.status_code not in GONE_STATUSES:
-                leaks.append(
+                failures.append(
                     Leak(entry.kind, entry.name, f"delete answered {response.status_code}: {response.text[:200]}")
                 )
+        return failures
+
+    def cleanup_scenario(self) -> list[Leak]:
+        """Delete what was recorded since the last cleanup; failures are deferred to the sweep and returned."""
+        entries = self.ordered()
+        with self._lock:
+            self.entries = [entry for entry in self.entries if entry not in entries]
+        failures = self._delete_all(entries)
+        failed = {(leak.kind, leak.name) for leak in failures}
+        with self._lock:
+            for entry in entries:
+                if (entry.kind, entry.name) in failed and entry not in self.deferred:
+                    self.deferred.append(entry)
+        return failures
+
+    def cleanup(self) -> list[Leak]:
+        """The sweep: delete every recorded and deferred entry; return (and keep) the leaks of this pass."""
+        with self._lock:
+            self.entries = self.deferred + [entry for entry in self.entries if entry not in self.deferred]
+            self.deferred = []
+        leaks = self._delete_all(self.ordered())
         with self._lock:
             self.entries = []
             self.leaks.extend(leaks)

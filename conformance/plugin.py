@@ -22,7 +22,7 @@ import requests
 from pytest_bdd.scenario import scenario_wrapper_template_registry
 from pytest_bdd.utils import registry_get_safe
 
-from . import __version__
+from . import __version__, parallel, step_lookup
 from .api import ForgeApi
 from .capabilities import CAPABILITY_PREFIX, PROBES, missing_capability, probe, unsupported_reason
 from .clauses import load_catalogue
@@ -39,6 +39,11 @@ from .target import EmbeddedServer, Target, TargetError, TargetSettings, api_url
 __all__ = ["TARGET_UNUSABLE_EXIT", "RunState", "check_live_target"]
 
 TARGET_UNUSABLE_EXIT = 4
+DESTRUCTIVE_TAG = "destructive"
+DESTRUCTIVE_REASON = (
+    "disabled: destructive (changes instance-wide state or the admin's own credentials); "
+    "runs against a live target only with --allow-destructive"
+)
 STATE_KEY = pytest.StashKey["RunState"]()
 
 
@@ -117,6 +122,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="keep what the run created and the embedded server's data directory",
     )
+    group.addoption(
+        "--allow-destructive",
+        dest="conformance_allow_destructive",
+        action="store_true",
+        help="run @destructive scenarios against a live target too (always run against the embedded server)",
+    )
     _add_reporting_options(group)
 
 
@@ -153,6 +164,8 @@ def pytest_configure(config: pytest.Config) -> None:
         option.conformance_report_dir = "reports"
     state = RunState(config)
     config.stash[STATE_KEY] = state
+    parallel.register(config, state)
+    step_lookup.install()
     if state.writes_reports:
         try:
             state.settings()
@@ -179,7 +192,7 @@ def _connect(state: RunState) -> Target:
         _unusable(str(error))
     if settings.url is None:
         log_dir = state.report_dir if state.writes_reports else Path(tempfile.mkdtemp(prefix="conformance-log-"))
-        state.embedded = EmbeddedServer(log_dir / "reference-server.log", keep_data=state.keep_data)
+        state.embedded = EmbeddedServer(parallel.server_log_path(state.config, log_dir), keep_data=state.keep_data)
         try:
             base_url = state.embedded.start()
         except TargetError as error:
@@ -194,6 +207,13 @@ def _connect(state: RunState) -> Target:
     state.results.target_version = target.version
     state.results.target_embedded = target.is_embedded
     return target
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """The run id, so the leftovers of a crashed run can be found: ``conformance janitor --run-id ID``."""
+    if parallel.is_worker(config):
+        return None
+    return f"conformance run id: {_state(config).run_prefix} (every name this run creates starts with it)"
 
 
 def _unusable(reason: str) -> NoReturn:
@@ -252,7 +272,7 @@ def target(pytestconfig: pytest.Config) -> Iterator[Target]:
 def forge_api(target: Target, pytestconfig: pytest.Config) -> Iterator[ForgeApi]:
     """The admin's facade; its traffic is part of each scenario's transcript."""
     state = _state(pytestconfig)
-    state.recorder.add_secret(target.admin_token)
+    state.recorder.add_secret(target.admin_token, run_wide=True)
     http = HttpClient(target.api_url, TokenAuth(target.admin_token), recorder=state.recorder)
     yield ForgeApi(http, target.base_url)
     http.close()
@@ -260,7 +280,7 @@ def forge_api(target: Target, pytestconfig: pytest.Config) -> Iterator[ForgeApi]
 
 @pytest.fixture(scope="session")
 def ledger(forge_api: ForgeApi, pytestconfig: pytest.Config) -> Iterator[CleanupLedger]:
-    """The cleanup ledger; at the end of the run it deletes what the run created."""
+    """The cleanup ledger: each scenario's things are deleted when it ends, leftovers at the end of the run."""
     state = _state(pytestconfig)
     state.ledger = CleanupLedger(forge_api)
     yield state.ledger
@@ -307,6 +327,27 @@ def _capability_gate(request: pytest.FixtureRequest) -> None:
     missing = missing_capability(tags, state.supports)
     if missing is not None:
         pytest.skip(unsupported_reason(missing))
+
+
+@pytest.fixture(autouse=True)
+def _destructive_gate(request: pytest.FixtureRequest) -> None:
+    """Disable a ``@destructive`` scenario against a live target unless ``--allow-destructive`` was given."""
+    node = request.node
+    if not isinstance(node, pytest.Item) or node.get_closest_marker(DESTRUCTIVE_TAG) is None:
+        return  # a scenario's tags, and its Examples' tags, are its marks
+    if request.config.option.conformance_allow_destructive:
+        return
+    if _state(request.config).settings().url is not None:
+        pytest.skip(DESTRUCTIVE_REASON)
+
+
+@pytest.fixture(autouse=True)
+def _scenario_cleanup(pytestconfig: pytest.Config) -> Iterator[None]:
+    """After each scenario, delete what it created; what cannot be deleted now is retried at the end of the run."""
+    yield
+    state = _state(pytestconfig)
+    if state.ledger is not None and not state.keep_data:
+        state.ledger.cleanup_scenario()
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -423,10 +423,13 @@ class ReportingPlugin:
         results = self.state.results
         results.duration = time.monotonic() - self.state.started
         stopped = bool(session.shouldstop) or bool(session.shouldfail) or int(exitstatus) == 2
+        runner = self._runner_output()
+        position = {str(info.get("nodeid")): index for index, info in enumerate(runner.get("inventory", []))}
+        order = sorted(self.order, key=lambda nodeid: position.get(nodeid, len(position)))  # as a serial run lists them
         gathered = RunRecords(
-            records=[self.records[nodeid] for nodeid in self.order],
+            records=[self.records[nodeid] for nodeid in order],
             traffic=self.traffic,
-            runner=self._runner_output(),
+            runner=runner,
             from_workers=bool(self.worker_outputs),
         )
         profile = {

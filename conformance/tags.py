@@ -51,4 +51,6 @@ SOURCES: dict[str, str] = {
 SPECIAL_TAGS: dict[str, str] = {
     "reference_only": "needs control that only the reference server offers (its clock)",
     "slow": "takes more than a few seconds",
+    "destructive": "changes instance-wide state or the admin's own credentials: disabled on a live target "
+    "unless --allow-destructive",
 }

@@ -1,8 +1,9 @@
 """Which forge the suite talks to: resolved from options, environment or a config file, else the embedded server.
 
-The embedded target is the kit's reference server started once per run as a subprocess on a free
-port, over real HTTP, with a temporary data directory, a random admin token and its test hooks; its
-log is kept in the report directory.
+The embedded target is the kit's reference server started once per run (once per worker under
+xdist) as a subprocess on a free port, over real HTTP, with a temporary data directory, a random
+admin token, its test hooks and the fast password-hash cost (its accounts are thrown away with it);
+its log is kept in the report directory.
 """
 
 from __future__ import annotations
@@ -152,6 +153,8 @@ class EmbeddedServer:
             "--admin-token",
             self.admin_token,
             "--test-hooks",
+            "--password-cost",
+            "fast",
             "--log-level",
             "INFO",
         ]

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from .config import Config, SystemClock
+from .passwords import PASSWORD_COSTS
 
 __all__ = ["RECV_BYTES", "main"]
 
@@ -39,6 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--badges", type=Path, help="YAML or JSON list of badge definitions {slug, description, image_url} to store"
+    )
+    parser.add_argument(
+        "--password-cost",
+        choices=sorted(PASSWORD_COSTS),
+        default="standard",
+        help="scrypt cost of new password hashes (default standard; fast is for throw-away test servers only)",
     )
     parser.add_argument("--log-level", default="WARNING", help="Python log level")
     return parser
@@ -71,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         clock=SystemClock(),
         test_hooks=options.test_hooks,
         badges=badges,
+        password_cost=PASSWORD_COSTS[options.password_cost],
     )
     app = create_app(config)
     server = create_server(

@@ -9,6 +9,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from .passwords import STANDARD_COST, ScryptCost
+
 if TYPE_CHECKING:
     from .badges.models import BadgeDefinition
 
@@ -66,6 +68,8 @@ class Config:
     badges: tuple[BadgeDefinition, ...] = ()
     """Badge definitions stored at start (Gitea seeds its badge table; it has no API to define badges)."""
     on_ready: Callable[[str], None] | None = None
+    password_cost: ScryptCost = STANDARD_COST
+    """scrypt cost of new password hashes; ``FAST_COST`` only for throw-away test servers."""
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir)

@@ -179,17 +179,17 @@ class Git:
     # -- repository ------------------------------------------------------------------------------
 
     def init_bare(self, default_branch: str) -> None:
-        """Create the bare repository with HEAD on ``default_branch`` (which has no commit yet)."""
+        """Create the bare repository with HEAD on ``default_branch`` (which has no commit yet).
+
+        One git call, and no template: the sample hooks, ``description`` and ``info/exclude`` a template
+        copies are never used here (hooks are passed per command), and every file costs its creation
+        now and its removal when the repository is deleted.
+        """
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        completed = subprocess.run(
-            ["git", "init", "--bare", "--quiet", str(self.path)],
-            capture_output=True,
-            env=_environment(),
-            check=False,
-        )
+        command = ["git", "init", "--bare", "--quiet", "--template=", f"--initial-branch={default_branch}"]
+        completed = subprocess.run([*command, str(self.path)], capture_output=True, env=_environment(), check=False)
         if completed.returncode != 0:
             raise GitError(["init", "--bare"], completed.returncode, completed.stderr.decode("utf-8", "replace"))
-        self.set_head(default_branch)
 
     def set_head(self, branch: str) -> None:
         """Point HEAD at ``refs/heads/<branch>`` (the default branch)."""

@@ -114,3 +114,31 @@ def test_a_target_that_answers_html_stops_the_run(tmp_path: Path) -> None:
         site.shutdown()
     assert completed.returncode == 4, completed.stdout + completed.stderr
     assert "did not answer JSON" in completed.stdout + completed.stderr
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        (["-n", "auto"], ["-n", "auto", "--dist", "worksteal"]),
+        (["--numprocesses", "3"], ["-n", "3", "--dist", "worksteal"]),
+        (["-n", "0"], ["-n", "0"]),
+        ([], []),
+    ],
+)
+def test_workers_become_xdist_options(given: list[str], expected: list[str]) -> None:
+    arguments = pytest_arguments(given)
+    if expected:
+        start = arguments.index("-n")
+        assert arguments[start : start + len(expected)] == expected
+    else:
+        assert "-n" not in arguments
+
+
+def test_a_bad_worker_count_is_refused() -> None:
+    with pytest.raises(SystemExit, match="-n takes a number or auto"):
+        pytest_arguments(["-n", "many"])
+
+
+def test_allow_destructive_passes_through() -> None:
+    assert "--allow-destructive" in pytest_arguments(["--allow-destructive"])
+    assert "--allow-destructive" not in pytest_arguments([])

@@ -163,3 +163,12 @@ def test_a_streamed_response_is_recorded_without_reading_its_body(local_server: 
     [exchange] = client.recorder.page()
     assert exchange.status == 200 and exchange.response_body == "<streamed body, not recorded>"
     assert json_of(response)["authorization"] is None, "the body is still there for the caller"
+
+
+def test_a_scenario_secret_is_masked_until_the_next_page_and_a_run_wide_one_always() -> None:
+    recorder = Recorder()
+    recorder.add_secret("admin-token-value", run_wide=True)
+    recorder.add_secret("a-longer-scenario-password")
+    assert recorder.masked_values() == ("a-longer-scenario-password", "admin-token-value")
+    recorder.start_page()
+    assert recorder.masked_values() == ("admin-token-value",)

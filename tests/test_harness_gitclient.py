@@ -125,4 +125,4 @@ def test_a_revealed_deploy_token_is_masked_in_the_exchange_that_showed_it() -> N
     recorder.exchanges.append(shown)
     _mask_secret(recorder, secret)
     assert secret not in recorder.exchanges[0].response_body and "***" in recorder.exchanges[0].response_body
-    assert secret in recorder.secrets
+    assert secret in recorder.masked_values()

@@ -101,3 +101,33 @@ def test_already_gone_is_not_a_leak_but_a_refusal_or_an_outage_is() -> None:
     assert ledger.leaks == leaks
     assert "user fine" in fake.calls, "one failure does not stop the cleanup"
     assert leaks[0].as_dict() == {"kind": "organization", "name": "busy", "reason": "delete answered 422: nope"}
+
+
+def test_a_scenario_cleanup_deletes_only_what_was_recorded_since_the_last_one() -> None:
+    fake = FakeAdmin()
+    ledger = _ledger(fake)
+    ledger.record_user("first")
+    assert ledger.cleanup_scenario() == []
+    ledger.record_user("second")
+    ledger.record_repo("second", "r")
+    assert ledger.cleanup_scenario() == []
+    assert fake.calls == ["user first", "repository second/r", "user second"]
+    assert ledger.entries == [] and ledger.deferred == []
+
+
+def test_what_a_scenario_cleanup_could_not_delete_is_retried_by_the_sweep_and_then_a_leak() -> None:
+    fake = FakeAdmin(answers={"organization busy": 409, "user stuck": 500})
+    ledger = _ledger(fake)
+    ledger.record_org("busy")
+    ledger.record_user("stuck")
+    failures = ledger.cleanup_scenario()
+    assert [(leak.kind, leak.name) for leak in failures] == [("organization", "busy"), ("user", "stuck")]
+    assert ledger.leaks == [], "not a leak yet: the sweep tries again"
+    ledger.record_user("next")
+    assert ledger.cleanup_scenario() == []
+    assert fake.calls[-1] == "user next", "a deferred entry is not retried after every scenario"
+    fake.answers = {"user stuck": 500}
+    leaks = ledger.cleanup()
+    assert fake.calls[-2:] == ["organization busy", "user stuck"]
+    assert [(leak.kind, leak.name) for leak in leaks] == [("user", "stuck")]
+    assert ledger.leaks == leaks and ledger.deferred == [] and ledger.entries == []

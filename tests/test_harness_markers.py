@@ -42,7 +42,9 @@ def _collect(tmp_path: Path, extra_tag: str) -> subprocess.CompletedProcess[str]
     )
 
 
-@pytest.mark.parametrize("tag", ["@clause_S4_3_artifact_zip", "@reference_only", "@slow", "@clause_S2_2_name_rule"])
+@pytest.mark.parametrize(
+    "tag", ["@clause_S4_3_artifact_zip", "@reference_only", "@slow", "@destructive", "@clause_S2_2_name_rule"]
+)
 def test_catalogued_and_special_tags_are_registered(tmp_path: Path, tag: str) -> None:
     result = _collect(tmp_path, tag)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -44,9 +44,11 @@ Feature: Signed artifact URLs are valid for one hour and any change invalidates 
     Then the signed URL carries a 43-character unpadded base64url signature
     And the signed URL expires one hour from now
 
-  @reference_only @reference @clause_S5_2 @clause_S8_signed_url_lifetime @clause_S7_signed_url_401
+  @reference_only @reference @destructive @clause_S5_2 @clause_S8_signed_url_lifetime @clause_S7_signed_url_401
   Scenario: A signed download URL works until its hour is over and is refused with 401 after
-    The reference's clock is moved through its test hook; no other target offers that control.
+    The reference's clock is moved through its test hook; no other target offers that control. The
+    clock is the whole instance's, so the scenario is @destructive (a live reference server shared
+    with other runs moves it only with --allow-destructive).
     Given the job has obtained the signed URL of "signed"
     When the reference clock moves forward by 3590 seconds
     And the obtained signed URL is fetched without credentials
@@ -55,7 +57,7 @@ Feature: Signed artifact URLs are valid for one hour and any change invalidates 
     And the obtained signed URL is fetched without credentials
     Then the download answers 401
 
-  @reference_only @reference @clause_S8_signed_url_lifetime @clause_S7_signed_url_401
+  @reference_only @reference @destructive @clause_S8_signed_url_lifetime @clause_S7_signed_url_401
   Scenario: A signed REST zip URL is refused with 401 after one hour
     Given the repository's owner has obtained the raw zip URL of "signed"
     When the reference clock moves forward by 3610 seconds

@@ -9,18 +9,20 @@ Feature: A site administrator manages a user's badges
   an unknown slug is refused with 422 and nothing is given (Gitea answers 500), and a badge is
   listed with the swagger's keys id, slug, description, image_url (Gitea sends ID, Slug,
   Description, ImageURL).
+  Defining badges changes instance-wide state, so those scenarios are @destructive: against a live
+  target they run only with --allow-destructive.
 
   Background:
     Given a user "alice"
 
-  @spec @clause_S1_badges @clause_S2_3_user_badge @clause_S4_4_badges @capability_badge_definitions
+  @spec @clause_S1_badges @clause_S2_3_user_badge @clause_S4_4_badges @capability_badge_definitions @destructive
   Scenario: The administrator gives a user badges and lists them
     Given the badges "helper, reviewer" are defined
     When the admin gives "alice" the badges "helper, reviewer"
     Then the response status is 204
     And "alice" holds exactly the badges "helper, reviewer"
 
-  @spec @clause_S1_badges @clause_S4_4_badges @capability_badge_definitions
+  @spec @clause_S1_badges @clause_S4_4_badges @capability_badge_definitions @destructive
   Scenario: The administrator takes a badge from a user
     Given the badges "helper, reviewer" are defined
     And "alice" holds the badges "helper, reviewer"
@@ -28,7 +30,7 @@ Feature: A site administrator manages a user's badges
     Then the response status is 204
     And "alice" holds exactly the badges "helper"
 
-  @gitea @clause_S4_4_badges @capability_badge_definitions
+  @gitea @clause_S4_4_badges @capability_badge_definitions @destructive
   Scenario: Taking badges the user does not hold is ignored
     Given the badges "helper, spare" are defined
     And "alice" holds the badges "helper"
@@ -36,7 +38,7 @@ Feature: A site administrator manages a user's badges
     Then the response status is 204
     And "alice" holds exactly the badges "helper"
 
-  @gitea @clause_S4_4_badges @capability_badge_definitions
+  @gitea @clause_S4_4_badges @capability_badge_definitions @destructive
   Scenario: Giving a badge twice leaves it listed once
     Given the badges "helper" are defined
     And "alice" holds the badges "helper"
@@ -44,14 +46,14 @@ Feature: A site administrator manages a user's badges
     Then the response status is 204
     And "alice" holds exactly the badges "helper"
 
-  @reference @clause_S4_4_badges @capability_badge_definitions
+  @reference @clause_S4_4_badges @capability_badge_definitions @destructive
   Scenario: An unknown badge is refused with 422 and nothing is given
     Given the badges "helper" are defined
     When the admin gives "alice" the badges "helper, never-defined"
     Then the request is refused with status 422
     And "alice" holds no badges
 
-  @reference @clause_S2_3_user_badge @capability_badge_definitions
+  @reference @clause_S2_3_user_badge @capability_badge_definitions @destructive
   Scenario: A listed badge carries the swagger's keys
     Given the badges "helper" are defined
     And "alice" holds the badges "helper"

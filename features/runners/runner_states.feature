@@ -66,10 +66,11 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
     When the mock runner sends the log lines "working"
     Then the mock runner is registered, online, busy and enabled
 
-  @reference @reference_only @clause_S2_3_runner @clause_S3_runner_disable
+  @reference @reference_only @destructive @clause_S2_3_runner @clause_S3_runner_disable
   Scenario: A silent runner goes offline after the offline window and is online again once it calls
     The reference's offline window is 60 seconds, as Gitea's; its clock is moved through the
     reference-only clock hook. A disabled runner goes offline the same way: disabling does not.
+    Moving the instance's clock is @destructive: on a shared live server only with --allow-destructive.
     Given the mock runner has been disabled
     When the mock runner polls for a task for 1 seconds
     And the reference clock moves forward by 120 seconds
@@ -113,7 +114,11 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
 
     Examples:
       | kind         | scope                | repo     |
-      | instance     | the instance         | dev/app  |
       | user         | user "dev"           | dev/app  |
       | organization | organization "acme"  | acme/app |
       | repository   | repository "dev/app" | dev/app  |
+
+    @destructive
+    Examples: an instance runner is instance-wide state (on a live target only with --allow-destructive)
+      | kind         | scope                | repo     |
+      | instance     | the instance         | dev/app  |

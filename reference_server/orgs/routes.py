@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from flask import Flask, Response, request
 
-from ..auth import Principal, check_scope, current_principal, optional_principal
+from ..auth import Principal, check_scope, current_principal, optional_principal, require_admin
 from ..errors import Unprocessable
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
@@ -332,12 +332,21 @@ def redirect_renamed_account() -> Response | None:
     return _redirect(location, 307)
 
 
+def admin_get_all_orgs() -> Response:
+    """Every organization, oldest first (site admin)."""
+    require_admin()
+    page = page_params()
+    found, total = users.search_accounts(is_org=True, keyword="", limit=page.limit, offset=page.offset)
+    return paged_response([models.org_to_api(org) for org in found], page, total)
+
+
 def register(app: Flask) -> None:
     """Attach the organization routes; endpoint names are Gitea's operation ids."""
     rename.finish_pending_moves()
     app.before_request(redirect_renamed_account)
     rules: list[tuple[str, str, Callable[..., Response], str]] = [
         ("/orgs", "orgCreate", org_create, "POST"),
+        ("/admin/orgs", "adminGetAllOrgs", admin_get_all_orgs, "GET"),
         ("/orgs/<org>", "orgGet", org_get, "GET"),
         ("/orgs/<org>", "orgEdit", org_edit, "PATCH"),
         ("/orgs/<org>", "orgDelete", org_delete, "DELETE"),

@@ -406,12 +406,17 @@ def delete_repo(repo: Repo) -> None:
     forge().events.publish(RepoDeletedEvent(repo.id))
     with forge().db.transaction():
         store.delete_repo(repo.id)
-    trash = repo.git_path.parent / f".trash-{secrets.token_hex(8)}"
+    trash_root = repo.git_path.parent.parent / ".trash"
+    trash = trash_root / f"{repo.git_path.stem}-{secrets.token_hex(8)}"
     try:
+        trash_root.mkdir(exist_ok=True)
         repo.git_path.rename(trash)
     except OSError:
-        trash = repo.git_path
-    Git(trash).remove()
+        Git(repo.git_path).remove()
+        return
+    # The directory left the repository's place at once; its files go in the background so the
+    # request does not wait for them (and the owner's directory is empty now, not later).
+    threading.Thread(target=Git(trash).remove, name="repo-trash", daemon=True).start()
 
 
 def touch(repo: Repo) -> None:

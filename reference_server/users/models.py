@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import hmac
 import re
-import secrets
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -14,8 +12,9 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from flask import has_request_context
+from flask import current_app, has_request_context
 
+from .. import passwords
 from ..auth import Principal, optional_principal
 from ..context import forge
 from ..db import Row
@@ -66,6 +65,7 @@ __all__ = [
     "remove_empty_owner_dir",
     "require_self_or_admin",
     "require_utf8",
+    "search_accounts",
     "token_to_api",
     "user_to_api",
     "validate_account_name",
@@ -87,7 +87,7 @@ _RESERVED_WORDS = (
 )
 RESERVED_NAMES = frozenset(_RESERVED_WORDS.split())
 RESERVED_SUFFIXES = (".keys", ".gpg", ".rss", ".atom", ".png")
-SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+PASSWORD_CACHE_EXTENSION = "verified_passwords"  # noqa: S105 - an extension name, not a secret
 
 
 @dataclass(frozen=True)
@@ -154,6 +154,12 @@ def actions_user() -> User:
         created=0,
         login_name=tokens.ACTIONS_USER_NAME,
     )
+
+
+def search_accounts(*, is_org: bool, keyword: str, limit: int, offset: int) -> tuple[list[User], int]:
+    """A page of users (or organizations) matching ``keyword`` for the admin listings, and the total."""
+    rows, total = store.search_accounts(is_org=is_org, keyword=keyword, limit=limit, offset=offset)
+    return [User.from_row(row) for row in rows], total
 
 
 def get_user(user_id: int) -> User:
@@ -283,21 +289,16 @@ def optional_flag(options: Mapping[str, Any], key: str, default: bool = False) -
 
 
 def hash_password(password: str) -> str:
-    """``scrypt$n$r$p$salt$hash`` with a fresh random salt."""
-    salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32)
-    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${digest.hex()}"
+    """``scrypt$n$r$p$salt$hash`` with a fresh random salt, at the instance's configured cost."""
+    return passwords.hash_password(password, forge().config.password_cost)
 
 
 def verify_password(password: str, stored: str) -> bool:
-    """Constant-time check of ``password`` against a stored hash."""
-    parts = stored.split("$")
-    if len(parts) != 6 or parts[0] != "scrypt":
-        return False
-    n, r, p = (int(x) for x in parts[1:4])
-    salt, expected = bytes.fromhex(parts[4]), bytes.fromhex(parts[5])
-    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=len(expected))
-    return hmac.compare_digest(digest, expected)
+    """Check ``password`` against a stored hash; a pair verified in the last minute is not re-hashed."""
+    cache: passwords.VerifiedPasswordCache = current_app.extensions.setdefault(
+        PASSWORD_CACHE_EXTENSION, passwords.VerifiedPasswordCache()
+    )
+    return cache.verify(password, stored)
 
 
 # -- users ---------------------------------------------------------------------------------------

@@ -34,6 +34,16 @@ def admin_create_user() -> Response:
     return json_response(models.user_to_api(user), status=201)
 
 
+def admin_search_users() -> Response:
+    """Every user, or those whose name, full name or e-mail contains ``q`` (site admin), oldest first."""
+    principal = require_admin()
+    page = page_params()
+    found, total = models.search_accounts(
+        is_org=False, keyword=request.args.get("q", ""), limit=page.limit, offset=page.offset
+    )
+    return paged_response([models.user_to_api(user, principal) for user in found], page, total)
+
+
 def admin_delete_user(username: str) -> Response:
     """Delete a user (site admin); ?purge=true also deletes its repositories."""
     principal = require_admin()
@@ -94,6 +104,7 @@ def register(app: Flask) -> None:
     """Attach the users routes; endpoint names are Gitea's operation ids."""
     rules: list[tuple[str, str, Callable[..., Response], list[str]]] = [
         ("/admin/users", "adminCreateUser", admin_create_user, ["POST"]),
+        ("/admin/users", "adminSearchUsers", admin_search_users, ["GET"]),
         ("/admin/users/<username>", "adminDeleteUser", admin_delete_user, ["DELETE"]),
         ("/user", "userGetCurrent", user_get_current, ["GET"]),
         ("/users/<username>", "userGet", user_get, ["GET"]),

@@ -95,6 +95,22 @@ def account_by_name(name: str) -> Row | None:
     return forge().db.one("SELECT * FROM accounts WHERE lower_name = ?", (name.lower(),))
 
 
+def search_accounts(*, is_org: bool, keyword: str, limit: int, offset: int) -> tuple[list[Row], int]:
+    """Users or organizations whose name, full name or e-mail contains ``keyword`` (any case), oldest first."""
+    pattern = "%" + keyword.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    where = (
+        "is_org = ? AND (lower_name LIKE ? ESCAPE '\\' OR lower(full_name) LIKE ? ESCAPE '\\'"
+        " OR lower_email LIKE ? ESCAPE '\\')"
+    )
+    params: tuple[object, ...] = (int(is_org), pattern, pattern, pattern)
+    total = _count(f"SELECT COUNT(*) FROM accounts WHERE {where}", params)  # noqa: S608 - fixed text
+    rows = forge().db.all(
+        f"SELECT * FROM accounts WHERE {where} ORDER BY id LIMIT ? OFFSET ?",  # noqa: S608 - fixed text
+        (*params, limit, offset),
+    )
+    return rows, total
+
+
 def user_by_email(email: str) -> Row | None:
     return forge().db.one("SELECT * FROM accounts WHERE is_org = 0 AND lower_email = ?", (email.lower(),))
 
