@@ -76,6 +76,8 @@ RULES: Mapping[str, Rule] = {
     # users.routes
     "adminCreateUser": ADMIN,
     "adminDeleteUser": ADMIN,
+    "adminSearchUsers": ADMIN,
+    "adminGetAllOrgs": ADMIN,
     "userGetCurrent": token("user"),
     "userGet": token("user", anonymous_read=True),
     "userCreateToken": basic("user"),
