@@ -1,7 +1,7 @@
 """The clause catalogue: every statement of the specification with a stable id, and its marker tag.
 
-``clauses.yaml`` lists ``id``, ``section``, ``text`` (our own paraphrase) and ``must_cover`` (a
-scenario is required now). A clause id maps to the tag ``clause_<id>`` with every ``.`` and ``-``
+``clauses.yaml`` lists ``id``, ``section`` and ``text`` (our own paraphrase); every clause must have a
+scenario (``tests/test_clause_catalogue.py``). A clause id maps to the tag ``clause_<id>`` with every ``.`` and ``-``
 replaced by ``_`` (``S4.3-artifact-zip`` is ``@clause_S4_3_artifact_zip``).
 """
 
@@ -30,7 +30,6 @@ class Clause:
     id: str
     section: str
     text: str
-    must_cover: bool
 
     @property
     def tag(self) -> str:
@@ -55,7 +54,6 @@ def _parse(raw: Any, source: Path) -> dict[str, Clause]:
             id=str(item["id"]),
             section=str(item["section"]),
             text=str(item["text"]),
-            must_cover=bool(item.get("must_cover", False)),
         )
         if not ID_PATTERN.match(clause.id):
             raise ValueError(f"{source}: malformed clause id {clause.id!r}")

@@ -165,7 +165,6 @@ def clause_coverage(scenarios: Iterable[tuple[str, list[str], str]]) -> list[dic
                 "id": clause.id,
                 "section": clause.section,
                 "text": clause.text,
-                "must_cover": clause.must_cover,
                 "verdict": verdict,
                 "scenarios": entries,
             }

@@ -73,16 +73,14 @@ def test_every_clause_tag_names_a_catalogued_clause() -> None:
     assert not unknown, "clause tags that are not in conformance/clauses.yaml:\n" + "\n".join(unknown)
 
 
-def test_must_cover_clauses_have_scenarios_and_the_rest_are_listed() -> None:
+def test_every_clause_has_a_scenario() -> None:
+    """The catalogue is the whole specification, and each of its statements is checked by some scenario."""
     covered: dict[str, list[str]] = defaultdict(list)
     for where, tags in _scenario_tags():
         for tag in tags:
             covered[tag].append(where)
-    catalogue = load_catalogue().values()
-    pending = [clause.id for clause in catalogue if not covered.get(clause.tag)]
-    print(f"\n{len(pending)} clause(s) without a scenario yet (pending): {', '.join(pending)}")
-    missing = [clause.id for clause in catalogue if clause.must_cover and not covered.get(clause.tag)]
-    assert not missing, f"clauses that must have a scenario now but have none: {missing}"
+    missing = [clause.id for clause in load_catalogue().values() if not covered.get(clause.tag)]
+    assert not missing, f"clauses without a scenario: {missing}"
 
 
 @pytest.mark.parametrize("path", FEATURE_FILES, ids=lambda path: str(path.relative_to(FEATURES_DIR)))

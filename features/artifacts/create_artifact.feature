@@ -8,14 +8,14 @@ Feature: CreateArtifact opens an artifact of the running job for upload
   Background:
     Given a mock runner has taken a job of a new repository
 
-  @spec @clause_S4_1_CreateArtifact @clause_S2_1_namespace @clause_S2_1_CreateArtifactRequest @clause_S2_1_CreateArtifactResponse
+  @spec @clause_S4_1_CreateArtifact @clause_S4_1_transport @clause_S2_1_namespace @clause_S2_1_CreateArtifactRequest @clause_S2_1_CreateArtifactResponse
   Scenario: CreateArtifact in JSON answers ok with a signed upload URL
     When the job calls CreateArtifact for "build-output"
     Then the RPC succeeds
     And the RPC reply field "ok" is true
     And the RPC reply field "signed_upload_url" is an absolute URL with a signature
 
-  @reference @clause_S2_1_namespace @clause_S2_1_CreateArtifactRequest @clause_S2_1_CreateArtifactResponse
+  @reference @clause_S4_1_transport @clause_S2_1_namespace @clause_S2_1_CreateArtifactRequest @clause_S2_1_CreateArtifactResponse
   Scenario: CreateArtifact in binary protobuf answers in binary protobuf with the field numbers of section 2.1
     The reference server accepts the binary encoding of the messages as well as JSON (Gitea reads
     JSON only), and answers in the encoding it was asked in.
