@@ -368,26 +368,53 @@ class Git:
         ``renames`` maps a new path to the old one whose mode it keeps.
         """
         modes = self._modes(parent, [(renames or {}).get(path, path) for path, content in changes.items() if content])
+        entries: dict[str, tuple[str, bytes | str] | None] = {}
+        for path, content in changes.items():
+            mode = modes.get((renames or {}).get(path, path), REG_FILE_MODE)
+            mode = mode if mode in ("100644", "100755") else REG_FILE_MODE
+            entries[path] = None if content is None else (mode, content)
+        new_sha = self.write_commit(parent, entries, message, author=author, committer=committer)
+        old = expected_old if expected_old is not None else (parent or ZERO_SHA)
+        self.update_ref(f"refs/heads/{branch}", new_sha, old)
+        return new_sha
+
+    def write_commit(
+        self,
+        parent: str | None,
+        entries: Mapping[str, tuple[str, bytes | str] | None],
+        message: str,
+        *,
+        author: Identity,
+        committer: Identity,
+    ) -> str:
+        """Write blobs, trees and a commit of ``parent``'s tree with ``entries`` applied, in ONE ``git fast-import``.
+
+        ``entries`` maps a path to None (deleted) or ``(mode, content)``, the content as bytes or as the
+        SHA of a blob already stored. No ref moves: the caller lands the commit. A file and a directory
+        at the same path among the entries is refused with :class:`GitError` (fast-import would
+        silently let the later one win).
+        """
+        written = sorted(path for path, entry in entries.items() if entry is not None)
+        for path in written:
+            if any(other.startswith(path + "/") for other in written):
+                raise GitError(["fast-import"], 1, f"a file and a directory at the same path: {path}")
         stream = [b"feature done\ncommit refs/reference-server/fast-import\nmark :1\n"]
         stream.append(_ident_line("author", author) + _ident_line("committer", committer))
         stream.append(_data(message.encode("utf-8")))
         if parent:
             stream.append(f"from {parent}\n".encode())
-        for path, content in changes.items():
-            if content is None:
+        for path, entry in sorted(entries.items(), key=lambda item: item[1] is not None):
+            if entry is None:
                 stream.append(b"D " + _quote_path(path) + b"\n")
-                continue
-            mode = modes.get((renames or {}).get(path, path), REG_FILE_MODE)
-            if mode not in ("100644", "100755"):
-                mode = REG_FILE_MODE
-            stream.append(f"M {mode} inline ".encode() + _quote_path(path) + b"\n" + _data(content))
+            elif isinstance(entry[1], bytes):
+                stream.append(f"M {entry[0]} inline ".encode() + _quote_path(path) + b"\n" + _data(entry[1]))
+            else:
+                stream.append(f"M {entry[0]} {entry[1]} ".encode() + _quote_path(path) + b"\n")
         # get-mark prints the commit's SHA; the reset (no ``from``) leaves the import's ref unwritten.
         stream.append(b"\nget-mark :1\nreset refs/reference-server/fast-import\n\ndone\n")
         new_sha = self._text("fast-import", "--quiet", "--done", input_bytes=b"".join(stream))
         if not SHA_PATTERN.match(new_sha):
             raise GitError(["fast-import"], 0, f"fast-import printed no commit: {new_sha[:200]!r}")
-        old = expected_old if expected_old is not None else (parent or ZERO_SHA)
-        self.update_ref(f"refs/heads/{branch}", new_sha, old)
         return new_sha
 
     @contextmanager
