@@ -136,6 +136,13 @@ def when_manager_toggles(ctx: ScenarioContext, action: str) -> None:
     _set_disabled(ctx, action == "disables")
 
 
+@given(phrase('the run of "{file_name}" waits for a runner'))
+def given_run_waits(ctx: ScenarioContext, file_name: str) -> None:
+    """The run exists and is queued, so a poll made from now on sees its job."""
+    run = find_run(ctx, the_repo(ctx), file_name)
+    assert run.get("status") == "queued", f'the run of "{file_name}" is {run.get("status")!r}, not queued'
+
+
 @when(phrase("the mock runner polls for a task once"))
 def when_poll_once(ctx: ScenarioContext) -> None:
     """One FetchTask, as act_runner's poll: the runner calls the instance (and so is online)."""

@@ -88,7 +88,8 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
     stream logs, report), started with the scenario runner's .runner file.
     Given the mock runner has been disabled
     And the workflow "ci.yml" named "CI" is pushed to the repository
-    When the mock runner daemon runs once, waiting at most 3 seconds for a task
+    And the run of "ci.yml" waits for a runner
+    When the mock runner daemon runs once, waiting at most 1 seconds for a task
     Then the daemon took no task
     And the run of "ci.yml" has status "queued"
     When the repository's owner enables the mock runner
