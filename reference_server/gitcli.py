@@ -296,9 +296,10 @@ class Git:
     def list_tree(self, rev: str, path: str = "") -> list[TreeEntry]:
         """The entries of the directory at ``path`` in ``rev``; empty when it is missing or not a directory."""
         clean = path.strip("/")
-        if self.rev_parse(rev) is None:
+        if not rev or rev.startswith("-") or "\x00" in rev or ":" in rev:
             return []
-        spec = f"{rev}:{clean}" if clean else f"{rev}^{{tree}}"
+        # ``^{commit}`` keeps rev_parse's rule (a commit, tags peeled) inside the one ls-tree call.
+        spec = f"{rev}^{{commit}}:{clean}" if clean else f"{rev}^{{commit}}^{{tree}}"
         completed = self.run("ls-tree", "-l", "-z", "--end-of-options", spec, check=False)
         if completed.returncode != 0:
             return []
