@@ -173,8 +173,8 @@ class Git:
             raise GitError(args, completed.returncode, completed.stderr.decode("utf-8", "replace"))
         return completed
 
-    def _text(self, *args: str, env: Mapping[str, str] | None = None) -> str:
-        return self.run(*args, env=env).stdout.decode("utf-8", "replace").strip()
+    def _text(self, *args: str, env: Mapping[str, str] | None = None, input_bytes: bytes | None = None) -> str:
+        return self.run(*args, env=env, input_bytes=input_bytes).stdout.decode("utf-8", "replace").strip()
 
     # -- repository ------------------------------------------------------------------------------
 
@@ -296,9 +296,10 @@ class Git:
     def list_tree(self, rev: str, path: str = "") -> list[TreeEntry]:
         """The entries of the directory at ``path`` in ``rev``; empty when it is missing or not a directory."""
         clean = path.strip("/")
-        if self.rev_parse(rev) is None:
+        if not rev or rev.startswith("-") or "\x00" in rev or ":" in rev:
             return []
-        spec = f"{rev}:{clean}" if clean else f"{rev}^{{tree}}"
+        # ``^{commit}`` keeps rev_parse's rule (a commit, tags peeled) inside the one ls-tree call.
+        spec = f"{rev}^{{commit}}:{clean}" if clean else f"{rev}^{{commit}}^{{tree}}"
         completed = self.run("ls-tree", "-l", "-z", "--end-of-options", spec, check=False)
         if completed.returncode != 0:
             return []
@@ -360,29 +361,61 @@ class Git:
     ) -> str:
         """Commit ``changes`` (path → new content, None deletes) on top of ``parent`` and move ``branch``.
 
-        The tree is built in a temporary index file, so no work tree is touched; the ref moves with
-        ``update-ref <new> <old>`` so a concurrent change raises :class:`RefUpdateRejectedError`.
+        Blobs, trees and the commit are written by one ``git fast-import`` (no work tree, no index;
+        an ``ls-tree`` first when a changed path may keep an existing mode), instead of a process per
+        blob and per step; the ref moves with ``update-ref <new> <old>`` so a concurrent change raises
+        :class:`RefUpdateRejectedError`.
         ``expected_old`` defaults to ``parent`` (40 zeros: the branch must not exist yet).
         ``renames`` maps a new path to the old one whose mode it keeps.
         """
-        with self.temporary_index(parent) as index_env:
-            modes = self._index_modes(index_env)
-            records: list[bytes] = []
-            for path, content in changes.items():
-                if content is None:
-                    records.append(f"0 {ZERO_SHA}\t{path}".encode())
-                    continue
-                mode = modes.get((renames or {}).get(path, path), REG_FILE_MODE)
-                if mode not in ("100644", "100755"):
-                    mode = REG_FILE_MODE
-                records.append(f"{mode} {self.hash_blob(content)}\t{path}".encode())
-            if records:
-                payload = b"\x00".join(records) + b"\x00"
-                self.run("update-index", "-z", "--index-info", input_bytes=payload, env=index_env)
-            tree = self._text("write-tree", env=index_env)
-        new_sha = self.commit_tree(tree, [parent] if parent else [], message, author=author, committer=committer)
+        modes = self._modes(parent, [(renames or {}).get(path, path) for path, content in changes.items() if content])
+        entries: dict[str, tuple[str, bytes | str] | None] = {}
+        for path, content in changes.items():
+            mode = modes.get((renames or {}).get(path, path), REG_FILE_MODE)
+            mode = mode if mode in ("100644", "100755") else REG_FILE_MODE
+            entries[path] = None if content is None else (mode, content)
+        new_sha = self.write_commit(parent, entries, message, author=author, committer=committer)
         old = expected_old if expected_old is not None else (parent or ZERO_SHA)
         self.update_ref(f"refs/heads/{branch}", new_sha, old)
+        return new_sha
+
+    def write_commit(
+        self,
+        parent: str | None,
+        entries: Mapping[str, tuple[str, bytes | str] | None],
+        message: str,
+        *,
+        author: Identity,
+        committer: Identity,
+    ) -> str:
+        """Write blobs, trees and a commit of ``parent``'s tree with ``entries`` applied, in ONE ``git fast-import``.
+
+        ``entries`` maps a path to None (deleted) or ``(mode, content)``, the content as bytes or as the
+        SHA of a blob already stored. No ref moves: the caller lands the commit. A file and a directory
+        at the same path among the entries is refused with :class:`GitError` (fast-import would
+        silently let the later one win).
+        """
+        written = sorted(path for path, entry in entries.items() if entry is not None)
+        for path in written:
+            if any(other.startswith(path + "/") for other in written):
+                raise GitError(["fast-import"], 1, f"a file and a directory at the same path: {path}")
+        stream = [b"feature done\ncommit refs/reference-server/fast-import\nmark :1\n"]
+        stream.append(_ident_line("author", author) + _ident_line("committer", committer))
+        stream.append(_data(message.encode("utf-8")))
+        if parent:
+            stream.append(f"from {parent}\n".encode())
+        for path, entry in sorted(entries.items(), key=lambda item: item[1] is not None):
+            if entry is None:
+                stream.append(b"D " + _quote_path(path) + b"\n")
+            elif isinstance(entry[1], bytes):
+                stream.append(f"M {entry[0]} inline ".encode() + _quote_path(path) + b"\n" + _data(entry[1]))
+            else:
+                stream.append(f"M {entry[0]} {entry[1]} ".encode() + _quote_path(path) + b"\n")
+        # get-mark prints the commit's SHA; the reset (no ``from``) leaves the import's ref unwritten.
+        stream.append(b"\nget-mark :1\nreset refs/reference-server/fast-import\n\ndone\n")
+        new_sha = self._text("fast-import", "--quiet", "--done", input_bytes=b"".join(stream))
+        if not SHA_PATTERN.match(new_sha):
+            raise GitError(["fast-import"], 0, f"fast-import printed no commit: {new_sha[:200]!r}")
         return new_sha
 
     @contextmanager
@@ -401,8 +434,11 @@ class Git:
         finally:
             index_file.unlink(missing_ok=True)
 
-    def _index_modes(self, env: Mapping[str, str]) -> dict[str, str]:
-        out = self.run("ls-files", "-s", "-z", env=env).stdout
+    def _modes(self, parent: str | None, paths: Sequence[str]) -> dict[str, str]:
+        """The modes ``paths`` have in ``parent`` (one ``ls-tree``; nothing to ask without a parent)."""
+        if not parent or not paths:
+            return {}
+        out = self.run("--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", parent, "--", *paths).stdout
         modes: dict[str, str] = {}
         for record in out.split(b"\x00"):
             if record:
@@ -618,6 +654,27 @@ class BackendProcess:
         if self.process.stdout is not None:
             self.process.stdout.close()
         self.stderr.close()
+
+
+def _data(content: bytes) -> bytes:
+    """A fast-import ``data`` block: the exact byte count, so any content passes unescaped."""
+    return f"data {len(content)}\n".encode() + content + b"\n"
+
+
+def _quote_path(path: str) -> bytes:
+    """A path in fast-import's C-style quotes (any byte but the quote, backslash and newline as is)."""
+    raw = path.encode("utf-8", "surrogateescape")
+    return b'"' + raw.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n") + b'"'
+
+
+def _ident_line(role: str, who: Identity) -> bytes:
+    """``author``/``committer`` line; ``<``, ``>`` and newlines are dropped as git's own ident sanitizing does."""
+
+    def clean(text: str) -> str:
+        return re.sub(r"[<>\n]", "", text).strip()
+
+    name = clean(who.name)
+    return f"{role} {name + ' ' if name else ''}<{clean(who.email)}> {who.time} +0000\n".encode()
 
 
 def _config_env(settings: Mapping[str, str]) -> dict[str, str]:

@@ -12,24 +12,38 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
+import pytest
 from pytest_bdd import given, then, when
 
 from conformance.api.collaborators import CollaboratorsApi
 from conformance.client import HttpClient, TokenAuth, json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
+from conformance.ledger import CleanupLedger
 from conformance.schemas import validate
+from conformance.target import Target
 from steps.ci import report_result, take_job
-from steps.common import phrase
-from steps.scopes import registered_runner
+from steps.common import given_file_docstring, given_org, given_private_repository, given_repository, given_user, phrase
+from steps.scopes import given_scoped_runner, registered_runner
 
-__all__ = ["CALLERS", "OPERATIONS", "ROLE_CALLERS", "Operation", "category_of", "fill_path", "scopes_for"]
+__all__ = [
+    "CALLERS",
+    "OPERATIONS",
+    "ROLE_CALLERS",
+    "Operation",
+    "SharedWorld",
+    "category_of",
+    "fill_path",
+    "scopes_for",
+]
 
 CATEGORIES = ("activitypub", "admin", "issue", "misc", "notification", "organization", "package", "repository", "user")
 RUN_KEY = "authorization:run"
 CLIENT_KEY = "authorization:client"
+WORLD_KEY = "authorization:world"
 UNFILLED = re.compile(r"\{[a-z]+\}")
 
 
@@ -40,6 +54,11 @@ class Operation:
     method: str
     path: str
     body: str | None = None
+
+    @property
+    def reads_only(self) -> bool:
+        """A GET changes nothing, so its rows may share one world; every other method gets its own."""
+        return self.method == "GET"
 
 
 REPO_ACTIONS = "repos/{repo}/actions"
@@ -156,7 +175,96 @@ def _values(ctx: ScenarioContext) -> dict[str, str]:
     }
 
 
+# ---------------------------------------------------------------- The shared world
+
+
+@dataclass
+class SharedWorld:
+    """The Background's world built once per worker for the rows whose operation only reads.
+
+    ``ctx`` holds what was built (users, organization, repositories, the runner, the finished run);
+    ``factory`` adds to it (a role's user, a scoped token) so later rows find it too; ``secrets`` are
+    re-masked on every row that uses the world, since masking is scoped to a scenario's page.
+    """
+
+    ctx: ScenarioContext
+    factory: IdentityFactory
+    roles: set[str] = field(default_factory=set)
+    tokens: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    secrets: set[str] = field(default_factory=set)
+
+    def lend(self, ctx: ScenarioContext) -> None:
+        """Give the scenario the world's names and values, and mask the world's secrets in its transcript."""
+        ctx.users.update(self.ctx.users)
+        ctx.orgs.update(self.ctx.orgs)
+        ctx.repos.update(self.ctx.repos)
+        ctx.tokens.update(self.ctx.tokens)
+        ctx.values.update(self.ctx.values)
+        recorder = ctx.admin.http.recorder
+        self.secrets |= set(recorder.page_secrets)
+        for secret in self.secrets:
+            recorder.add_secret(secret)
+
+
+@pytest.fixture(scope="session")
+def authorization_world(ledger: CleanupLedger) -> Iterator[dict[str, SharedWorld]]:
+    """The worker's shared worlds, deleted with their own ledger at the end of the run (leaks reported)."""
+    worlds: dict[str, SharedWorld] = {}
+    yield worlds
+    for world in worlds.values():
+        ledger.leaks.extend(world.factory.ledger.cleanup())
+
+
+def _build_world(ctx: ScenarioContext, identities: IdentityFactory, target: Target, workflow: str) -> None:
+    """What the Background says, step by step, with the existing steps."""
+    given_user(identities, "owner")
+    given_org(identities, "acme", "owner")
+    given_private_repository(identities, "acme/app")
+    given_scoped_runner(ctx, identities, target, short="ci", scope='repository "acme/app"', labels="conformance-authz")
+    given_file_docstring(ctx, identities, "acme/app", ".gitea/workflows/ci.yml", workflow)
+    given_finished_run(ctx, "ci", "acme/app")
+    given_repository(identities, "acme/site")
+    given_user(identities, "stranger")
+
+
+def _world(ctx: ScenarioContext) -> SharedWorld | None:
+    world = ctx.values.get(WORLD_KEY)
+    return world if isinstance(world, SharedWorld) else None
+
+
 # ---------------------------------------------------------------- Given
+
+
+@given(phrase("the CI authorization world, shared by the rows whose operation only reads, with the workflow"))
+def given_authorization_world(
+    ctx: ScenarioContext,
+    identities: IdentityFactory,
+    target: Target,
+    request: pytest.FixtureRequest,
+    authorization_world: dict[str, SharedWorld],
+    *,
+    docstring: str,
+) -> None:
+    """Build the world for a row that changes it (run delete, dispatch, secret put...); reuse it for a GET row.
+
+    A reading row sees exactly the world a fresh build gives: the same users, organization, repositories,
+    runner and finished run, with the same permissions; only the names' scenario number differs.
+    """
+    example = request.getfixturevalue("_pytest_bdd_example")
+    operation = _operation(str(example.get("operation", "")))
+    workflow = docstring + "\n"
+    if not operation.reads_only:
+        _build_world(ctx, identities, target, workflow)
+        return
+    world = authorization_world.get(workflow)
+    if world is None:
+        world_ctx = ScenarioContext(run_prefix=ctx.run_prefix, sequence=ctx.sequence, admin=ctx.admin)
+        factory = IdentityFactory(world_ctx, ctx.admin, CleanupLedger(ctx.admin), identities.api_url)
+        world = SharedWorld(world_ctx, factory)
+        authorization_world[workflow] = world
+        _build_world(world_ctx, factory, target, workflow)
+    world.lend(ctx)
+    ctx.remember(WORLD_KEY, world)
 
 
 @given(phrase('the mock runner "{runner}" has finished the job of "{short}" with success'))
@@ -178,12 +286,32 @@ def given_caller(ctx: ScenarioContext, identities: IdentityFactory, caller: str,
     elif who == "the admin":
         client = ctx.admin.http
     else:
+        client = _caller_client(
+            ctx, identities, caller, who=who, kind=kind, category=category_of(_operation(operation).path)
+        )
+    ctx.remember(CLIENT_KEY, client)
+
+
+def _caller_client(
+    ctx: ScenarioContext, identities: IdentityFactory, caller: str, *, who: str, kind: str, category: str
+) -> HttpClient:
+    """The caller's user with its role and a token of the wanted scopes: made once in a shared world."""
+    world = _world(ctx)
+    if world is None:
         identity = identities.user(who)
         _give_role(ctx, caller, identity.username)
-        scopes = scopes_for(kind, category_of(_operation(operation).path))
-        token = identities.token_for(who, f"{ctx.run_prefix}-authz-{kind}", scopes)
-        client = identity.http.with_auth(TokenAuth(token.value))
-    ctx.remember(CLIENT_KEY, client)
+        token = identities.token_for(who, f"{ctx.run_prefix}-authz-{kind}", scopes_for(kind, category))
+        return identity.http.with_auth(TokenAuth(token.value))
+    identity = world.factory.user(who)
+    if caller not in world.roles:
+        _give_role(world.ctx, caller, identity.username)
+        world.roles.add(caller)
+    key = (who, kind, category)
+    if key not in world.tokens:
+        name = f"{ctx.run_prefix}-authz-{kind}-{category}"
+        world.tokens[key] = world.factory.token_for(who, name, scopes_for(kind, category)).value
+    world.lend(ctx)
+    return identity.http.with_auth(TokenAuth(world.tokens[key]))
 
 
 def _give_role(ctx: ScenarioContext, caller: str, username: str) -> None:

@@ -33,6 +33,8 @@ from steps.scopes import SCOPE, ScopeRef, parse_scope, prefix_of, registration_t
 __all__ = ["mock_runner_id"]
 
 POLLED = "runner_states:polled"
+FETCHES_WHILE_WAITING = 3
+FETCH_PAUSE_SECONDS = 0.1
 DAEMON_RAN = "runner_states:daemon outcome"
 RUNNER_ID = "runner_states:id"
 RUNNER_SCOPE = "runner_states:scope"
@@ -134,21 +136,42 @@ def when_manager_toggles(ctx: ScenarioContext, action: str) -> None:
     _set_disabled(ctx, action == "disables")
 
 
-@when(phrase("the mock runner polls for a task for {seconds:d} seconds"))
-def when_poll(ctx: ScenarioContext, seconds: int) -> None:
-    """FetchTask repeatedly (as act_runner does between jobs); keep any task handed out."""
-    runner = the_runner(ctx)
-    deadline = time.monotonic() + seconds
+@given(phrase('the run of "{file_name}" waits for a runner'))
+def given_run_waits(ctx: ScenarioContext, file_name: str) -> None:
+    """The run exists and is queued, so a poll made from now on sees its job."""
+    run = find_run(ctx, the_repo(ctx), file_name)
+    assert run.get("status") == "queued", f'the run of "{file_name}" is {run.get("status")!r}, not queued'
+
+
+@when(phrase("the mock runner polls for a task once"))
+def when_poll_once(ctx: ScenarioContext) -> None:
+    """One FetchTask, as act_runner's poll: the runner calls the instance (and so is online)."""
+    world(ctx).values[POLLED] = _fetch(the_runner(ctx), 1)
+
+
+@when(phrase('the mock runner polls for a task while the run of "{file_name}" waits'))
+def when_poll_while_waiting(ctx: ScenarioContext, file_name: str) -> None:
+    """FetchTask a few times once the run (and so its job) exists; keep any task handed out.
+
+    FetchTask assigns a waiting job in the call itself (Gitea's ``CreateTaskForRunner``, and the
+    reference's ``pick_task``), and ``tasks_version`` 0 makes the server look at the queue on every
+    call, so polls made after the run exists see the job; waiting seconds more would prove nothing more.
+    """
+    find_run(ctx, the_repo(ctx), file_name)
+    world(ctx).values[POLLED] = _fetch(the_runner(ctx), FETCHES_WHILE_WAITING)
+
+
+def _fetch(runner: RunnerClient, times: int) -> list[runner_pb2.Task]:
+    """Up to ``times`` FetchTask calls with tasks_version 0, a short pause apart; stop at a handed-out task."""
     handed: list[runner_pb2.Task] = []
-    while True:
+    for attempt in range(times):
+        if attempt:
+            time.sleep(FETCH_PAUSE_SECONDS)
         task, _ = runner.fetch_task(0, timeout=5.0)
         if task is not None:
             handed.append(task)
             break
-        if time.monotonic() >= deadline:
-            break
-        time.sleep(0.5)
-    world(ctx).values[POLLED] = handed
+    return handed
 
 
 @when(phrase("the repository's owner reads the mock runner"))

@@ -196,3 +196,33 @@ def test_git_directory_is_a_real_bare_repository(git: Git) -> None:
 )
 def test_valid_branch_name(name: str, valid: bool) -> None:
     assert valid_branch_name(name) is valid
+
+
+def test_write_commit_stores_odd_paths_and_kept_blobs_without_moving_a_ref(git: Git) -> None:
+    """fast-import's quoting: quotes, backslashes, spaces, newlines and non-ASCII paths come back as written."""
+    base = _commit(git, {"keep.txt": b"kept\n", "x.sh": b"#!/bin/sh\n"}, None)
+    kept = git.stat(base, "keep.txt")
+    assert kept is not None
+    odd = 'dir/a "quoted" b\\c d é.txt'
+    entries: dict[str, tuple[str, bytes | str] | None] = {
+        odd: ("100644", b"odd\n"),
+        "dir/new\nline": ("100644", b"nl\n"),
+        "copy.txt": ("100755", kept.sha),
+        "x.sh": None,
+    }
+    new = git.write_commit(base, entries, "odd paths\n", author=WHO, committer=WHO)
+    assert git.read_blob(new, odd) == b"odd\n"
+    assert sorted(entry.name for entry in git.list_tree(new, "dir")) == ['a "quoted" b\\c d é.txt', "new\nline"]
+    assert git.read_blob(new, "copy.txt") == b"kept\n"
+    copied = git.stat(new, "copy.txt")
+    assert copied is not None and copied.mode == "100755"
+    assert git.read_blob(new, "x.sh") is None
+    assert git.commit_info(new).parents == (base,)
+    assert git.branches() == {"main": base}
+
+
+def test_write_commit_refuses_a_file_and_a_directory_at_one_path(git: Git) -> None:
+    """Without the check fast-import would let the later entry win silently."""
+    entries: dict[str, tuple[str, bytes | str] | None] = {"a": ("100644", b"1"), "a/b": ("100644", b"2")}
+    with pytest.raises(GitError, match="a file and a directory"):
+        git.write_commit(None, entries, "m\n", author=WHO, committer=WHO)

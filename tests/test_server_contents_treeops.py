@@ -51,8 +51,8 @@ def test_entries_and_objects_in_one_go(git: Git) -> None:
 
 def test_trees_and_patches_never_move_a_ref(git: Git) -> None:
     head = git.branches()["main"]
-    blob = treeops.store_blobs(git, [b"new", b"other"])
-    tree = treeops.build_tree(git, head, {"n.txt": treeops.IndexChange(blob[0]), "a.txt": treeops.IndexChange(None)})
+    commit = git.write_commit(head, {"n.txt": ("100644", b"new"), "a.txt": None}, "m\n", author=WHO, committer=WHO)
+    tree = git.tree_of(commit)
     listing = subprocess.run(
         ["git", f"--git-dir={git.path}", "ls-tree", "--name-only", tree], capture_output=True, text=True, check=True
     ).stdout.split()

@@ -23,11 +23,15 @@ Feature: Who may call the CI administration routes, as one table of operation, c
   Gitea's error body.
 
   Background:
-    Given a user "owner"
-    And an organization "acme" owned by "owner"
-    And a private repository "acme/app"
-    And a mock runner "ci" registered at repository "acme/app" with the labels "conformance-authz"
-    And the repository "acme/app" has the file ".gitea/workflows/ci.yml" with the content
+    The world: a user "owner", an organization "acme" owned by "owner", its private repository
+    "acme/app" with the workflow below in ".gitea/workflows/ci.yml", a mock runner "ci" registered at
+    repository "acme/app" with the label "conformance-authz" that has finished the workflow's job with
+    success, the organization's public repository "acme/site" and a user "stranger". A row whose
+    operation only reads (GET) uses one such world built once per worker (the reader, writer and org
+    member roles and the scoped tokens are added to it once); a row whose operation changes something
+    (delete a run, dispatch, put a secret, create a variable or hook, update a runner, ask for a
+    registration token) builds its own.
+    Given the CI authorization world, shared by the rows whose operation only reads, with the workflow
       """
       name: CI
       on: [push, workflow_dispatch]
@@ -37,9 +41,6 @@ Feature: Who may call the CI administration routes, as one table of operation, c
           steps:
             - run: echo authz
       """
-    And the mock runner "ci" has finished the job of "acme/app" with success
-    And a repository "acme/site"
-    And a user "stranger"
 
   @gitea
   Scenario Outline: Authorization of a repository CI route: <operation> by <caller>

@@ -6,6 +6,10 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
   within the offline window (one minute in Gitea and the reference) and busy while it reports work
   on a task (UpdateTask or UpdateLog within the idle window, ten seconds in both).
 
+  A poll for a task is FetchTask with tasks_version 0: the server looks at the waiting jobs on every
+  such call and assigns one in the call, so a few polls made once the waiting run exists show that
+  a disabled runner is handed nothing.
+
   Background:
     Given a repository "dev/app"
     And a mock runner registered to "dev/app" with the labels "ubuntu-latest"
@@ -15,7 +19,7 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
     When the repository's owner disables the mock runner
     Then the response status is 200
     And the response field "disabled" is true
-    When the mock runner polls for a task for 1 seconds
+    When the mock runner polls for a task once
     Then the mock runner was given no task
     And the mock runner is registered, online, not busy and disabled
 
@@ -23,7 +27,7 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
   Scenario: A disabled runner gets no task while a job waits, and takes it once enabled again
     Given the mock runner has been disabled
     And the workflow "ci.yml" named "CI" is pushed to the repository
-    When the mock runner polls for a task for 3 seconds
+    When the mock runner polls for a task while the run of "ci.yml" waits
     Then the mock runner was given no task
     And the run of "ci.yml" has status "queued"
     When the repository's owner enables the mock runner
@@ -50,13 +54,13 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
     And the mock runner has been disabled
     When the mock runner reports the job's result as "success"
     And the workflow "second.yml" named "Second" is pushed to the repository
-    And the mock runner polls for a task for 3 seconds
+    And the mock runner polls for a task while the run of "second.yml" waits
     Then the mock runner was given no task
     And the run of "second.yml" has status "queued"
 
   @gitea @clause_S2_3_runner
   Scenario: A runner that only polls is online and not busy
-    When the mock runner polls for a task for 1 seconds
+    When the mock runner polls for a task once
     Then the mock runner is registered, online, not busy and enabled
 
   @gitea @clause_S2_3_runner
@@ -72,10 +76,10 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
     reference-only clock hook. A disabled runner goes offline the same way: disabling does not.
     Moving the instance's clock is @destructive: on a shared live server only with --allow-destructive.
     Given the mock runner has been disabled
-    When the mock runner polls for a task for 1 seconds
+    When the mock runner polls for a task once
     And the reference clock moves forward by 120 seconds
     Then the mock runner is registered, offline, not busy and disabled
-    When the mock runner polls for a task for 1 seconds
+    When the mock runner polls for a task once
     Then the mock runner is registered, online, not busy and disabled
 
   @spec @clause_S3_runner_disable @clause_S3_runner_enable
@@ -84,7 +88,8 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
     stream logs, report), started with the scenario runner's .runner file.
     Given the mock runner has been disabled
     And the workflow "ci.yml" named "CI" is pushed to the repository
-    When the mock runner daemon runs once, waiting at most 3 seconds for a task
+    And the run of "ci.yml" waits for a runner
+    When the mock runner daemon runs once, waiting at most 1 seconds for a task
     Then the daemon took no task
     And the run of "ci.yml" has status "queued"
     When the repository's owner enables the mock runner
@@ -101,7 +106,7 @@ Feature: A runner is disabled and enabled while it keeps calling, as specificati
     And the mock runner of "<repo>" is registered at <scope>
     And the mock runner has been disabled
     And the workflow "ci.yml" named "CI" is pushed to the repository
-    When the mock runner polls for a task for 3 seconds
+    When the mock runner polls for a task while the run of "ci.yml" waits
     Then the mock runner was given no task
     And the mock runner is registered, online, not busy and disabled
     And the run of "ci.yml" has status "queued"

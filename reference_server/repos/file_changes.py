@@ -29,6 +29,8 @@ __all__ = ["FileOperation", "change_files", "default_message", "parse_operations
 
 OPERATIONS = ("create", "update", "upload", "rename", "delete")
 NEEDS_SOURCE = ("update", "upload", "rename", "delete")
+FileEntry = tuple[str, bytes | str]
+"""What a written path becomes: its mode and its new content, or the SHA of the blob it keeps."""
 
 
 @dataclass(frozen=True)
@@ -122,30 +124,24 @@ def _check_source(operation: FileOperation, entries: Mapping[str, TreeEntry]) ->
     return source
 
 
-def _plan(repo: models.Repo, parent: str | None, operations: Sequence[FileOperation]) -> dict[str, treeops.IndexChange]:
-    """Check every operation against ``parent`` and return the index changes, deletions first."""
+def _plan(repo: models.Repo, parent: str | None, operations: Sequence[FileOperation]) -> dict[str, FileEntry | None]:
+    """Check every operation against ``parent`` and return what each path becomes, deletions first."""
     wanted = {path for op in operations for path in (op.path, op.from_path, *_prefixes(op.path))}
     entries = treeops.entries_at(repo.git, parent, sorted(wanted)) if parent else {}
-    removals: dict[str, treeops.IndexChange] = {}
-    writes: list[tuple[str, bytes | None, str, str]] = []
+    removals: dict[str, FileEntry | None] = {}
+    writes: dict[str, FileEntry | None] = {}
     for operation in operations:
         source = _check_source(operation, entries) if operation.operation in NEEDS_SOURCE else None
         if operation.operation == "delete":
-            removals[operation.path] = treeops.IndexChange(None)
+            removals[operation.path] = None
             continue
         _check_target(operation, entries)
         if source is not None and operation.from_path != operation.path:
-            removals[operation.from_path] = treeops.IndexChange(None)
+            removals[operation.from_path] = None
         mode = treeops.EXECUTABLE if source is not None and source.mode == treeops.EXECUTABLE else treeops.REGULAR
         kept_blob = source.sha if source is not None else ""
-        writes.append((operation.path, operation.content, mode, kept_blob))
-    fresh = treeops.store_blobs(repo.git, [content for _, content, _, _ in writes if content is not None])
-    fresh_blobs = iter(fresh)
-    changes = dict(removals)
-    for path, content, mode, kept_blob in writes:
-        blob = next(fresh_blobs) if content is not None else kept_blob
-        changes[path] = treeops.IndexChange(blob, mode)
-    return changes
+        writes[operation.path] = (mode, operation.content if operation.content is not None else kept_blob)
+    return removals | writes
 
 
 def _commit(
@@ -161,16 +157,11 @@ def _commit(
         parent, old = options.base(git.branches())
         changes = _plan(repo, parent, operations)
         try:
-            tree = treeops.build_tree(git, parent, changes)
+            new = git.write_commit(
+                parent, changes, options.final_message(default), author=options.author, committer=options.committer
+            )
         except GitError as exc:
             raise FilePathConflict(f"the changes put a file and a directory at the same path: {exc.stderr}") from exc
-        new = git.commit_tree(
-            tree,
-            [parent] if parent else [],
-            options.final_message(default),
-            author=options.author,
-            committer=options.committer,
-        )
         changed = sorted({path for op in operations for path in (op.path, op.from_path)})
         commit_gate.land_commit(repo, principal, branch=options.target, old=old, new=new, changed_paths=changed)
     return new

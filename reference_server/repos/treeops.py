@@ -1,5 +1,5 @@
 """Batch Git plumbing for the contents API: read many entries and blobs with a fixed number of processes
-(never one per file), build trees in a temporary index, apply patches without a work tree.
+(never one per file), apply patches without a work tree (new trees of file changes: ``Git.write_commit``).
 
 These work on a :class:`~reference_server.gitcli.Git` through its ``run`` method, so every call keeps the
 fixed environment of :mod:`reference_server.gitcli`.
@@ -9,65 +9,20 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tempfile
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 
-from ..gitcli import SHA_PATTERN, ZERO_SHA, CommitInfo, Git, GitError, Identity, TreeEntry, _environment
+from ..gitcli import SHA_PATTERN, CommitInfo, Git, GitError, Identity, TreeEntry, _environment
 
 __all__ = [
-    "IndexChange",
     "apply_patch_tree",
-    "build_tree",
     "entries_at",
     "last_commits_for_paths",
     "read_commits",
     "read_objects",
-    "store_blobs",
 ]
 
 REGULAR = "100644"
 EXECUTABLE = "100755"
-
-
-@dataclass(frozen=True)
-class IndexChange:
-    """What one path becomes in the new tree: a blob with its mode, or gone (``blob`` None)."""
-
-    blob: str | None
-    mode: str = REGULAR
-
-
-def store_blobs(git: Git, contents: Sequence[bytes]) -> list[str]:
-    """Write every content as a blob with ONE ``hash-object --stdin-paths`` and return their SHAs in order."""
-    if not contents:
-        return []
-    with tempfile.TemporaryDirectory(prefix="blobs-", dir=git.path) as scratch:
-        names = []
-        for number, content in enumerate(contents):
-            name = Path(scratch) / f"{number}"
-            name.write_bytes(content)
-            names.append(str(name))
-        listing = ("\n".join(names) + "\n").encode()
-        out = git.run("hash-object", "-w", "--no-filters", "--stdin-paths", input_bytes=listing).stdout
-    shas = out.decode().split()
-    if len(shas) != len(contents):
-        raise GitError(["hash-object"], 0, f"expected {len(contents)} blob ids, got {len(shas)}")
-    return shas
-
-
-def build_tree(git: Git, parent: str | None, changes: Mapping[str, IndexChange]) -> str:
-    """The tree of ``parent`` with ``changes`` applied, written from a temporary index (no work tree)."""
-    with git.temporary_index(parent) as env:
-        records = [
-            f"{change.mode} {change.blob}\t{path}" if change.blob else f"0 {ZERO_SHA}\t{path}"
-            for path, change in changes.items()
-        ]
-        if records:
-            payload = ("\x00".join(records) + "\x00").encode("utf-8", "surrogateescape")
-            git.run("update-index", "-z", "--index-info", input_bytes=payload, env=env)
-        return git.run("write-tree", env=env).stdout.decode().strip()
 
 
 def apply_patch_tree(git: Git, parent: str | None, patch: bytes) -> str:
