@@ -26,7 +26,8 @@ def _says_disk_full(error: BaseException) -> bool:
     from .gitcli import GitError
 
     if isinstance(error, GitError):
-        return "no space left on device" in str(error).lower() or "disk quota exceeded" in str(error).lower()
+        text = str(error).lower()  # git's wording, and fast-import's "write error. Out of diskspace"
+        return any(words in text for words in ("no space left on device", "disk quota exceeded", "out of diskspace"))
     return False
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "Git",
     "GitError",
     "Identity",
+    "PathConflictError",
     "RefUpdateRejectedError",
     "TreeEntry",
     "http_backend",
@@ -49,6 +50,10 @@ class GitError(Exception):
 
 class RefUpdateRejectedError(GitError):
     """``update-ref`` refused because the ref no longer had the expected old value (a concurrent change)."""
+
+
+class PathConflictError(GitError):
+    """A tree to write would hold a file and a directory at the same path (refused before Git runs)."""
 
 
 @dataclass(frozen=True)
@@ -392,13 +397,13 @@ class Git:
 
         ``entries`` maps a path to None (deleted) or ``(mode, content)``, the content as bytes or as the
         SHA of a blob already stored. No ref moves: the caller lands the commit. A file and a directory
-        at the same path among the entries is refused with :class:`GitError` (fast-import would
+        at the same path among the entries is refused with :class:`PathConflictError` (fast-import would
         silently let the later one win).
         """
         written = sorted(path for path, entry in entries.items() if entry is not None)
         for path in written:
             if any(other.startswith(path + "/") for other in written):
-                raise GitError(["fast-import"], 1, f"a file and a directory at the same path: {path}")
+                raise PathConflictError(["fast-import"], 1, f"a file and a directory at the same path: {path}")
         stream = [b"feature done\ncommit refs/reference-server/fast-import\nmark :1\n"]
         stream.append(_ident_line("author", author) + _ident_line("committer", committer))
         stream.append(_data(message.encode("utf-8")))

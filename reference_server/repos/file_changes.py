@@ -14,7 +14,7 @@ from typing import Any
 
 from ..auth import Principal
 from ..errors import Unprocessable
-from ..gitcli import GitError, TreeEntry
+from ..gitcli import PathConflictError, TreeEntry
 from . import commit_gate, contents, models, treeops
 from .errors import (
     ContentNotFound,
@@ -160,7 +160,7 @@ def _commit(
             new = git.write_commit(
                 parent, changes, options.final_message(default), author=options.author, committer=options.committer
             )
-        except GitError as exc:
+        except PathConflictError as exc:
             raise FilePathConflict(f"the changes put a file and a directory at the same path: {exc.stderr}") from exc
         changed = sorted({path for op in operations for path in (op.path, op.from_path)})
         commit_gate.land_commit(repo, principal, branch=options.target, old=old, new=new, changed_paths=changed)
