@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["RESPONSE_SCHEMAS", "component_name", "openapi30_components", "success_response"]
+__all__ = ["RESPONSE_SCHEMAS", "component_name", "convert_schema", "openapi30_components", "success_response"]
 
 SCHEMAS_DIR = Path(__file__).resolve().parents[2] / "schemas"
 """The kit's ``schemas/`` directory, next to the ``reference_server`` package in the checkout."""
@@ -222,11 +222,11 @@ def _ref(ref: str, file_name: str) -> str:
     return _REF_PREFIX + component_name(target or file_name, definition)
 
 
-def _convert(node: Any, file_name: str) -> Any:
+def convert_schema(node: Any, file_name: str) -> Any:
     """One 2020-12 schema node in OpenAPI 3.0's dialect: ``type`` lists become ``nullable``, ``const``
     an ``enum``, ``if``/``then`` an ``anyOf`` (``not if``, or ``then``), and a ``$ref`` with siblings an ``allOf``."""
     if isinstance(node, list):
-        return [_convert(item, file_name) for item in node]
+        return [convert_schema(item, file_name) for item in node]
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
@@ -238,12 +238,13 @@ def _convert(node: Any, file_name: str) -> Any:
         elif key == "$ref":
             out["$ref"] = _ref(value, file_name)
         elif key in ("properties", "patternProperties"):
-            out[key] = {name: _convert(sub, file_name) for name, sub in value.items()}
+            out[key] = {name: convert_schema(sub, file_name) for name, sub in value.items()}
         else:
-            out[key] = _convert(value, file_name)
+            out[key] = convert_schema(value, file_name)
     _convert_type(out)
     if "if" in node:
-        condition = {"anyOf": [{"not": _convert(node["if"], file_name)}, _convert(node.get("then", {}), file_name)]}
+        otherwise = {"not": convert_schema(node["if"], file_name)}
+        condition = {"anyOf": [otherwise, convert_schema(node.get("then", {}), file_name)]}
         out.setdefault("allOf", []).append(condition)
     if "$ref" in out and len(out) > 1:
         ref = out.pop("$ref")
@@ -304,8 +305,8 @@ def openapi30_components() -> dict[str, Any]:
         document = json.loads((SCHEMAS_DIR / f"{name}.json").read_text(encoding="utf-8"))
         file_name = f"{name}.json"
         for definition, schema in document.get("$defs", {}).items():
-            components[component_name(file_name, definition)] = _convert(schema, file_name)
-        components[component_name(file_name)] = _convert(document, file_name)
+            components[component_name(file_name, definition)] = convert_schema(schema, file_name)
+        components[component_name(file_name)] = convert_schema(document, file_name)
     return components
 
 
