@@ -118,8 +118,10 @@ def test_description_types_path_parameters_and_declares_bodies(app: Flask, clien
     assert model["required"] == ["title"] and model["properties"]["labels"]["items"]["type"] == "integer"
     raw = doc["paths"]["/markdown/raw"]["post"]["requestBody"]["content"]
     assert list(raw) == ["text/plain"]
-    assert set(label["get"]["responses"]) == {"204", "2XX", "3XX", "4XX"}  # a 5xx is never a documented answer
-    assert set(doc["paths"]["/version"]["get"]["responses"]) == {"204", "2XX", "4XX"}  # no account, no redirect
+    assert set(label["get"]["responses"]) == {"200", "204", "2XX", "3XX", "4XX"}  # a 5xx is never a documented answer
+    assert set(doc["paths"]["/version"]["get"]["responses"]) == {"200", "204", "2XX", "4XX"}  # no account, no redirect
+    ok = label["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert ok == {"$ref": "#/components/schemas/schema_label"}  # the success body is checked, not "any JSON"
     swagger = client.get("/swagger.v1.json").get_json()
     body = next(p for p in swagger["paths"]["/repos/{owner}/{repo}/issues"]["post"]["parameters"] if p["in"] == "body")
     assert body["schema"] == {"$ref": "#/definitions/CreateIssueOption"}
