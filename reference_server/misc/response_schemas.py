@@ -226,7 +226,7 @@ def _ref(ref: str, file_name: str) -> str:
 
 
 def convert_schema(node: Any, file_name: str) -> Any:
-    """One 2020-12 schema node in OpenAPI 3.0's dialect: ``type`` lists become ``nullable``, ``const``
+    """One 2020-12 schema node in OpenAPI 3.0's dialect: ``type`` lists and ``null`` become ``nullable``, ``const``
     an ``enum``, ``if``/``then`` an ``anyOf`` (``not if``, or ``then``), and a ``$ref`` with siblings an ``allOf``."""
     if isinstance(node, list):
         return [convert_schema(item, file_name) for item in node]
@@ -256,8 +256,12 @@ def convert_schema(node: Any, file_name: str) -> Any:
 
 
 def _convert_type(out: dict[str, Any]) -> None:
-    """``type: [t, "null"]`` -> ``type: t, nullable: true``; several non-null types -> ``anyOf``."""
+    """``type: [t, "null"]`` -> ``type: t, nullable: true``; several non-null types -> ``anyOf``; ``type: null``
+    -> a nullable string whose only value is null."""
     kinds = out.get("type")
+    if kinds == "null":  # 3.0 has no null type: a nullable string that admits only null
+        out.update(type="string", nullable=True, enum=[None])
+        return
     if not isinstance(kinds, list):
         return
     non_null = [kind for kind in kinds if kind != "null"]
