@@ -88,6 +88,22 @@ def test_integer_path_segments_beyond_int64_name_nothing(
     assert client.get(f"{repo}/issues/{2**63 - 1}", headers=admin_headers).status_code == 404  # still routed
 
 
+# --- an IssueMeta index beyond 64 bits: OverflowError escaped as a 500 ---------------------------------
+
+
+@pytest.mark.parametrize("number", [2**63, -(2**63) - 1], ids=["int64+1", "int64-1"])
+@pytest.mark.parametrize("link", ["dependencies", "blocks"])
+def test_issue_meta_index_beyond_int64_is_422_and_links_nothing(
+    client: FlaskClient, admin_headers: dict[str, str], number: int, link: str
+) -> None:
+    repo = _repo(client, admin_headers)
+    assert client.post(f"{repo}/issues", json={"title": "one"}, headers=admin_headers).status_code == 201
+    response = client.post(f"{repo}/issues/1/{link}", json={"index": number}, headers=admin_headers)
+    assert response.status_code == 422
+    assert response.get_json()["message"] == "[Index]: must be a 64-bit integer"
+    assert client.get(f"{repo}/issues/1/{link}", headers=admin_headers).get_json() == []
+
+
 # --- answers without a body carried Flask's default "text/html" ------------------------------------
 
 
@@ -118,8 +134,10 @@ def test_description_types_path_parameters_and_declares_bodies(app: Flask, clien
     assert model["required"] == ["title"] and model["properties"]["labels"]["items"]["type"] == "integer"
     raw = doc["paths"]["/markdown/raw"]["post"]["requestBody"]["content"]
     assert list(raw) == ["text/plain"]
-    assert set(label["get"]["responses"]) == {"204", "2XX", "3XX", "4XX"}  # a 5xx is never a documented answer
-    assert set(doc["paths"]["/version"]["get"]["responses"]) == {"204", "2XX", "4XX"}  # no account, no redirect
+    assert set(label["get"]["responses"]) == {"200", "204", "2XX", "3XX", "4XX"}  # a 5xx is never a documented answer
+    assert set(doc["paths"]["/version"]["get"]["responses"]) == {"200", "204", "2XX", "4XX"}  # no account, no redirect
+    ok = label["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert ok == {"$ref": "#/components/schemas/schema_label"}  # the success body is checked, not "any JSON"
     swagger = client.get("/swagger.v1.json").get_json()
     body = next(p for p in swagger["paths"]["/repos/{owner}/{repo}/issues"]["post"]["parameters"] if p["in"] == "body")
     assert body["schema"] == {"$ref": "#/definitions/CreateIssueOption"}

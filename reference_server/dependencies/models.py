@@ -59,6 +59,8 @@ def resolve_issue_meta(path_repo: repos.Repo, options: Mapping[str, Any], princi
         raise InvalidIssueMeta("[Index]: Required")
     if isinstance(index, bool) or not isinstance(index, int):
         raise InvalidIssueMeta("[Index]: must be an integer")
+    if not -(2**63) <= index < 2**63:  # Gitea's int64: a larger number fails to decode (found by the fuzzer)
+        raise InvalidIssueMeta("[Index]: must be a 64-bit integer")
     owner = _text(options, "owner", path_repo.owner_name)
     name = _text(options, "repo", path_repo.name)
     try:

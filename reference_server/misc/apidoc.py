@@ -2,6 +2,7 @@
 
 Served as Swagger 2.0 (``/swagger.v1.json``) and OpenAPI 3.0.3 (``/openapi3.v1.json``), with
 ``info.version`` ``0.0.0+<app_version>`` and the base path under the deployment sub-path (spec 9.2).
+The OpenAPI 3 document also declares the success bodies of the operations ``response_schemas`` maps.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from werkzeug.routing import AnyConverter, IntegerConverter, PathConverter, Rule
 
 from ..context import Forge
 from .apibodies import RAW_TEXT_OPERATIONS, body_model, model_schemas
+from .response_schemas import openapi30_components, success_response
 
 __all__ = ["openapi3", "swagger2"]
 
@@ -236,8 +238,8 @@ def swagger2(app: Flask, forge: Forge) -> dict[str, Any]:
 
 
 def _responses3(path: str, operation_id: str) -> dict[str, Any]:
-    """2XX in its media types (any JSON: result schemas are the kit's ``schemas/``), 4XX as APIError;
-    nothing else is declared, so a 5xx contradicts the description."""
+    """The mapped success status with its ``schemas/`` body (``response_schemas``), other 2XX in their media
+    types (any JSON), 4XX as APIError; nothing else is declared, so a 5xx contradicts the description."""
     any_result: dict[str, Any] = {}
     created = {"201": {"description": "created; no content"}} if _EMPTY_CREATED.match(operation_id) else {}
     if operation_id in _EMPTY_OK:
@@ -246,6 +248,7 @@ def _responses3(path: str, operation_id: str) -> dict[str, Any]:
         created["3XX"] = {"description": "a redirect: the new name of a renamed account, or where the result is"}
     return {
         **created,
+        **success_response(operation_id),
         "204": {"description": "done; no content"},
         "2XX": {
             "description": _SUCCESS,
@@ -285,7 +288,11 @@ def openapi3(app: Flask, forge: Forge) -> dict[str, Any]:
         "servers": [{"url": _base_path(forge)}],
         "paths": paths,
         "components": {
-            "schemas": {"APIError": _API_ERROR, **model_schemas("#/components/schemas/")},
+            "schemas": {
+                "APIError": _API_ERROR,
+                **model_schemas("#/components/schemas/"),
+                **openapi30_components(),
+            },
             "securitySchemes": schemes,
         },
         "security": _security(),
