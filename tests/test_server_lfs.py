@@ -93,7 +93,7 @@ def test_upload_verify_and_download_round_trip(app: Flask, client: FlaskClient, 
     [
         (CONTENT[:-1], "size does not match"),
         (CONTENT + b"x", "size does not match"),
-        (b"y" + CONTENT[1:], "hash does not match"),
+        (bytes([CONTENT[0] ^ 0xFF]) + CONTENT[1:], "hash does not match"),  # always differs from CONTENT
     ],
 )
 def test_mismatched_upload_is_422_and_keeps_nothing(
