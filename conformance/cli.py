@@ -18,7 +18,7 @@ import pytest
 
 from .paths import FEATURES_DIR, KIT_ROOT, SUITE_DIR
 
-__all__ = ["EXIT_CODES", "build_parser", "main", "pytest_arguments"]
+__all__ = ["EXIT_CODES", "UNUSED_PLUGINS", "build_parser", "main", "pytest_arguments"]
 
 EPILOG = """\
 examples:
@@ -65,6 +65,11 @@ EXIT_CODES = {
     5: "no scenario selected",
     6: "unusable profile or expectations file",
 }
+
+
+# pytest plugins installed beside the kit (by its own tests' dependencies) that the suite never uses:
+# not loading them saves each pytest process (the controller and every xdist worker) most of a second.
+UNUSED_PLUGINS = ("hypothesispytest", "schemathesis", "faker", "anyio")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -116,6 +121,7 @@ def pytest_arguments(argv: Sequence[str]) -> list[str]:
     own, extra = _split(list(argv))
     options, unknown = build_parser().parse_known_args(own)
     arguments = [str(SUITE_DIR), "--rootdir", str(KIT_ROOT), "--strict-markers", "-p", "no:cacheprovider", "--tb=short"]
+    arguments += [argument for plugin in UNUSED_PLUGINS for argument in ("-p", f"no:{plugin}")]
     arguments += ["--report-dir", options.report_dir]
     for flag, value in (
         ("--target", options.target),

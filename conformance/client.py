@@ -1,5 +1,10 @@
 """A small HTTP client for steps: one ``requests.Session`` per identity, no implicit raise, a masked transcript.
 
+The clients of one target share their connections (one pool, kept alive between scenarios) but not
+their cookies. A loopback target (the embedded server) is reached without consulting proxy settings:
+requests would otherwise scan the environment on every request, a measurable share of the harness's
+time, and a proxy cannot serve a loopback address anyway.
+
 Every exchange is recorded into a :class:`Recorder` shared by the whole run; the plugin opens a fresh
 page of it for each scenario so a failed scenario's report shows exactly the traffic it caused.
 Credentials never reach the transcript: ``Authorization`` values, ``token=``/``access_token=``/``sig=``
@@ -9,7 +14,9 @@ are replaced by ``***``.
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import os
 import re
 import threading
 import time
@@ -30,6 +37,7 @@ __all__ = [
     "QueryTokenAuth",
     "Recorder",
     "TokenAuth",
+    "is_loopback",
     "json_of",
     "mask_text",
     "mask_url",
@@ -309,6 +317,17 @@ def json_of(response: requests.Response) -> Any:
         ) from None
 
 
+def is_loopback(url: str) -> bool:
+    """Whether ``url`` names this machine (``localhost`` or a loopback address)."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 class HttpClient:
     """HTTP verbs over one session, relative to ``base_url``; never raises on an HTTP status."""
 
@@ -326,10 +345,16 @@ class HttpClient:
         self.timeout = timeout
         self.session = requests.Session()
         self.session.headers["User-Agent"] = "forge-conformance-kit"
+        if is_loopback(self.base_url):
+            self.session.trust_env = False
+            self.session.verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
 
     def with_auth(self, auth: AuthBase | None) -> HttpClient:
-        """A client to the same base URL with other credentials, recording into the same transcript."""
-        return HttpClient(self.base_url, auth, recorder=self.recorder, timeout=self.timeout)
+        """A client to the same base URL with other credentials, recording into the same transcript and
+        sending over the same connections."""
+        client = HttpClient(self.base_url, auth, recorder=self.recorder, timeout=self.timeout)
+        client.session.adapters = self.session.adapters
+        return client
 
     def url(self, path: str) -> str:
         """An absolute URL: ``path`` as is when absolute, else relative to the base URL."""

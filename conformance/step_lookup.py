@@ -3,18 +3,23 @@
 To find the definitions of a step, pytest-bdd 9 asks pytest, for every fixture name of the session
 (several hundred here: every step definition is a fixture), which definitions are visible to the
 scenario's node, then tries each step parser on the step's text. Profiling the suite showed that
-walk to be about 6 ms per step, a fifth of the harness's CPU time. Its answer depends only on the
-step (type and text), on the set of registered fixtures and on where the node sits in the tree
-(visibility is decided by the node's parents; items are never fixture scopes themselves), so it is
-remembered under exactly those keys: the first step of each text still asks pytest, and the rules of
-scoping and overriding stay pytest-bdd's own. Nothing is cached when pytest-bdd's internals are not
-the ones this was written for (the original function is then left in place).
+walk to be about 6 ms per step, a fifth of the harness's CPU time, and most step texts are new
+(they carry names and values), so remembering answers per text alone still left most of it.
+
+Two answers are remembered instead. The step definitions visible to a node depend only on the set
+of registered fixtures and on where the node sits in the tree (visibility is decided by the node's
+parents; items are never fixture scopes themselves), so pytest's answer for each name is kept per
+scope and registry size, in pytest-bdd's order. The definitions matching a text are then found by
+the same test pytest-bdd makes (the step type, then the definition's parser), and kept per text.
+Scoping and overriding stay pytest's and pytest-bdd's own (pytest-bdd still orders and injects the
+definitions returned). Nothing is replaced when pytest-bdd's internals are not the ones this was
+written for (the original function is then left in place).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -24,21 +29,59 @@ from _pytest.nodes import Node
 __all__ = ["install", "memoized"]
 
 Finder = Callable[..., Iterable[FixtureDef[Any]]]
-_MEMOS: WeakKeyDictionary[FixtureManager, dict[tuple[Any, ...], list[FixtureDef[Any]]]] = WeakKeyDictionary()
+Definitions = Callable[..., Iterable[FixtureDef[Any]]]
+Candidate = tuple[FixtureDef[Any], Any]
 
 
-def memoized(original: Finder, fixture_names: Callable[..., list[str]]) -> Finder:
-    """``original`` (pytest-bdd's ``find_fixturedefs_for_step``) with its answers remembered."""
+class _Memo:
+    """What one fixture manager's session has already asked."""
+
+    def __init__(self) -> None:
+        self.candidates: dict[tuple[str, int], list[Candidate]] = {}
+        self.matches: dict[tuple[str, str, str, int], list[FixtureDef[Any]]] = {}
+
+
+_MEMOS: WeakKeyDictionary[FixtureManager, _Memo] = WeakKeyDictionary()
+
+
+def memoized(
+    original: Finder,
+    fixture_names: Callable[..., list[str]],
+    getfixturedefs: Definitions,
+    contexts: Mapping[Any, Any],
+) -> Finder:
+    """``original`` (pytest-bdd's ``find_fixturedefs_for_step``) answered from the two memos.
+
+    ``getfixturedefs`` is pytest-bdd's bridge to pytest's visibility rules and ``contexts`` its
+    registry of step definitions (function to type and parser).
+    """
+
+    def visible_definitions(fixturemanager: FixtureManager, node: Node, names: list[str]) -> list[Candidate]:
+        found: list[Candidate] = []
+        for name in names:
+            for fixturedef in getfixturedefs(fixturemanager, name, node) or []:
+                context = contexts.get(fixturedef.func)
+                if context is not None:
+                    found.append((fixturedef, context))
+        return found
 
     def find_fixturedefs_for_step(step: Any, fixturemanager: FixtureManager, node: Node) -> list[FixtureDef[Any]]:
-        scope = node.parent if node.parent is not None else node
-        registered = len(fixture_names(fixturemanager=fixturemanager))
-        key = (step.type, step.name, scope.nodeid, registered)
-        memo = _MEMOS.setdefault(fixturemanager, {})
-        found = memo.get(key)
+        scope = (node.parent if node.parent is not None else node).nodeid
+        names = fixture_names(fixturemanager=fixturemanager)
+        memo = _MEMOS.get(fixturemanager)
+        if memo is None:
+            memo = _MEMOS[fixturemanager] = _Memo()
+        key = (step.type, step.name, scope, len(names))
+        found = memo.matches.get(key)
         if found is None:
-            found = list(original(step=step, fixturemanager=fixturemanager, node=node))
-            memo[key] = found
+            candidates = memo.candidates.get((scope, len(names)))
+            if candidates is None:
+                candidates = memo.candidates[scope, len(names)] = visible_definitions(fixturemanager, node, names)
+            found = memo.matches[key] = [
+                fixturedef
+                for fixturedef, context in candidates
+                if (context.type is None or context.type == step.type) and context.parser.is_matching(step.name)
+            ]
         return list(found)
 
     find_fixturedefs_for_step.__wrapped__ = original  # type: ignore[attr-defined]
@@ -49,7 +92,8 @@ def install() -> bool:
     """Put the memo in front of pytest-bdd's lookup once; False when pytest-bdd is not the expected shape."""
     try:
         scenario = importlib.import_module("pytest_bdd.scenario")  # the module, not the function of that name
-        from pytest_bdd.compat import get_fixture_names
+        from pytest_bdd.compat import get_fixture_names, getfixturedefs
+        from pytest_bdd.steps import step_function_context_registry
     except ImportError:
         return False
     original = getattr(scenario, "find_fixturedefs_for_step", None)
@@ -57,5 +101,6 @@ def install() -> bool:
         return False
     if hasattr(original, "__wrapped__"):
         return True
-    setattr(scenario, "find_fixturedefs_for_step", memoized(original, get_fixture_names))  # noqa: B010
+    replacement = memoized(original, get_fixture_names, getfixturedefs, step_function_context_registry)
+    setattr(scenario, "find_fixturedefs_for_step", replacement)  # noqa: B010
     return True

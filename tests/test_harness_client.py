@@ -20,6 +20,7 @@ from conformance.client import (
     QueryTokenAuth,
     Recorder,
     TokenAuth,
+    is_loopback,
     json_of,
     mask_text,
     mask_url,
@@ -105,6 +106,12 @@ def local_server() -> Iterator[str]:
     def boom() -> tuple[Response, int]:
         return jsonify(message="broken", url="x"), 500
 
+    @app.get("/api/v1/cookie")
+    def cookie() -> Response:
+        answer = jsonify(seen=request.cookies.get("who"))
+        answer.set_cookie("who", request.args.get("set", ""))
+        return answer
+
     @app.get("/api/v1/moved")
     def moved() -> WerkzeugResponse:
         return redirect("/api/v1/echo", code=302)
@@ -172,3 +179,30 @@ def test_a_scenario_secret_is_masked_until_the_next_page_and_a_run_wide_one_alwa
     assert recorder.masked_values() == ("a-longer-scenario-password", "admin-token-value")
     recorder.start_page()
     assert recorder.masked_values() == ("admin-token-value",)
+
+
+def test_loopback_names_this_machine_only() -> None:
+    assert is_loopback("http://127.0.0.1:3000/api/v1/")
+    assert is_loopback("http://localhost/forge/")
+    assert is_loopback("http://[::1]:8080/")
+    assert not is_loopback("https://forge.example/")
+    assert not is_loopback("http://192.168.1.20/")
+
+
+def test_a_loopback_target_is_reached_without_the_proxy_settings(
+    local_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")  # nothing listens there
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    assert HttpClient(local_server).get("echo").status_code == 200
+    assert HttpClient("https://forge.example/api/v1").session.trust_env, "other targets keep the environment's proxy"
+
+
+def test_clients_of_one_target_share_connections_but_not_cookies(local_server: str) -> None:
+    alice = HttpClient(local_server)
+    bob = alice.with_auth(TokenAuth("b"))
+    assert bob.session.adapters is alice.session.adapters
+    assert json_of(alice.get("cookie", params={"set": "alice"}))["seen"] is None
+    assert json_of(bob.get("cookie", params={"set": "bob"}))["seen"] is None, "bob never got alice's cookie"
+    assert json_of(alice.get("cookie"))["seen"] == "alice"
