@@ -29,7 +29,7 @@ from _pytest.nodes import Node
 __all__ = ["install", "memoized"]
 
 Finder = Callable[..., Iterable[FixtureDef[Any]]]
-Definitions = Callable[..., Iterable[FixtureDef[Any]]]
+Definitions = Callable[..., Iterable[FixtureDef[Any]] | None]
 Candidate = tuple[FixtureDef[Any], Any]
 
 
