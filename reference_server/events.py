@@ -30,6 +30,8 @@ class PushEvent:
     before: str
     after: str
     pusher_id: int
+    changed_paths: tuple[str, ...] | None = None
+    """The paths the push changed, when its publisher knows them (the contents API); None: not known."""
 
 
 @dataclass(frozen=True)

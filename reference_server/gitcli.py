@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from . import gitcache
+
 __all__ = [
     "ZERO_SHA",
     "BackendProcess",
@@ -202,6 +204,7 @@ class Git:
 
     def remove(self) -> None:
         """Delete the repository directory and everything in it."""
+        gitcache.forget(self.path)
         shutil.rmtree(self.path, ignore_errors=True)
 
     def is_empty(self) -> bool:
@@ -323,19 +326,61 @@ class Git:
             )
         return entries
 
+    def list_folders(self, rev: str, folders: Sequence[str]) -> dict[str, list[TreeEntry]]:
+        """The entries of each directory ``folders`` names in ``rev``, in one git call (a missing folder or a
+        file there lists nothing), like :meth:`list_tree` of each."""
+        listed: dict[str, list[TreeEntry]] = {folder.strip("/"): [] for folder in folders}
+        if not rev or rev.startswith("-") or "\x00" in rev or ":" in rev or not all(listed):
+            return listed
+        # A pathspec ending in "/" lists the directory's entries (one level), with paths from the root.
+        specs = [f"{folder}/" for folder in listed]
+        completed = self.run(
+            "--literal-pathspecs",
+            "ls-tree",
+            "-l",
+            "-z",
+            "--end-of-options",
+            f"{rev}^{{commit}}",
+            "--",
+            *specs,
+            check=False,
+        )
+        if completed.returncode != 0:
+            return listed
+        for record in completed.stdout.split(b"\x00"):
+            if not record:
+                continue
+            meta, _, raw_path = record.partition(b"\t")
+            mode, kind, sha, size = meta.decode().split(maxsplit=3)
+            path = raw_path.decode("utf-8", "surrogateescape")
+            folder, _, name = path.rpartition("/")
+            if folder in listed:
+                listed[folder].append(
+                    TreeEntry(
+                        name=name, path=path, type=kind, mode=mode, sha=sha, size=int(size) if size.isdigit() else 0
+                    )
+                )
+        return listed
+
     def commit_info(self, sha: str) -> CommitInfo:
-        """Parse a commit object (``GitError`` when ``sha`` is not a commit)."""
+        """Parse a commit object (``GitError`` when ``sha`` is not a commit); full SHAs are remembered."""
+        if SHA_PATTERN.match(sha):
+            known = gitcache.recall(self.path, sha)
+            if known is not None:
+                return known
         fmt = "%H%x00%T%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B"
         out = self.run("show", "-s", f"--format={fmt}", "--end-of-options", f"{sha}^{{commit}}").stdout
         fields = out.decode("utf-8", "replace").split("\x00", 9)
-        return CommitInfo(
+        info = CommitInfo(
             sha=fields[0],
             tree=fields[1],
             parents=tuple(fields[2].split()),
             author=Identity(fields[3], fields[4], int(fields[5] or 0)),
             committer=Identity(fields[6], fields[7], int(fields[8] or 0)),
-            message=fields[9].rstrip("\n") + "\n" if fields[9].strip() else "",
+            message=_message_of(fields[9]),
         )
+        gitcache.remember(self.path, info)
+        return info
 
     def last_commit_for_path(self, rev: str, path: str) -> str | None:
         """The newest commit reachable from ``rev`` that touched ``path`` (the tip itself for the root)."""
@@ -416,11 +461,24 @@ class Git:
                 stream.append(f"M {entry[0]} inline ".encode() + _quote_path(path) + b"\n" + _data(entry[1]))
             else:
                 stream.append(f"M {entry[0]} {entry[1]} ".encode() + _quote_path(path) + b"\n")
-        # get-mark prints the commit's SHA; the reset (no ``from``) leaves the import's ref unwritten.
-        stream.append(b"\nget-mark :1\nreset refs/reference-server/fast-import\n\ndone\n")
-        new_sha = self._text("fast-import", "--quiet", "--done", input_bytes=b"".join(stream))
+        # get-mark prints the commit's SHA and ``ls`` its root tree; the reset (no ``from``) leaves the
+        # import's ref unwritten.
+        stream.append(b'\nget-mark :1\nls :1 ""\nreset refs/reference-server/fast-import\n\ndone\n')
+        printed = self._text("fast-import", "--quiet", "--done", input_bytes=b"".join(stream)).split("\n")
+        new_sha = printed[0]
         if not SHA_PATTERN.match(new_sha):
             raise GitError(["fast-import"], 0, f"fast-import printed no commit: {new_sha[:200]!r}")
+        tree = printed[1].split()[2] if len(printed) > 1 and len(printed[1].split()) >= 3 else ""
+        if SHA_PATTERN.match(tree):
+            known = CommitInfo(
+                sha=new_sha,
+                tree=tree,
+                parents=(parent,) if parent else (),
+                author=_sanitized(author),
+                committer=_sanitized(committer),
+                message=_message_of(message),
+            )
+            gitcache.remember(self.path, known)
         return new_sha
 
     @contextmanager
@@ -672,14 +730,24 @@ def _quote_path(path: str) -> bytes:
     return b'"' + raw.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n") + b'"'
 
 
-def _ident_line(role: str, who: Identity) -> bytes:
-    """``author``/``committer`` line; ``<``, ``>`` and newlines are dropped as git's own ident sanitizing does."""
+def _sanitized(who: Identity) -> Identity:
+    """``who`` as a commit records it: ``<``, ``>`` and newlines dropped as git's own ident sanitizing does."""
 
     def clean(text: str) -> str:
         return re.sub(r"[<>\n]", "", text).strip()
 
-    name = clean(who.name)
-    return f"{role} {name + ' ' if name else ''}<{clean(who.email)}> {who.time} +0000\n".encode()
+    return Identity(clean(who.name), clean(who.email), who.time)
+
+
+def _ident_line(role: str, who: Identity) -> bytes:
+    """``author``/``committer`` line of a sanitized identity."""
+    clean = _sanitized(who)
+    return f"{role} {clean.name + ' ' if clean.name else ''}<{clean.email}> {clean.time} +0000\n".encode()
+
+
+def _message_of(raw: str) -> str:
+    """A commit message as :class:`CommitInfo` holds it: one final newline, empty when blank."""
+    return raw.rstrip("\n") + "\n" if raw.strip() else ""
 
 
 def _config_env(settings: Mapping[str, str]) -> dict[str, str]:

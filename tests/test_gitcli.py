@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from reference_server import gitcache
 from reference_server.gitcli import (
     ZERO_SHA,
+    CommitInfo,
     Git,
     GitError,
     Identity,
@@ -226,3 +228,75 @@ def test_write_commit_refuses_a_file_and_a_directory_at_one_path(git: Git) -> No
     entries: dict[str, tuple[str, bytes | str] | None] = {"a": ("100644", b"1"), "a/b": ("100644", b"2")}
     with pytest.raises(GitError, match="a file and a directory"):
         git.write_commit(None, entries, "m\n", author=WHO, committer=WHO)
+
+
+@pytest.mark.parametrize(
+    ("message", "author"),
+    [
+        ("one line", WHO),
+        ("subject\n\nbody\n\n\n", WHO),
+        ("\n\nleading blank lines\n", WHO),
+        ("   \n", WHO),
+        ("", WHO),
+        ("crlf\r\nline\r\n", WHO),
+        ("ünïcode ✓\n", Identity("Zoë <z>", "zoe@\nexample.com", 1)),
+        ("no name", Identity("", "anon@example.com", 2_000_000_000)),
+    ],
+)
+def test_a_written_commit_is_remembered_exactly_as_git_reads_it(git: Git, message: str, author: Identity) -> None:
+    parent = _commit(git, {"a.txt": b"a"}, None)
+    written = git.write_commit(parent, {"b.txt": ("100644", b"b")}, message, author=author, committer=WHO)
+    remembered = gitcache.recall(git.path, written)
+    assert remembered is not None, "the commit the server wrote is known without asking git"
+    gitcache.forget(git.path)
+    assert gitcache.recall(git.path, written) is None
+    assert git.commit_info(written) == remembered
+
+
+def test_commit_info_answers_a_full_sha_from_memory_per_repository(git: Git, tmp_path: Path) -> None:
+    sha = _commit(git, {"a.txt": b"a"}, None)
+    first = git.commit_info(sha)
+    gitcache.forget(git.path)
+    assert git.commit_info(sha) == first and gitcache.recall(git.path, sha) == first
+    other = Git(tmp_path / "other.git")
+    other.init_bare("main")
+    with pytest.raises(GitError):
+        other.commit_info(sha)  # known in the first repository only: the other one is asked, and has no such commit
+    git.remove()
+    assert gitcache.recall(git.path, sha) is None
+
+
+def test_forget_drops_a_repository_and_everything_below_a_folder(tmp_path: Path) -> None:
+    info = CommitInfo("a" * 40, "b" * 40, (), WHO, WHO, "m\n")
+    for name in ("owner/one.git", "owner/two.git", "owner2/one.git"):
+        gitcache.remember(tmp_path / name, info)
+    gitcache.forget(tmp_path / "owner")
+    assert gitcache.recall(tmp_path / "owner/one.git", info.sha) is None
+    assert gitcache.recall(tmp_path / "owner/two.git", info.sha) is None
+    assert gitcache.recall(tmp_path / "owner2/one.git", info.sha) == info, (
+        "a sibling whose name shares the prefix stays"
+    )
+
+
+def test_list_folders_lists_several_directories_in_one_call(git: Git) -> None:
+    sha = _commit(
+        git,
+        {
+            ".gitea/workflows/a.yml": b"1",
+            ".gitea/workflows/deep/b.yml": b"22",
+            ".github/workflows/c.yaml": b"333",
+            "top.txt": b"x",
+            "file/x": b"",
+        },
+        None,
+    )
+    listed = git.list_folders(sha, [".gitea/workflows", ".github/workflows", "missing", "top.txt"])
+    assert [(entry.name, entry.path, entry.type, entry.size) for entry in listed[".gitea/workflows"]] == [
+        ("a.yml", ".gitea/workflows/a.yml", "blob", 1),
+        ("deep", ".gitea/workflows/deep", "tree", 0),
+    ]
+    assert [entry.path for entry in listed[".github/workflows"]] == [".github/workflows/c.yaml"]
+    assert listed["missing"] == [] and listed["top.txt"] == []
+    for folder in (".gitea/workflows", ".github/workflows"):
+        assert listed[folder] == git.list_tree(sha, folder), "the same entries as one list_tree per folder"
+    assert git.list_folders("no-such-rev", ["file"]) == {"file": []}

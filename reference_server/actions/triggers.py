@@ -55,8 +55,9 @@ class WorkflowFile:
 def workflow_files(git: Git, rev: str) -> list[WorkflowFile]:
     """The workflows of a commit; a ``.gitea/workflows`` file shadows a ``.github/workflows`` one of the same name."""
     found: dict[str, WorkflowFile] = {}
+    listed = git.list_folders(rev, WORKFLOW_DIRS)
     for folder in WORKFLOW_DIRS:
-        for entry in git.list_tree(rev, folder):
+        for entry in listed[folder]:
             if entry.type != "blob" or not entry.name.endswith(WORKFLOW_SUFFIXES) or entry.name in found:
                 continue
             content = git.read_blob(rev, entry.path) or b""
@@ -168,7 +169,8 @@ def on_push(event: PushEvent) -> None:
     except ApiError:
         return
     git = Git(repo.git_path)
-    sha = git.rev_parse(event.after)  # an annotated tag names a tag object: runs record its commit
+    # An annotated tag names a tag object: runs record its commit. A branch always names a commit.
+    sha = event.after if event.ref.startswith("refs/heads/") else git.rev_parse(event.after)
     if sha is None:
         return
     files = [item for item in workflow_files(git, sha) if item.workflow is not None]

@@ -14,12 +14,13 @@ import logging
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 
 from flask import current_app
 
 from ..context import forge
 from ..events import DefaultBranchChangedEvent, PushEvent, RepoCreatedEvent, RepoDeletedEvent
-from ..gitcli import GitError
+from ..gitcli import ZERO_SHA, GitError
 from ..repos.errors import RepoNotFound
 from ..repos.models import Repo, get_repo_by_id
 from . import classifier, store
@@ -114,17 +115,33 @@ def _refresh_by_id(repo_id: int, why: str) -> None:
 
 
 def on_push(event: PushEvent) -> None:
-    """A push to the default branch changes the licenses; pushes to other refs do not."""
+    """A push to the default branch changes the licenses; pushes to other refs do not. When the pusher
+    says which paths an update of the branch changed (the contents API) and none is (under) a root entry
+    named like a license file, the licenses stay and only the commit they describe moves, without
+    reading the tree (a branch created or deleted is always examined)."""
     try:
         repo = get_repo_by_id(event.repo_id)
     except RepoNotFound:
         return
-    if event.ref == f"refs/heads/{repo.default_branch}":
-        _refresh_by_id(repo.id, "a push")
+    if event.ref != f"refs/heads/{repo.default_branch}":
+        return
+    known = event.changed_paths is not None and ZERO_SHA not in (event.before, event.after)
+    if known and not _touches_license(event.changed_paths or ()):
+        store.save_licenses(repo.id, store.licenses_of_repo(repo.id), event.after, int(forge().now()))
+        return
+    _refresh_by_id(repo.id, "a push")
+
+
+def _touches_license(paths: Iterable[str]) -> bool:
+    return any(is_license_file(path.strip("/").split("/", 1)[0]) for path in paths)
 
 
 def on_repo_created(event: RepoCreatedEvent) -> None:
-    """A new repository (initialised with a license template, forked, migrated, mirrored) is examined."""
+    """A new repository (initialised with a license template, forked, migrated, mirrored) is examined;
+    an empty one has no license to find."""
+    if event.kind == "empty":
+        store.save_licenses(event.repo_id, [], "", int(forge().now()))
+        return
     _refresh_by_id(event.repo_id, f"creation ({event.kind})")
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from .. import gitcache
 from ..auth import Principal
 from ..context import forge
 from ..users import models as users
@@ -97,6 +98,7 @@ def _move_tree(source: Path, target: Path) -> None:
     """Rename the whole directory when the target is free, else each repository into the existing target."""
     if not source.exists():
         return
+    gitcache.forget(source)
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         source.rename(target)

@@ -54,4 +54,6 @@ def land_commit(
     if was_empty and branch != repo.default_branch:
         models.set_default_branch(repo, branch)
     models.touch(repo)
-    forge().events.publish(PushEvent(repo.id, f"refs/heads/{branch}", old, new, principal.user_id))
+    forge().events.publish(
+        PushEvent(repo.id, f"refs/heads/{branch}", old, new, principal.user_id, changed_paths=tuple(changed_paths))
+    )

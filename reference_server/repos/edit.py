@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .. import gitcache
 from ..auth import optional_principal
 from ..context import forge
 from ..errors import Unprocessable
@@ -111,4 +112,5 @@ def _move_git_directory(repo: models.Repo, name: str) -> None:
         return
     if target.exists():
         raise Unprocessable(f"repo name is already taken [name: {name}]")
+    gitcache.forget(repo.git_path)
     repo.git_path.rename(target)

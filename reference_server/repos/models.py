@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from flask import current_app, has_request_context
 
+from .. import gitcache
 from ..auth import Principal, optional_principal
 from ..context import forge
 from ..db import Row
@@ -406,6 +407,7 @@ def delete_repo(repo: Repo) -> None:
     forge().events.publish(RepoDeletedEvent(repo.id))
     with forge().db.transaction():
         store.delete_repo(repo.id)
+    gitcache.forget(repo.git_path)
     trash_root = repo.git_path.parent.parent / ".trash"
     trash = trash_root / f"{repo.git_path.stem}-{secrets.token_hex(8)}"
     try:

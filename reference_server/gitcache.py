@@ -1,0 +1,55 @@
+"""What commits say about themselves, remembered per repository: a commit never changes once written.
+
+Reading a commit costs a ``git`` process (about a millisecond and a half, most of it git starting),
+and the same new commit is read several times in a row: by the activity feed, by the workflow
+triggers and by the answer to the request that made it. The server also knows a commit it wrote
+itself completely, so it remembers it at once. Entries are keyed by the repository's directory and
+the full SHA, so a repository never answers for an object it does not hold; a repository that is
+deleted or moved (renamed, or its owner renamed) is forgotten, since another one may later take its
+place. The memory is bounded (least recently used entries go first).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .gitcli import CommitInfo
+
+__all__ = ["CAPACITY", "forget", "recall", "remember"]
+
+CAPACITY = 4096
+
+_entries: OrderedDict[tuple[str, str], CommitInfo] = OrderedDict()
+_guard = threading.Lock()
+
+
+def recall(repository: Path, sha: str) -> CommitInfo | None:
+    """The remembered commit ``sha`` (a full SHA) of ``repository``, or None."""
+    key = (str(repository), sha)
+    with _guard:
+        found = _entries.get(key)
+        if found is not None:
+            _entries.move_to_end(key)
+        return found
+
+
+def remember(repository: Path, info: CommitInfo) -> None:
+    """Keep ``info`` for ``repository``; the least recently used entry goes when full."""
+    with _guard:
+        _entries[str(repository), info.sha] = info
+        _entries.move_to_end((str(repository), info.sha))
+        while len(_entries) > CAPACITY:
+            _entries.popitem(last=False)
+
+
+def forget(location: Path) -> None:
+    """Drop every entry of the repository at ``location`` and of any repository below it (an owner's folder)."""
+    root = str(location)
+    below = root.rstrip("/") + "/"
+    with _guard:
+        for key in [key for key in _entries if key[0] == root or key[0].startswith(below)]:
+            del _entries[key]
