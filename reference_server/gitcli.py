@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from . import gitcache
+from . import gitcache, gitrefs
 
 __all__ = [
     "ZERO_SHA",
@@ -217,6 +217,10 @@ class Git:
         """The commit ``rev`` names (a branch, tag, full ref or SHA, tags peeled), or None when it names none."""
         if not rev or rev.startswith("-") or "\x00" in rev:
             return None
+        if rev.startswith("refs/heads/"):  # a branch names a commit (receive-pack refuses anything else)
+            known, sha = gitrefs.read_ref(self.path, rev)
+            if known:
+                return sha
         completed = self.run("rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}", check=False)
         sha = completed.stdout.decode().strip()
         return sha if completed.returncode == 0 and SHA_PATTERN.match(sha) else None
@@ -244,6 +248,9 @@ class Git:
         return self._refs("refs/tags/")
 
     def _refs(self, prefix: str) -> dict[str, str]:
+        known = gitrefs.read_refs(self.path, prefix)
+        if known is not None:
+            return known
         out = self._text("for-each-ref", "--format=%(objectname) %(refname)", prefix)
         refs: dict[str, str] = {}
         for line in out.splitlines():

@@ -1,0 +1,95 @@
+"""Branch and tag tips read from a repository's ref files, without starting a ``git`` process.
+
+Almost every answer about a repository needs its branch tips (is it empty, where is the default
+branch), and asking ``git for-each-ref`` or ``git rev-parse`` costs a process each time. Git's
+default ``files`` ref store is documented and simple: a loose ref is a file under ``refs/`` holding
+the object name, written atomically (a ``.lock`` file renamed into place); ``packed-refs`` holds the
+rest, one ``<sha> <name>`` line each, with ``^<sha>`` lines for peeled tags. Loose files are read
+first, then ``packed-refs``, so a concurrent ``git pack-refs`` (which writes the packed file before
+pruning the loose ones) never hides a ref. Whenever the store is not that plain shape (a reftable
+repository, a symbolic or unreadable ref), the functions answer None and the caller asks git.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+__all__ = ["read_ref", "read_refs"]
+
+_SHA = re.compile(rb"^[0-9a-f]{40}$")
+# Characters a ref name cannot hold (git check-ref-format) but a revision can (``main~1``, ``main@{1}``).
+_REVISION_SYNTAX = re.compile(r"[~^:?*\[\\\s\x00-\x1f\x7f]|@\{|\.\.|//|/\.")
+
+
+def read_refs(repository: Path, prefix: str) -> dict[str, str] | None:
+    """Every ref under ``prefix`` (``refs/heads/``, ``refs/tags/``) by its name after the prefix, sorted as git
+    sorts them, with the object it names; None when git must be asked instead."""
+    if not prefix.startswith("refs/") or not prefix.endswith("/") or (repository / "reftable").exists():
+        return None
+    found: dict[str, str] = {}
+    folder = repository / prefix
+    for directory, _folders, files in os.walk(folder):
+        for name in files:
+            if name.endswith(".lock"):
+                continue
+            sha = _loose(Path(directory, name))
+            if sha is None:
+                return None
+            found[Path(directory, name).relative_to(folder).as_posix()] = sha
+    packed = _packed(repository)
+    if packed is None:
+        return None
+    for name, sha in packed.items():
+        if name.startswith(prefix):
+            found.setdefault(name[len(prefix) :], sha)
+    return dict(sorted(found.items(), key=lambda item: item[0].encode("utf-8", "surrogateescape")))
+
+
+def read_ref(repository: Path, name: str) -> tuple[bool, str | None]:
+    """``(known, sha)`` for the full ref ``name``: ``sha`` is None when the ref does not exist; ``known`` is
+    False when git must be asked instead."""
+    if not name.startswith("refs/") or name.endswith(("/", ".lock")) or _REVISION_SYNTAX.search(name):
+        return False, None
+    if (repository / "reftable").exists():
+        return False, None
+    loose = repository / name
+    try:
+        if loose.is_file():
+            sha = _loose(loose)
+            return (sha is not None), sha
+        if loose.exists():
+            return False, None  # a directory of refs, not a ref
+    except OSError:
+        return False, None
+    packed = _packed(repository)
+    if packed is None:
+        return False, None
+    return True, packed.get(name)
+
+
+def _loose(path: Path) -> str | None:
+    try:
+        content = path.read_bytes().strip()
+    except OSError:
+        return None
+    return content.decode() if _SHA.match(content) else None
+
+
+def _packed(repository: Path) -> dict[str, str] | None:
+    try:
+        lines = (repository / "packed-refs").read_bytes().splitlines()
+    except FileNotFoundError:
+        return {}
+    except OSError:
+        return None
+    refs: dict[str, str] = {}
+    for line in lines:
+        if not line or line.startswith((b"#", b"^")):
+            continue
+        sha, _, name = line.partition(b" ")
+        if not _SHA.match(sha) or not name:
+            return None
+        refs[name.decode("utf-8", "surrogateescape")] = sha.decode()
+    return refs
