@@ -542,6 +542,9 @@ class Git:
 
     def commits_between(self, base: str, head: str) -> list[str]:
         """The commits reachable from ``head`` but not from ``base``, newest first (``git rev-list base..head``)."""
+        known = gitcache.recall(self.path, head) if SHA_PATTERN.match(head) else None
+        if known is not None and known.parents == (base,):
+            return [head]  # one commit on top of base (a commit of the contents API): nothing to walk
         out = self._text("rev-list", "--end-of-options", f"{base}..{head}")
         return out.split()
 

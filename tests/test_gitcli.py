@@ -300,3 +300,15 @@ def test_list_folders_lists_several_directories_in_one_call(git: Git) -> None:
     for folder in (".gitea/workflows", ".github/workflows"):
         assert listed[folder] == git.list_tree(sha, folder), "the same entries as one list_tree per folder"
     assert git.list_folders("no-such-rev", ["file"]) == {"file": []}
+
+
+def test_commits_between_and_read_commits_agree_with_git_when_answered_from_memory(git: Git) -> None:
+    from reference_server.repos import treeops
+
+    base = _commit(git, {"a.txt": b"a"}, None)
+    top = git.write_commit(base, {"b.txt": ("100644", b"b")}, "top\n", author=WHO, committer=WHO)
+    remembered = (git.commits_between(base, top), treeops.read_commits(git, [top, base]))
+    gitcache.forget(git.path)
+    assert remembered == (git.commits_between(base, top), treeops.read_commits(git, [top, base]))
+    assert remembered[0] == [top]
+    assert git.commits_between(base, base) == []

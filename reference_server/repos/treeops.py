@@ -11,6 +11,7 @@ import os
 import subprocess
 from collections.abc import Sequence
 
+from .. import gitcache
 from ..gitcli import SHA_PATTERN, CommitInfo, Git, GitError, Identity, TreeEntry, _environment
 
 __all__ = [
@@ -144,9 +145,17 @@ def _identity(value: str) -> Identity:
 
 
 def read_commits(git: Git, shas: Sequence[str]) -> dict[str, CommitInfo]:
-    """Parsed commit objects for every SHA, read through ONE ``cat-file --batch`` (non-commits left out)."""
+    """Parsed commit objects for every SHA, read through ONE ``cat-file --batch`` (non-commits left out);
+    commits the server already knows (:mod:`..gitcache`) are not read again."""
     commits: dict[str, CommitInfo] = {}
-    for sha, raw in read_objects(git, shas).items():
+    unknown = []
+    for sha in shas:
+        known = gitcache.recall(git.path, sha) if SHA_PATTERN.match(sha) else None
+        if known is not None:
+            commits[sha] = known
+        else:
+            unknown.append(sha)
+    for sha, raw in read_objects(git, unknown).items():
         header, _, body = raw.decode("utf-8", "replace").partition("\n\n")
         fields: dict[str, list[str]] = {}
         for line in header.split("\n"):
