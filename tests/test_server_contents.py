@@ -71,7 +71,16 @@ def test_create_in_an_empty_repository_and_read_back(
     assert commit["message"] == "add hello\n" and commit["parents"] == []
     assert commit["author"]["name"] == "ann" and commit["author"]["email"] == "ann@example.com"
     assert body["verification"]["verified"] is False
-    assert pushes == [PushEvent(pushes[0].repo_id, "refs/heads/main", ZERO_SHA, commit["sha"], pushes[0].pusher_id)]
+    assert pushes == [
+        PushEvent(
+            pushes[0].repo_id,
+            "refs/heads/main",
+            ZERO_SHA,
+            commit["sha"],
+            pushes[0].pusher_id,
+            changed_paths=("docs/hello.txt",),
+        )
+    ]
     read = client.get(f"{API}/contents/docs/hello.txt")
     assert read.status_code == 200 and read.json == content
     listing = client.get(f"{API}/contents/docs")

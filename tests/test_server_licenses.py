@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -111,6 +112,38 @@ def test_other_branches_do_not_count_until_they_become_the_default(
         set_default_branch(get_repo_by_id(repo_id), "dev")
         forge.events.publish(DefaultBranchChangedEvent(repo_id, "main", "dev"))
         assert models.repo_licenses(repo_id) == ["ISC"]
+
+
+def test_a_commit_that_touches_no_license_file_moves_the_commit_without_reading_the_tree(
+    app: Flask,
+    client: FlaskClient,
+    *,
+    admin_headers: dict[str, str],
+    repo_path: str,
+    texts: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _commit(client, admin_headers, f"{repo_path}/contents/LICENSE", texts["MIT"])
+    detections: list[object] = []
+    original = models._detect
+
+    def counting(*args: Any) -> list[str]:
+        detections.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(models, "_detect", counting)
+    _commit(client, admin_headers, f"{repo_path}/contents/docs/LICENSE", texts["ISC"])  # not at the root
+    assert detections == [] and client.get(f"{repo_path}/licenses", headers=admin_headers).json == ["MIT"]
+    head = (client.get(f"{repo_path}/branches/main", headers=admin_headers).json or {})["commit"]["id"]
+    with app.test_request_context():
+        forge = app.extensions["forge"]
+        stored = forge.db.scalar("SELECT commit_sha FROM repo_license WHERE licenses = 'MIT'")
+        assert stored == head, "the stored licenses describe the new head"
+        repo_id = int(forge.db.scalar("SELECT id FROM repos WHERE lower_name = 'lic'"))
+        forge.events.publish(PushEvent(repo_id, "refs/heads/main", head, head, 1))  # a push: paths unknown
+    assert len(detections) == 1, "a push whose paths are not known is examined"
+    _commit(client, admin_headers, f"{repo_path}/contents/COPYING", texts["ISC"])
+    assert len(detections) == 2 and client.get(f"{repo_path}/licenses", headers=admin_headers).json == ["ISC", "MIT"]
 
 
 def test_events_for_a_vanished_repository_are_ignored(app: Flask) -> None:
