@@ -28,6 +28,8 @@ def read_refs(repository: Path, prefix: str) -> dict[str, str] | None:
     sorts them, with the object it names; None when git must be asked instead."""
     if not prefix.startswith("refs/") or not prefix.endswith("/") or (repository / "reftable").exists():
         return None
+    if not (repository / "HEAD").is_file():
+        return None  # not a repository (any more): git says so
     found: dict[str, str] = {}
     folder = repository / prefix
     for directory, _folders, files in os.walk(folder):

@@ -90,3 +90,7 @@ def test_lock_files_of_an_update_in_progress_are_not_refs(git: Git) -> None:
     (git.path / "refs/heads/main.lock").write_text("0" * 40 + "\n")
     assert gitrefs.read_refs(git.path, "refs/heads/") == {"main": first}
     assert git.rev_parse("refs/heads/main") == first
+
+
+def test_a_missing_repository_is_left_to_git(tmp_path: Path) -> None:
+    assert gitrefs.read_refs(tmp_path / "gone.git", "refs/heads/") is None
