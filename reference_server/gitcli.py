@@ -31,6 +31,7 @@ __all__ = [
     "RefUpdateRejectedError",
     "TreeEntry",
     "http_backend",
+    "tree_entries",
     "valid_branch_name",
 ]
 
@@ -318,20 +319,7 @@ class Git:
         completed = self.run("ls-tree", "-l", "-z", "--end-of-options", spec, check=False)
         if completed.returncode != 0:
             return []
-        entries: list[TreeEntry] = []
-        for record in completed.stdout.split(b"\x00"):
-            if not record:
-                continue
-            meta, _, raw_name = record.partition(b"\t")
-            mode, kind, sha, size = meta.decode().split(maxsplit=3)
-            name = raw_name.decode("utf-8", "surrogateescape")
-            entry_path = f"{clean}/{name}" if clean else name
-            entries.append(
-                TreeEntry(
-                    name=name, path=entry_path, type=kind, mode=mode, sha=sha, size=int(size) if size.isdigit() else 0
-                )
-            )
-        return entries
+        return tree_entries(completed.stdout, f"{clean}/" if clean else "")
 
     def list_folders(self, rev: str, folders: Sequence[str]) -> dict[str, list[TreeEntry]]:
         """The entries of each directory ``folders`` names in ``rev``, in one git call (a missing folder or a
@@ -354,19 +342,10 @@ class Git:
         )
         if completed.returncode != 0:
             return listed
-        for record in completed.stdout.split(b"\x00"):
-            if not record:
-                continue
-            meta, _, raw_path = record.partition(b"\t")
-            mode, kind, sha, size = meta.decode().split(maxsplit=3)
-            path = raw_path.decode("utf-8", "surrogateescape")
-            folder, _, name = path.rpartition("/")
+        for entry in tree_entries(completed.stdout):
+            folder = entry.path.rpartition("/")[0]
             if folder in listed:
-                listed[folder].append(
-                    TreeEntry(
-                        name=name, path=path, type=kind, mode=mode, sha=sha, size=int(size) if size.isdigit() else 0
-                    )
-                )
+                listed[folder].append(entry)
         return listed
 
     def commit_info(self, sha: str) -> CommitInfo:
@@ -738,6 +717,28 @@ def _quote_path(path: str) -> bytes:
     """A path in fast-import's C-style quotes (any byte but the quote, backslash and newline as is)."""
     raw = path.encode("utf-8", "surrogateescape")
     return b'"' + raw.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n") + b'"'
+
+
+def tree_entries(output: bytes, prefix: str = "") -> list[TreeEntry]:
+    """The entries ``git ls-tree -l -z`` printed, their paths under ``prefix`` (a folder with its "/")."""
+    entries: list[TreeEntry] = []
+    for record in output.split(b"\x00"):
+        if not record:
+            continue
+        meta, _, raw_path = record.partition(b"\t")
+        mode, kind, sha, size = meta.decode().split(maxsplit=3)
+        path = prefix + raw_path.decode("utf-8", "surrogateescape")
+        entries.append(
+            TreeEntry(
+                name=path.rpartition("/")[2],
+                path=path,
+                type=kind,
+                mode=mode,
+                sha=sha,
+                size=int(size) if size.isdigit() else 0,
+            )
+        )
+    return entries
 
 
 def _sanitized(who: Identity) -> Identity:

@@ -12,7 +12,7 @@ import subprocess
 from collections.abc import Sequence
 
 from .. import gitcache
-from ..gitcli import SHA_PATTERN, CommitInfo, Git, GitError, Identity, TreeEntry, _environment
+from ..gitcli import SHA_PATTERN, CommitInfo, Git, GitError, Identity, TreeEntry, _environment, tree_entries
 
 __all__ = [
     "apply_patch_tree",
@@ -44,21 +44,7 @@ def entries_at(git: Git, rev: str, paths: Sequence[str]) -> dict[str, TreeEntry]
     )
     if completed.returncode != 0:
         return {}
-    found: dict[str, TreeEntry] = {}
-    for record in completed.stdout.split(b"\x00"):
-        if not record:
-            continue
-        meta, _, raw_name = record.partition(b"\t")
-        mode, kind, sha, size = meta.decode().split(maxsplit=3)
-        path = raw_name.decode("utf-8", "surrogateescape")
-        found[path] = TreeEntry(
-            name=path.rpartition("/")[2],
-            path=path,
-            type=kind,
-            mode=mode,
-            sha=sha,
-            size=int(size) if size.isdigit() else 0,
-        )
+    found = {entry.path: entry for entry in tree_entries(completed.stdout)}
     return {path: found[path] for path in wanted if path in found}
 
 
