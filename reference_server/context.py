@@ -42,3 +42,8 @@ class Forge:
 def forge() -> Forge:
     """The services of the app handling the current request."""
     return cast(Forge, current_app.extensions["forge"])
+
+
+def now_seconds() -> int:
+    """The forge clock's time in whole Unix seconds, as rows store it."""
+    return int(forge().now())

@@ -454,7 +454,8 @@ class Git:
         new_sha = printed[0]
         if not SHA_PATTERN.match(new_sha):
             raise GitError(["fast-import"], 0, f"fast-import printed no commit: {new_sha[:200]!r}")
-        tree = printed[1].split()[2] if len(printed) > 1 and len(printed[1].split()) >= 3 else ""
+        ls_fields = printed[1].split() if len(printed) > 1 else []  # "040000 tree <sha>" and a tab
+        tree = ls_fields[2] if len(ls_fields) >= 3 else ""
         if SHA_PATTERN.match(tree):
             known = CommitInfo(
                 sha=new_sha,

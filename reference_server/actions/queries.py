@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from werkzeug.datastructures import MultiDict
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..errors import ApiError
 from ..gitcli import Git
 from . import runner_store, store
@@ -75,7 +75,7 @@ def set_workflow_state(repo: Repo, workflow_id: str, *, disabled: bool) -> None:
     """Disable or enable a workflow of the default branch (404 when it has no such file)."""
     default_branch_workflow(repo, workflow_id)
     with forge().db.transaction():
-        store.set_workflow_disabled(repo.id, workflow_id, disabled, int(forge().now()))
+        store.set_workflow_disabled(repo.id, workflow_id, disabled, now_seconds())
 
 
 MAX_ID = 2**63 - 1

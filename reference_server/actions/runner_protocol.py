@@ -16,7 +16,7 @@ from flask import Flask, Response, request
 from forge_proto import ping_pb2, runner_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..errors import ConnectError
 from .connect import read_message, write_message
 from .errors import ConnectStatusError
@@ -86,7 +86,7 @@ def _tasks_version(runner: Runner) -> int:
         # 0 in a reply means "an old server that ignores tasks_version": start the scope at 1.
         with forge().db.transaction():
             if runner_store.tasks_version(runner.owner_id, runner.repo_id) == 0:
-                bump_tasks_version(runner.owner_id, runner.repo_id, int(forge().now()))
+                bump_tasks_version(runner.owner_id, runner.repo_id, now_seconds())
             version = runner_store.tasks_version(runner.owner_id, runner.repo_id)
     return version
 

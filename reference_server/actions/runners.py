@@ -15,7 +15,7 @@ import secrets
 import uuid as uuid_module
 from collections.abc import Sequence
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..errors import ApiError, ConnectError
 from ..events import AccountDeletedEvent
 from . import config_store, runner_store
@@ -42,10 +42,6 @@ MAX_LABELS = 64
 MAX_LABEL_LENGTH = 255
 
 
-def _now() -> int:
-    return int(forge().now())
-
-
 def new_secret_token() -> str:
     """A runner or task token: 40 lowercase hex characters."""
     return secrets.token_hex(20)
@@ -65,7 +61,7 @@ def registration_token(owner_id: int, repo_id: int) -> str:
             except ValueError:
                 pass  # sealed under another instance secret: replace it below
         token = secrets.token_hex(20)
-        now = _now()
+        now = now_seconds()
         runner_store.deactivate_registration_tokens(owner_id, repo_id, now)
         runner_store.insert_registration_token(hash_token(token), seal(token), owner_id, repo_id, now)
         return token
@@ -84,7 +80,7 @@ def seal_stored_registration_tokens() -> None:
 def replace_registration_token(owner_id: int, repo_id: int) -> None:
     """Invalidate the scope's active token: the next request creates a new one, Register refuses the old."""
     with forge().db.transaction():
-        runner_store.deactivate_registration_tokens(owner_id, repo_id, _now())
+        runner_store.deactivate_registration_tokens(owner_id, repo_id, now_seconds())
 
 
 def _scope_exists(owner_id: int, repo_id: int) -> None:
@@ -144,7 +140,7 @@ def register_runner(token: str, name: str, version: str, labels: Sequence[str], 
             version=version[:64],
             labels=clean,
             ephemeral=ephemeral,
-            now=_now(),
+            now=now_seconds(),
         )
     runner = runner_store.runner_by_id(runner_id)
     if runner is None:  # pragma: no cover - written just above
@@ -164,7 +160,7 @@ def authenticate_runner(uuid: str, token: str, method: str) -> Runner:
     if row is None or not hmac.compare_digest(str(row["token_hash"]), hash_token(token)):
         raise ConnectError("unauthenticated", "unregistered runner")
     runner = Runner.from_row(row)
-    now = _now()
+    now = now_seconds()
     reporting = method in ("UpdateTask", "UpdateLog")
     if runner.deleted and not (reporting and now - runner.deleted <= DELETED_RUNNER_GRACE_SECONDS):
         raise ConnectError("unauthenticated", "runner is deleted")
@@ -177,7 +173,7 @@ def declare_runner(runner: Runner, version: str, labels: Sequence[str]) -> Runne
     """Replace the runner's labels and version (act_runner declares them at every daemon start)."""
     clean = clean_labels(labels)
     with forge().db.transaction():
-        runner_store.declare_runner(runner.id, version[:64], clean, _now())
+        runner_store.declare_runner(runner.id, version[:64], clean, now_seconds())
     row = runner_store.runner_by_id(runner.id)
     if row is None:  # pragma: no cover - updated just above
         raise ConnectError("not_found", "runner not found")

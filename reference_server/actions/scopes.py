@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, Response, request
 
 from ..auth import check_scope, current_principal, has_scope, require_admin
-from ..context import forge
+from ..context import forge, now_seconds
 from ..errors import Forbidden, NotFound, Unprocessable
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries, runner_store
@@ -143,7 +143,7 @@ def _get_runner(scope: Scope, runner_id: str) -> Response:
 def _delete_runner(scope: Scope, runner_id: str) -> Response:
     runner = _runner_in(scope, runner_id)
     with forge().db.transaction():
-        runner_store.mark_runner_deleted(runner.id, int(forge().now()))
+        runner_store.mark_runner_deleted(runner.id, now_seconds())
     return empty()
 
 
@@ -157,7 +157,7 @@ def _edit_runner(scope: Scope, runner_id: str) -> Response:
     if not isinstance(disabled, bool):
         raise Unprocessable("[Disabled]: must be a boolean")
     with forge().db.transaction():
-        runner_store.set_runner_disabled(runner.id, disabled, int(forge().now()))
+        runner_store.set_runner_disabled(runner.id, disabled, now_seconds())
     return json_response(runner_to_api(_runner_in(scope, runner_id)))
 
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..errors import BadRequest, NotFound, Unprocessable
 from ..signing import load_or_create_secret
 from ..timefmt import iso
@@ -131,7 +131,7 @@ def put_secret(owner_id: int, repo_id: int, raw_name: str, body: Mapping[str, An
     data = text_field(body, "data", SECRET_DATA_MAX_LENGTH, required=True)
     description = text_field(body, "description", SECRET_DESCRIPTION_MAX_LENGTH, required=False)
     name = validate_config_name(raw_name, "secret")
-    now = int(forge().now())
+    now = now_seconds()
     with forge().db.transaction():
         existing = config_store.find(TABLE, owner_id, repo_id, name)
         if existing is None:

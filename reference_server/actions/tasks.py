@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..errors import ConnectError
 from ..timefmt import from_unix
 from . import runner_store, store
@@ -48,10 +48,6 @@ MAX_OUTPUT_KEY_BYTES = 255
 MAX_OUTPUT_VALUE_BYTES = 1024 * 1024
 
 
-def _now() -> int:
-    return int(forge().now())
-
-
 @dataclass(frozen=True)
 class PickedTask:
     """A task just created for a runner, with the plaintext task token (given to the runner once)."""
@@ -83,7 +79,7 @@ def pick_task(runner: Runner) -> PickedTask | None:
         job = next((candidate for candidate in candidates if set(candidate.labels) <= labels), None)
         if job is None:
             return None
-        now = _now()
+        now = now_seconds()
         token = new_secret_token()
         task_id = runner_store.insert_task(
             job_id=job.id,
@@ -170,7 +166,7 @@ def update_task(runner: Runner, report: TaskReport, outputs: Mapping[str, str]) 
     result = _valid_result(report.result)
     for step in report.steps:
         _valid_result(step.result)
-    now = _now()
+    now = now_seconds()
     with forge().db.transaction():
         task = _owned_task(runner, report.task_id)
         for key, value in outputs.items():
@@ -219,7 +215,7 @@ def update_log(runner: Runner, task_id: int, index: int, rows: Sequence[LogRow],
     """
     if index < 0:
         raise ConnectError("invalid_argument", "index must not be negative")
-    now = _now()
+    now = now_seconds()
     with forge().db.transaction():
         task = _owned_task(runner, task_id)
         ack = task.log_length
@@ -240,7 +236,7 @@ def update_log(runner: Runner, task_id: int, index: int, rows: Sequence[LogRow],
 def cancel_run(run_id: int) -> bool:
     """Cancel every unfinished job of a run: queued and blocked jobs, and running tasks with their unfinished
     steps (the runner learns it from its next UpdateTask). False when the run was already done."""
-    now = _now()
+    now = now_seconds()
     with forge().db.transaction():
         jobs = [job for job in jobs_of_run(run_id) if not job.status.is_done]
         if not jobs:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..errors import ApiError, Unprocessable
 from ..events import PushEvent, RepoDeletedEvent
 from ..gitcli import ZERO_SHA, Git, GitError
@@ -83,7 +83,7 @@ def create_run(
     inputs: Mapping[str, str] | None = None,
 ) -> Run:
     """Store a run and its jobs (jobs with needs start blocked, the others waiting) in one transaction."""
-    now = int(forge().now())
+    now = now_seconds()
     db = forge().db
     with db.transaction():
         run_id = store.insert_run(
@@ -218,7 +218,7 @@ def on_push(event: PushEvent) -> None:
 
 def on_repo_deleted(event: RepoDeletedEvent) -> None:
     """Drop the runs, jobs, tasks, runners and counters of a deleted repository."""
-    now = int(forge().now())
+    now = now_seconds()
     with forge().db.transaction():
         store.delete_repo_state(event.repo_id)
         runner_store.delete_runners_of_repo(event.repo_id, now)

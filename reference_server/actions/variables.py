@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import BadRequest, Conflict, NotFound
 from . import config_store
@@ -99,7 +99,7 @@ def create_variable(owner_id: int, repo_id: int, raw_name: str, body: Mapping[st
             name=name,
             data=value,
             description=description,
-            now=int(forge().now()),
+            now=now_seconds(),
         )
 
 
@@ -114,9 +114,7 @@ def update_variable(owner_id: int, repo_id: int, raw_name: str, body: Mapping[st
         name = validate_variable_name(new_name) if new_name else existing["name"]
         if name != existing["name"] and config_store.find(TABLE, owner_id, repo_id, name) is not None:
             raise Conflict("variable name already exists")
-        config_store.update(
-            TABLE, existing["id"], name=name, data=value, description=description, now=int(forge().now())
-        )
+        config_store.update(TABLE, existing["id"], name=name, data=value, description=description, now=now_seconds())
 
 
 def delete_variable(owner_id: int, repo_id: int, raw_name: str) -> None:

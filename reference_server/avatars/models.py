@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..events import AccountDeletedEvent, RepoDeletedEvent
 from . import images, store
 
@@ -52,7 +52,7 @@ def set_avatar(kind: str, owner_id: int, image_base64: str) -> None:
     forge().blobs.write(key, [png])
     try:
         with forge().db.transaction():
-            store.save_avatar(kind, owner_id, digest, int(forge().now()))
+            store.save_avatar(kind, owner_id, digest, now_seconds())
     except BaseException:
         if previous is None or previous["hash"] != digest:
             forge().blobs.delete(key)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..users import models as users
 from . import store
 from .errors import CollaboratorNotFound, InvalidCollaborator, NotRepoAdmin, PermissionQueryDenied, UnknownUser
@@ -86,7 +86,7 @@ def put_collaborator(repo: Repo, name: str, options: Mapping[str, Any]) -> None:
     if account.id < 0 or not account.active:
         raise InvalidCollaborator("collaborator's account is inactive")
     with forge().db.transaction():
-        store.put(repo.id, account.id, access, int(forge().now()))
+        store.put(repo.id, account.id, access, now_seconds())
 
 
 def remove_collaborator(repo: Repo, name: str) -> None:

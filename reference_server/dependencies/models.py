@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..issues.comments import CommentType, add_event
 from ..issues.models import Issue, get_issue, get_issue_by_id
 from ..repos import models as repos
@@ -112,7 +112,7 @@ def add_link(target: Linked, dependency: Linked, principal: Principal) -> None:
             raise CircularDependency(
                 f"{target.label} cannot depend on {dependency.label}: {dependency.label} already depends on it"
             )
-        store.insert_link(target.issue.id, dependency.issue.id, principal.user_id, int(forge().now()))
+        store.insert_link(target.issue.id, dependency.issue.id, principal.user_id, now_seconds())
         _record(target.issue, dependency.issue, CommentType.ADD_DEPENDENCY, principal.user_id)
 
 

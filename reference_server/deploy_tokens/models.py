@@ -18,7 +18,7 @@ from urllib.parse import quote
 from flask import g
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..events import RepoDeletedEvent
 from ..repos import models as repos
@@ -125,7 +125,7 @@ def create_token(repo: repos.Repo, options: Mapping[str, Any]) -> NewDeployToken
     title = _title(options)
     read_only = _read_only(options)
     plaintext = _new_secret()
-    now = int(forge().now())
+    now = now_seconds()
     with forge().db.transaction():
         if store.title_taken(repo.id, title):
             raise DeployKeyTitleTaken()
@@ -166,7 +166,7 @@ def regenerate_token(repo: repos.Repo, token_id: int) -> NewDeployToken:
     plaintext = _new_secret()
     with forge().db.transaction():
         get_token(repo, token_id)
-        store.replace_hash(token_id, token_hash(plaintext), plaintext[-8:], int(forge().now()))
+        store.replace_hash(token_id, token_hash(plaintext), plaintext[-8:], now_seconds())
     return NewDeployToken(get_token(repo, token_id), plaintext)
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..auth import Principal, optional_principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import ApiError
 from ..events import (
@@ -114,7 +114,7 @@ def _record(
             ref_name=ref_name,
             is_private=repo.private,
             content=content,
-            now=int(forge().now()),
+            now=now_seconds(),
         )
 
 

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..actions.secrets import seal, unseal
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..events import PushEvent, RepoCreatedEvent
 from ..gitcli import ZERO_SHA, Git, GitError
 from ..orgs import models as orgs
@@ -185,7 +185,7 @@ def migrate(principal: Principal, options: Mapping[str, Any]) -> repos.Repo:
     repo = repos.create_repo_from_git(owner, options_for_repo, populate, mirror=mirror, original_url=url)
     if mirror:
         with forge().db.transaction():
-            store.insert_mirror(repo.id, url, seal(authorization) if authorization else "", int(forge().now()))
+            store.insert_mirror(repo.id, url, seal(authorization) if authorization else "", now_seconds())
     return _publish_created(repo, "mirror" if mirror else "migrate")
 
 
@@ -206,7 +206,7 @@ def sync_mirror(repo: repos.Repo, principal: Principal) -> list[tuple[str, str, 
             raise _failure(exc) from exc
         after = git.ref_commits()
         with forge().db.transaction():
-            store.record_sync(repo.id, int(forge().now()))
+            store.record_sync(repo.id, now_seconds())
         repos.touch(repo)
     moved = [
         (ref, before.get(ref, ZERO_SHA), after.get(ref, ZERO_SHA))

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..auth import Principal
 from ..branches.models import RefUpdate, move_refs
-from ..context import forge
+from ..context import now_seconds
 from ..gitcli import Identity
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
@@ -98,7 +98,7 @@ def merge_upstream(fork: repos.Repo, principal: Principal, options: Mapping[str,
         raise MergeConflict("merge failed because of conflict")
     base = repos.get_repo_by_id(fork.fork_of or 0)
     name, email = users.doer_identity(principal)
-    who = Identity(name, email, int(forge().now()))
+    who = Identity(name, email, now_seconds())
     message = f"Merge branch '{info.base_branch}' of {base.full_name} into {info.branch}\n"
     merge = fork.git.commit_tree(tree, [info.fork_commit, info.base_commit], message, author=who, committer=who)
     move_refs(fork, principal, [RefUpdate(f"refs/heads/{info.branch}", info.fork_commit, merge)])

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..events import IssueActionEvent
 from ..repos import models as repos
@@ -139,13 +139,9 @@ class Comment:
         )
 
 
-def _now() -> int:
-    return int(forge().now())
-
-
 def add_event(issue_id: int, comment_type: CommentType, doer_id: int, *, content: str = "", **extra: Any) -> int:
     """Record one timeline entry (or code comment) of an issue and return its id; joins the caller's transaction."""
-    now = _now()
+    now = now_seconds()
     with forge().db.transaction():
         comment_id = store.insert_comment(
             comment_type=int(comment_type), issue_id=issue_id, poster_id=doer_id, content=content, now=now, extra=extra
@@ -202,7 +198,7 @@ def edit_comment(repo: repos.Repo, comment: Comment, principal: Principal, body:
     text = _body(body)
     _require_poster_or_writer(repo, comment, principal)
     with forge().db.transaction():
-        now = _now()
+        now = now_seconds()
         store.update_comment_content(comment.id, text, now)
         store.touch_issue(comment.issue_id, now)
     return _load(comment.id)

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..auth import Principal, optional_principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..events import IssueActionEvent
 from ..repos import models as repos
@@ -86,10 +86,6 @@ class Issue:
     @property
     def state(self) -> str:
         return "closed" if self.is_closed else "open"
-
-
-def _now() -> int:
-    return int(forge().now())
 
 
 def repo_permission(repo: repos.Repo) -> repos.Permission:
@@ -216,7 +212,7 @@ def create_issue(repo: repos.Repo, options: Mapping[str, Any], principal: Princi
     closed = bool(options.get("closed")) and can_write and not is_pull
     with forge().db.transaction():
         assignees = _assignable_ids(repo, names) if names and can_write else []
-        now = _now()
+        now = now_seconds()
         issue_id = store.insert_issue(
             repo_id=repo.id,
             index=store.next_index(repo.id),
@@ -266,7 +262,7 @@ def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], princ
     names = _assignee_names(options) if can_write else None
     with forge().db.transaction():
         assignees = _assignable_ids(repo, names) if names is not None else None
-        now = _now()
+        now = now_seconds()
         if "title" in fields and fields["title"] != issue.title:
             add_event(
                 issue.id, CommentType.CHANGE_TITLE, principal.user_id, old_title=issue.title, new_title=fields["title"]
@@ -286,7 +282,7 @@ def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], princ
 def close_merged(issue: Issue, doer_id: int, merge_commit: str) -> None:
     """Close a merged pull request's issue with Gitea's ``merge_pull`` timeline entry (not ``close``);
     joins the caller's transaction."""
-    now = _now()
+    now = now_seconds()
     with forge().db.transaction():
         store.update_issue(issue.id, {"is_closed": 1, "closed": now}, now)
         add_event(issue.id, CommentType.MERGE_PULL, doer_id, commit_sha=merge_commit)
@@ -299,7 +295,7 @@ def set_locked(issue: Issue, locked: bool, reason: str, principal: Principal) ->
         current = get_issue_by_id(issue.id)
         if current.is_locked == locked:
             return
-        store.update_issue(issue.id, {"is_locked": int(locked)}, _now())
+        store.update_issue(issue.id, {"is_locked": int(locked)}, now_seconds())
         add_event(issue.id, CommentType.LOCK if locked else CommentType.UNLOCK, principal.user_id, content=reason)
 
 

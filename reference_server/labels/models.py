@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import Unprocessable
 from ..events import RepoDeletedEvent
@@ -85,7 +85,7 @@ def _name(options: Mapping[str, Any]) -> str:
 def _archived_unix(archived: bool, current: int = 0) -> int:
     if not archived:
         return 0
-    return current or int(forge().now())
+    return current or now_seconds()
 
 
 def get_label(repo: Repo, label_id: int) -> Label:
@@ -116,7 +116,7 @@ def create_label(repo: Repo, options: Mapping[str, Any]) -> Label:
         color=color,
         description=description,
         archived_unix=_archived_unix(archived),
-        now=int(forge().now()),
+        now=now_seconds(),
     )
     return get_label(repo, label_id)
 
@@ -140,7 +140,7 @@ def edit_label(repo: Repo, label_id: int, options: Mapping[str, Any]) -> Label:
         color=color,
         description=description,
         archived_unix=_archived_unix(archived, label.archived_unix),
-        now=int(forge().now()),
+        now=now_seconds(),
     )
     return get_label(repo, label.id)
 
@@ -153,7 +153,7 @@ def delete_label(repo: Repo, label_id: int) -> None:
 
 def initialize_labels(repo_id: int, template_name: str) -> None:
     """Create a label template's labels in a new repository (inside the caller's transaction)."""
-    now = int(forge().now())
+    now = now_seconds()
     with forge().db.transaction():
         for label in templates.label_template(template_name):
             store.insert_label(

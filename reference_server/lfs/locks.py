@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..repos import models as repos
 from ..timefmt import iso
@@ -88,7 +88,7 @@ def create_lock(repo: repos.Repo, body: Mapping[str, Any], principal: Principal)
         existing = store.lock_by_path(repo.id, path)
         if existing is not None:
             raise LfsLockConflict(lock=lock_to_api(existing))
-        lock_id = store.insert_lock(repo.id, principal.user_id, path, _ref_name(body), int(forge().now()))
+        lock_id = store.insert_lock(repo.id, principal.user_id, path, _ref_name(body), now_seconds())
         row = store.lock_by_id(repo.id, lock_id)
     assert row is not None
     return {"lock": lock_to_api(row)}

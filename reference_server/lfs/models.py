@@ -20,7 +20,7 @@ from typing import IO, Any, Literal
 from urllib.parse import quote
 
 from ..auth import Principal, has_scope, optional_principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..deploy_tokens import models as deploy_tokens
 from ..events import RepoDeletedEvent
 from ..repos import models as repos
@@ -261,7 +261,7 @@ def receive_object(repo: repos.Repo, oid: str, size: str, stream: IO[bytes]) -> 
         raise LfsTooLarge(f"Size must be less than or equal to {limit}")
     forge().blobs.write(blob_key(pointer.oid), _verified(stream, pointer))
     with forge().db.transaction():
-        store.link_object(repo.id, pointer.oid, pointer.size, int(forge().now()))
+        store.link_object(repo.id, pointer.oid, pointer.size, now_seconds())
 
 
 def object_path(repo: repos.Repo, oid: str) -> tuple[Path, int]:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from flask import current_app
 
-from ..context import forge
+from ..context import now_seconds
 from ..events import DefaultBranchChangedEvent, PushEvent, RepoCreatedEvent, RepoDeletedEvent
 from ..gitcli import ZERO_SHA, GitError
 from ..repos.errors import RepoNotFound
@@ -99,7 +99,7 @@ def refresh_licenses(repo: Repo) -> list[str]:
     """Recompute and store the licenses of the default branch's head; no branch clears them."""
     commit = repo.git.rev_parse(f"refs/heads/{repo.default_branch}") if repo.default_branch else None
     licenses = _detect(repo, commit) if commit else []
-    store.save_licenses(repo.id, licenses, commit or "", int(forge().now()))
+    store.save_licenses(repo.id, licenses, commit or "", now_seconds())
     return licenses
 
 
@@ -127,7 +127,7 @@ def on_push(event: PushEvent) -> None:
         return
     known = event.changed_paths is not None and ZERO_SHA not in (event.before, event.after)
     if known and not _touches_license(event.changed_paths or ()):
-        store.save_licenses(repo.id, store.licenses_of_repo(repo.id), event.after, int(forge().now()))
+        store.move_licenses_to(repo.id, event.after, now_seconds())
         return
     _refresh_by_id(repo.id, "a push")
 
@@ -140,7 +140,7 @@ def on_repo_created(event: RepoCreatedEvent) -> None:
     """A new repository (initialised with a license template, forked, migrated, mirrored) is examined;
     an empty one has no license to find."""
     if event.kind == "empty":
-        store.save_licenses(event.repo_id, [], "", int(forge().now()))
+        store.save_licenses(event.repo_id, [], "", now_seconds())
         return
     _refresh_by_id(event.repo_id, f"creation ({event.kind})")
 

@@ -30,5 +30,13 @@ def save_licenses(repo_id: int, licenses: list[str], commit_sha: str, now: int) 
     )
 
 
+def move_licenses_to(repo_id: int, commit_sha: str, now: int) -> None:
+    """The stored licenses now describe ``commit_sha`` (a commit that changed no license file); one UPDATE,
+    so a concurrent recomputation's licenses are never overwritten with older ones."""
+    forge().db.execute(
+        "UPDATE repo_license SET commit_sha = ?, updated = ? WHERE repo_id = ?", (commit_sha, now, repo_id)
+    )
+
+
 def delete_licenses(repo_id: int) -> None:
     forge().db.execute("DELETE FROM repo_license WHERE repo_id = ?", (repo_id,))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import Forbidden, Unprocessable
 from ..events import AccountDeletedEvent
@@ -225,7 +225,7 @@ def create_org(options: Mapping[str, Any], creator: Principal) -> users.User:
     if creator_account.id < 0 or creator_account.restricted:
         raise Forbidden("user is not allowed to create organizations")
     name = users.validate_account_name(options.get("username"), "UserName")
-    now = int(forge().now())
+    now = now_seconds()
     values = users.account_values(
         name,
         is_org=True,
@@ -308,7 +308,7 @@ def edit_org(org: users.User, options: Mapping[str, Any]) -> users.User:
         else users.optional_flag(options, "repo_admin_change_team_access"),
     )
     with forge().db.transaction():
-        store.update_org_profile(org.id, profile, int(forge().now()))
+        store.update_org_profile(org.id, profile, now_seconds())
     return users.get_user(org.id)
 
 

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from .. import gitcache
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..users import models as users
 from ..users.errors import UserAlreadyExists
 from . import store
@@ -58,7 +58,7 @@ def rename_org(name: str, new_name: object, principal: Principal) -> None:
     checked = _validate_new_name(org, new_name)
     old_lower, new_lower = org.name.lower(), checked.lower()
     owned = repos.repos_of_owner(org.id)
-    now = int(forge().now())
+    now = now_seconds()
     with _repo_locks(owned), forge().db.transaction():
         try:
             store.rename_org(org.id, checked, now)

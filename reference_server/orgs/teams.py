@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..errors import Unprocessable
 from ..users import models as users
 from ..users.errors import UserNotFound
@@ -192,7 +192,7 @@ def create_team(org: users.User, options: Mapping[str, Any]) -> Team:
     name = _validate_name(options.get("name"))
     description = users.optional_text(options, "description", 255)
     access, units = _resolve_units(_validate_permission(options.get("permission")), options, required=True)
-    now = int(forge().now())
+    now = now_seconds()
     with forge().db.transaction():
         if store.team_by_name(org.id, name) is not None:
             raise TeamAlreadyExists(f"team already exists [org_id: {org.id}, name: {name}]")
@@ -242,7 +242,7 @@ def edit_team(team: Team, options: Mapping[str, Any]) -> Team:
             access=access,
             includes_all=includes_all,
             can_create=can_create,
-            now=int(forge().now()),
+            now=now_seconds(),
         )
         if units is not None:
             store.replace_units(team.id, units)
@@ -279,7 +279,7 @@ def team_member(team: Team, name: str) -> users.User:
 def add_member(team: Team, name: str) -> None:
     """Put a user in the team; the user joins the organization with it."""
     user = _user_named(name)
-    now = int(forge().now())
+    now = now_seconds()
     with forge().db.transaction():
         store.add_team_member(team.id, user.id, now)
         store.ensure_org_user(team.org_id, user.id, now)

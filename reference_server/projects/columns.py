@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..issues.models import poster_to_api
 from ..timefmt import iso
@@ -65,10 +65,6 @@ class Column:
         )
 
 
-def _now() -> int:
-    return int(forge().now())
-
-
 def _color(options: Mapping[str, Any]) -> str | None:
     color = text_option(options, "color")
     if color is None or color == "":
@@ -119,7 +115,7 @@ def create_column(project: Project, options: Mapping[str, Any], principal: Princ
             sorting=min(top + 1, SORTING_RANGE[1]),
             is_default=False,
             creator_id=principal.user_id,
-            now=_now(),
+            now=now_seconds(),
         )
     return get_column(project, column_id)
 
@@ -137,7 +133,7 @@ def edit_column(project: Project, column: Column, options: Mapping[str, Any]) ->
     if sorting is not None:
         fields["sorting"] = sorting
     with forge().db.transaction():
-        store.update_column(column.id, fields, _now())
+        store.update_column(column.id, fields, now_seconds())
     return get_column(project, column.id)
 
 
@@ -157,13 +153,13 @@ def move_columns(project: Project, options: Mapping[str, Any]) -> None:
         known = {row["id"] for row in store.columns_of_project(project.id)}
         if len(wanted) != len(known) or set(wanted) != known:
             raise InvalidProjectOption("column_ids must list every column of the project exactly once")
-        store.set_column_order(wanted, _now())
+        store.set_column_order(wanted, now_seconds())
 
 
 def set_default(project: Project, column: Column) -> None:
     """Make the column the board's only default column."""
     with forge().db.transaction():
-        store.set_default_column(project.id, column.id, _now())
+        store.set_default_column(project.id, column.id, now_seconds())
 
 
 def delete_column(project: Project, column: Column) -> None:

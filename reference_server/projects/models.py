@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..auth import Principal, optional_principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..events import AccountDeletedEvent, RepoDeletedEvent
 from ..issues.errors import IssueNotFound
@@ -95,10 +95,6 @@ class Project:
         return "closed" if self.is_closed else "open"
 
 
-def _now() -> int:
-    return int(forge().now())
-
-
 # -- validation --------------------------------------------------------------------------------------
 
 
@@ -166,7 +162,7 @@ def create_project(scope: Scope, options: Mapping[str, Any], principal: Principa
     description = text_option(options, "description") or ""
     template = _choice(options, "template_type", TEMPLATE_TYPES) or 0
     card_type = _choice(options, "card_type", CARD_TYPES) or 0
-    now = _now()
+    now = now_seconds()
     with forge().db.transaction():
         project_id = store.insert_project(
             {
@@ -210,7 +206,7 @@ def edit_project(scope: Scope, project: Project, options: Mapping[str, Any]) -> 
     state = options.get("state")
     if state is not None and state not in ("open", "closed"):
         raise InvalidProjectOption("state must be 'open' or 'closed'")
-    now = _now()
+    now = now_seconds()
     if state is not None and (state == "closed") != project.is_closed:
         fields["is_closed"] = int(state == "closed")
         fields["closed"] = now if state == "closed" else 0

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..timefmt import iso
 from . import store
@@ -347,7 +347,7 @@ def create_branch_protection(repo: Repo, options: Mapping[str, Any]) -> BranchPr
         if priority == 0:
             priority = store.max_branch_priority(repo.id) + 1
         rule_id = store.insert_branch_rule(
-            repo.id, {"rule_name": rule_name, "priority": priority, **_columns(settings)}, int(forge().now())
+            repo.id, {"rule_name": rule_name, "priority": priority, **_columns(settings)}, now_seconds()
         )
     return _reload(repo, rule_id)
 
@@ -370,7 +370,7 @@ def edit_branch_protection(repo: Repo, name: str, options: Mapping[str, Any]) ->
     if priority is not None:
         fields["priority"] = priority
     with forge().db.transaction():
-        store.update_branch_rule(rule.id, fields, int(forge().now()))
+        store.update_branch_rule(rule.id, fields, now_seconds())
     return _reload(repo, rule.id)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..timefmt import iso
 from . import store
@@ -121,7 +121,7 @@ def create_tag_protection(repo: Repo, options: Mapping[str, Any]) -> TagProtecti
     with forge().db.transaction():
         if store.tag_rule_by_pattern(repo.id, pattern) is not None:
             raise TagProtectionExists()
-        rule_id = store.insert_tag_rule(repo.id, fields, int(forge().now()))
+        rule_id = store.insert_tag_rule(repo.id, fields, now_seconds())
     return get_tag_protection(repo, str(rule_id))
 
 
@@ -135,7 +135,7 @@ def edit_tag_protection(repo: Repo, raw_id: str, options: Mapping[str, Any]) -> 
             if store.tag_rule_by_pattern(repo.id, pattern) is not None:
                 raise TagProtectionExists()
             fields["name_pattern"] = pattern
-        store.update_tag_rule(rule.id, fields, int(forge().now()))
+        store.update_tag_rule(rule.id, fields, now_seconds())
     return get_tag_protection(repo, raw_id)
 
 

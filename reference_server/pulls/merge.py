@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, Git, Identity, RefUpdateRejectedError
 from ..issues import models as issues
@@ -103,7 +103,7 @@ def merge_pull(repo: repos.Repo, index: int, options: Mapping[str, Any], princip
                     "has_merged": 1,
                     "merged_commit": new_base,
                     "merger_id": principal.user_id,
-                    "merged": int(forge().now()),
+                    "merged": now_seconds(),
                     "merge_base": merge_base,
                 },
             )

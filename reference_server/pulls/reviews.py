@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..issues import models as issues
 from ..issues.comments import (
@@ -189,7 +189,7 @@ def create_review(repo: repos.Repo, pull: Pull, options: Mapping[str, Any], prin
     commit_id = repo.git.rev_parse(commit_id) or commit_id
     planned = _plan_comments(repo, pull, raw_comments, commit_id)
     official = repos.permission(principal, repo).can_write and review_type in (ReviewType.APPROVE, ReviewType.REJECT)
-    now = int(forge().now())
+    now = now_seconds()
     with forge().db.transaction():
         review_id = store.insert_review(
             issue_id=pull.issue.id,

@@ -11,7 +11,7 @@ compare-and-swap and a ``PushEvent`` is published.
 from __future__ import annotations
 
 from ..auth import Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..events import PushEvent
 from ..gitcli import Git, Identity, RefUpdateRejectedError
 from ..repos import models as repos
@@ -26,7 +26,7 @@ __all__ = ["branch_tips", "doer_identity", "replay_commits", "update_pull_branch
 def doer_identity(principal: Principal) -> Identity:
     """The caller as the committer of a commit the forge writes now."""
     name, email = users.doer_identity(principal)
-    return Identity(name, email, int(forge().now()))
+    return Identity(name, email, now_seconds())
 
 
 def _merge(git: Git, pull: Pull, base: str, head: str, doer: Identity) -> str:

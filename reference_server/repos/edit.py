@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import gitcache
 from ..auth import optional_principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..errors import Unprocessable
 from ..events import DefaultBranchChangedEvent, RepoRenamedEvent
 from ..gitcli import valid_branch_name
@@ -79,7 +79,7 @@ def edit_repo(repo: models.Repo, options: Mapping[str, Any]) -> models.Repo:
         if value is not None:
             settings[key] = int(value)
     archived = _flag(options, "archived")
-    now = int(forge().now())
+    now = now_seconds()
     if archived is not None and archived != repo.archived:
         settings["archived"] = int(archived)
         settings["archived_at"] = now if archived else 0

@@ -17,7 +17,7 @@ from flask import current_app, has_request_context
 
 from .. import gitcache
 from ..auth import Principal, optional_principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import BadRequest, Forbidden, Unprocessable
 from ..events import RepoCreatedEvent, RepoDeletedEvent
@@ -283,7 +283,7 @@ def _initial_commit(
     git: Git, name: str, description: str, branch: str, doer: users.User, *, files: Mapping[str, bytes] | None = None
 ) -> None:
     """README.md plus the template files (LICENSE, .gitignore) in one commit."""
-    now = int(forge().now())
+    now = now_seconds()
     who = Identity(doer.name, doer.email or f"{doer.name.lower()}@noreply.invalid", now)
     readme = f"# {name}\n\n{description}\n".encode()
     changes: dict[str, bytes | None] = {"README.md": readme, **(files or {})}
@@ -312,7 +312,7 @@ def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) 
                 private=values["private"],
                 is_template=values["template"],
                 default_branch=values["default_branch"],
-                now=int(forge().now()),
+                now=now_seconds(),
             )
         except sqlite3.IntegrityError as exc:
             raise RepoAlreadyExists("The repository with the same name already exists.") from exc
@@ -376,7 +376,7 @@ def create_repo_from_git(
                 private=values["private"],
                 is_template=False,
                 default_branch=default_branch,
-                now=int(forge().now()),
+                now=now_seconds(),
                 fork_of=fork_of,
                 is_mirror=mirror,
                 original_url=original_url,
@@ -423,13 +423,13 @@ def delete_repo(repo: Repo) -> None:
 
 def touch(repo: Repo) -> None:
     """Record that the repository changed now."""
-    store.touch_repo(repo.id, int(forge().now()))
+    store.touch_repo(repo.id, now_seconds())
 
 
 def set_default_branch(repo: Repo, branch: str) -> None:
     """Make ``branch`` the default (HEAD and the row)."""
     repo.git.set_head(branch)
-    store.set_default_branch(repo.id, branch, int(forge().now()))
+    store.set_default_branch(repo.id, branch, now_seconds())
 
 
 def repo_lock(repo: Repo) -> threading.Lock:

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from ..auth import Principal
-from ..context import forge
+from ..context import now_seconds
 from ..errors import Unprocessable
 from ..gitcli import ZERO_SHA, Identity, valid_branch_name
 from ..users import models as users
@@ -129,7 +129,7 @@ def parse_commit_options(repo: models.Repo, options: Mapping[str, Any], principa
     signoff = options.get("signoff")
     if signoff is not None and not isinstance(signoff, bool):
         raise Unprocessable("[Signoff]: must be a boolean")
-    now = int(forge().now())
+    now = now_seconds()
     fallback = users.doer_identity(principal)
     author_pair = _identity(options, "author")
     committer_pair = _identity(options, "committer")

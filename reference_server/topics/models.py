@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..events import RepoDeletedEvent
 from ..timefmt import iso
@@ -72,10 +72,6 @@ def sanitize_topics(names: Sequence[str]) -> tuple[list[str], list[str]]:
     return valid, invalid
 
 
-def _now() -> int:
-    return int(forge().now())
-
-
 def topics_page(repo_id: int, limit: int, offset: int) -> tuple[list[str], int]:
     """One page of the repository's topic names (by name) and how many it has."""
     return store.names_of_repo(repo_id, limit, offset), store.count_of_repo(repo_id)
@@ -95,8 +91,8 @@ def replace_topics(repo_id: int, names: Sequence[str]) -> None:
         raise InvalidTopics("Topic names are invalid", invalid)
     with forge().db.transaction():
         current = store.all_names_of_repo(repo_id)
-        store.unlink(repo_id, [name for name in current if name not in valid], _now())
-        store.link(repo_id, [name for name in valid if name not in current], _now())
+        store.unlink(repo_id, [name for name in current if name not in valid], now_seconds())
+        store.link(repo_id, [name for name in valid if name not in current], now_seconds())
 
 
 def _single(name: str) -> str:
@@ -115,14 +111,14 @@ def add_topic(repo_id: int, name: str) -> None:
             return
         if len(current) >= MAX_TOPICS:
             raise TooManyTopics("Exceeding maximum allowed topics per repo.", None)
-        store.link(repo_id, [topic], _now())
+        store.link(repo_id, [topic], now_seconds())
 
 
 def delete_topic(repo_id: int, name: str) -> None:
     """``DELETE .../topics/{topic}``: detach one topic; 404 when the repository does not carry it."""
     topic = _single(name)
     with forge().db.transaction():
-        if not store.unlink(repo_id, [topic], _now()):
+        if not store.unlink(repo_id, [topic], now_seconds()):
             raise TopicNotFound("not found")
 
 
@@ -146,4 +142,4 @@ def topic_to_api(topic: Topic) -> dict[str, Any]:
 def on_repo_deleted(event: RepoDeletedEvent) -> None:
     """A deleted repository's topics count one repository less."""
     with forge().db.transaction():
-        store.unlink(event.repo_id, store.all_names_of_repo(event.repo_id), _now())
+        store.unlink(event.repo_id, store.all_names_of_repo(event.repo_id), now_seconds())

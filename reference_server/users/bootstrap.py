@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 
 from ..config import Config
-from ..context import forge
+from ..context import forge, now_seconds
 from . import store, tokens
 from .models import account_values, hash_password
 
@@ -49,7 +49,7 @@ def bootstrap() -> str | None:
     token (so rotating it in the configuration really rotates it). Returns a generated token to print
     when none was configured and the admin has no token at all."""
     config = forge().config
-    now = int(forge().now())
+    now = now_seconds()
     with forge().db.transaction():
         admin_id = _ensure_admin(config, now)
         if config.admin_token:

@@ -16,7 +16,7 @@ from flask import current_app, has_request_context
 
 from .. import passwords
 from ..auth import Principal, optional_principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import BadRequest, Forbidden, Unprocessable
 from ..events import AccountDeletedEvent
@@ -133,10 +133,6 @@ class User:
             last_login=row["last_login"],
             repo_admin_change_team_access=bool(row["repo_admin_change_team_access"]),
         )
-
-
-def _now() -> int:
-    return int(forge().now())
 
 
 # -- lookups -------------------------------------------------------------------------------------
@@ -360,7 +356,7 @@ def create_user(options: Mapping[str, Any]) -> User:
     require_utf8(password, "Password")
     if store.user_by_email(email) is not None:
         raise UserAlreadyExists(f"e-mail already in use [email: {email}]")
-    now = _now()
+    now = now_seconds()
     created = _created_at(options.get("created_at"), now)
     values = account_values(
         username,
@@ -498,7 +494,7 @@ def principal_for_password(username: str, password: str) -> Principal | None:
         return None
     if not row["active"] or row["prohibit_login"]:
         return None
-    store.set_last_login(row["id"], _now())
+    store.set_last_login(row["id"], now_seconds())
     return Principal(row["id"], row["name"], bool(row["is_admin"]), frozenset({"all"}), None)
 
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response
 
 from ..auth import check_scope, current_principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..errors import Forbidden, Unprocessable
 from ..rest import json_body, json_response
 from . import store
@@ -117,7 +117,7 @@ def update_settings(user_id: int, options: Mapping[str, Any]) -> UserSettings:
     flags = {key: _flag(options, key) for key in FLAGS}
     current = get_settings(user_id)
     with forge().db.transaction():
-        store.update_profile(user_id, profile, int(forge().now()))
+        store.update_profile(user_id, profile, now_seconds())
         store.save_settings(
             user_id,
             language=preferences["language"] if preferences["language"] is not None else current.language,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..auth import CATEGORIES, Principal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import BadRequest, Unprocessable
 from ..timefmt import iso, iso_or_zero
@@ -111,7 +111,7 @@ def normalize_scopes(scopes: object) -> tuple[str, ...]:
 
 
 def insert_token(user_id: int, name: str, scopes: Iterable[str], plaintext: str) -> NewToken:
-    now = int(forge().now())
+    now = now_seconds()
     token_id = store.insert_token(
         user_id=user_id,
         name=name,
@@ -210,7 +210,7 @@ def principal_for_token(token: str) -> Principal | None:
         return _task_principal(digest)
     if row["user_is_org"] or not row["user_active"] or row["user_prohibit_login"]:
         return None
-    now = int(forge().now())
+    now = now_seconds()
     if now - row["last_used"] >= TOKEN_TOUCH_INTERVAL:
         store.touch_token(row["id"], now)
     scopes = frozenset(s for s in row["scopes"].split(",") if s)

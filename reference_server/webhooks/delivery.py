@@ -23,7 +23,7 @@ from urllib.parse import quote
 import requests
 from flask import Flask, Response, current_app, g, has_app_context, has_request_context
 
-from ..context import forge
+from ..context import forge, now_seconds
 from . import store
 from .models import Hook
 
@@ -188,7 +188,7 @@ class DeliveryWorker:
                             "action": delivery.action,
                             "status_code": status_code,
                             "error": error,
-                            "delivered": int(forge().now()),
+                            "delivered": now_seconds(),
                             "duration_ms": duration_ms,
                         }
                     )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..actions.secrets import seal, unseal
-from ..context import forge
+from ..context import forge, now_seconds
 from ..db import Row
 from ..timefmt import iso
 from . import store
@@ -233,7 +233,7 @@ def create_hook(repo: Repo, options: Mapping[str, Any]) -> Hook:
     }
     db = forge().db
     with db.transaction():
-        hook_id = store.insert_hook(repo.id, _sealed(fields), int(forge().now()))
+        hook_id = store.insert_hook(repo.id, _sealed(fields), now_seconds())
         row = store.hook_row(repo.id, hook_id)
     if row is None:  # pragma: no cover - written just above
         raise HookNotFound("the hook vanished right after it was created")
@@ -271,7 +271,7 @@ def edit_hook(repo: Repo, raw_id: str, options: Mapping[str, Any]) -> Hook:
     db = forge().db
     with db.transaction():
         if fields:
-            store.update_hook(hook.id, _sealed(fields), int(forge().now()))
+            store.update_hook(hook.id, _sealed(fields), now_seconds())
         row = store.hook_row(repo.id, hook.id)
     if row is None:
         raise HookNotFound(f"hook {raw_id} not found")
