@@ -18,9 +18,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-__all__ = ["DEFAULT_BIND_HOST", "ReceivedRequest", "ReceiverTimeoutError", "WebhookReceiver", "receiver_address"]
+__all__ = [
+    "DEFAULT_BIND_HOST",
+    "RECEIVER_HOST",
+    "ReceivedRequest",
+    "ReceiverTimeoutError",
+    "WebhookReceiver",
+    "receiver_address",
+]
 
-DEFAULT_BIND_HOST = "127.0.0.1"
+RECEIVER_HOST = "127.0.0.2"
+"""A loopback address of the receiver's own, so a forge can allow exactly it (``ALLOWED_HOST_LIST =
+external,127.0.0.2``) while still refusing ``localhost``, 127.0.0.1 and every other loopback form."""
+DEFAULT_BIND_HOST = RECEIVER_HOST
 MAX_BODY_BYTES = 16 * 1024 * 1024
 
 

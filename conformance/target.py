@@ -24,6 +24,7 @@ import requests
 import yaml
 
 from .paths import KIT_ROOT
+from .receiver import RECEIVER_HOST
 
 __all__ = [
     "ENV_TARGET",
@@ -39,6 +40,10 @@ __all__ = [
 
 ENV_TARGET = "CONFORMANCE_TARGET"
 ENV_TOKEN = "CONFORMANCE_TOKEN"  # noqa: S105 - the name of a variable, not a secret
+EMBEDDED_WEBHOOK_HOSTS = f"external,{RECEIVER_HOST}"
+"""The embedded server delivers to the harness's webhook receiver, and to no other local address."""
+EMBEDDED_MIGRATION_HOSTS = "external,127.0.0.1"
+"""The migration scenarios clone from the embedded server itself, at 127.0.0.1."""
 LISTENING = re.compile(r"reference-server listening on (http://\S+)")
 STARTUP_SECONDS = 60.0
 
@@ -153,6 +158,10 @@ class EmbeddedServer:
             "--admin-token",
             self.admin_token,
             "--test-hooks",
+            "--webhook-allowed-hosts",
+            EMBEDDED_WEBHOOK_HOSTS,
+            "--migrations-allowed-hosts",
+            EMBEDDED_MIGRATION_HOSTS,
             "--password-cost",
             "fast",
             "--log-level",

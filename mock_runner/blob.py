@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import threading
+import unicodedata
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -181,12 +182,14 @@ class BlobDownload:
 
 
 def filename_from_disposition(header: str) -> str:
-    """The file name of a ``Content-Disposition`` header (``filename*`` preferred), base name only."""
+    """The file name of a ``Content-Disposition`` header (``filename*`` preferred), base name only, taken
+    after NFKC normalisation (fullwidth full stops and solidus are ``../`` once normalised)."""
     if not header:
         return ""
     message = Message()
     message["content-disposition"] = header
-    name = PurePosixPath((message.get_filename() or "").replace("\\", "/")).name
+    normalised = unicodedata.normalize("NFKC", message.get_filename() or "")
+    name = PurePosixPath(normalised.replace("\\", "/")).name
     return "" if name in (".", "..") else name
 
 

@@ -20,12 +20,14 @@ __all__ = [
     "ADMIN_WRITE",
     "GIT",
     "JOB_OR_SIGNED",
+    "JOB_TOKEN_REFUSAL",
     "PUBLIC",
     "RULES",
     "RUNNER",
     "SIGNED",
     "Rule",
     "basic",
+    "job_token_may",
     "token",
 ]
 
@@ -37,11 +39,12 @@ class Rule:
     """How a route authenticates its caller and, for account tokens, which scope categories it needs."""
 
     kinds: tuple[Kind, ...]
-    """``public`` (nobody), ``token`` (an account token, basic auth or a job token), ``basic`` (basic auth
-    only: password, or a token as password), ``admin`` (a site administrator with ``admin`` scope),
+    """``public`` (nobody), ``token`` (an account token, basic auth or a job token, the latter confined by
+    :func:`job_token_may`), ``basic`` (basic auth with the account's password; a token, even as the
+    password, is refused), ``admin`` (a site administrator with ``admin`` scope),
     ``signed`` (a signed URL, never an account token), ``runner`` (a runner's uuid and token, or a
     registration token for Register), ``job`` (an Actions runtime token), ``git`` (Git credentials: a
-    password, an account or deploy token as password, or an LFS transfer token)."""
+    password, an account, job or deploy token as password; an LFS transfer token on LFS routes only)."""
     categories: tuple[str, ...] = ()
     """Scope categories an account token needs (all of them); empty for ``token``: any valid token."""
     anonymous_read: bool = False
@@ -56,7 +59,7 @@ def token(*categories: str, anonymous_read: bool = False, write_on_read: bool = 
 
 
 def basic(*categories: str) -> Rule:
-    """A route that needs basic authentication (Gitea's token management)."""
+    """A route that needs the account's password in basic authentication (token management)."""
     return Rule(("basic",), tuple(categories))
 
 
@@ -464,3 +467,29 @@ RULES: Mapping[str, Rule] = {
     "repoRenderMarkdown": token("repository"),
     "repoRenderMarkdownRaw": token("repository"),
 }
+
+# -- job tokens ------------------------------------------------------------------------------------
+
+JOB_TOKEN_REFUSAL = "job tokens may only act on their own repository"  # noqa: S105 - a message
+REPOSITORY_PREFIX = "/api/v1/repos/<owner>/<repo>"
+JOB_READS_REFUSED = ("/api/v1/user/", "/api/v1/admin", "/api/v1/users/<username>/tokens", "/api/v1/orgs/<org>/actions")
+JOB_RENDERING = frozenset({"renderMarkup", "renderMarkdown", "renderMarkdownRaw"})
+"""Instance-level POST routes that only compute an answer (no state), open to a job's markup previews."""
+
+
+def job_token_may(path: str, method: str, endpoint: str) -> bool:
+    """Whether an Actions job token (``GITEA_TOKEN``) may call a REST route (its URL rule and method).
+
+    A job token acts for its own repository only: every route of a repository (the repository
+    permission then allows its own repository, and reading public ones); elsewhere only reads of
+    instance-wide or public information and ``GET /user`` (who it is). Never user- or
+    organization-level state, a runner registration, a repository or organization of its own, or
+    another token. Refused with 403 :data:`JOB_TOKEN_REFUSAL` before the route runs; ``/token``
+    answers a job token itself (404, as Gitea)."""
+    if not path.startswith("/api/v1/") or path.startswith(REPOSITORY_PREFIX + "/") or path == REPOSITORY_PREFIX:
+        return True
+    if path == "/api/v1/token" or endpoint in JOB_RENDERING:
+        return True
+    if method not in ("GET", "HEAD"):
+        return False
+    return path == "/api/v1/user" or not path.startswith(JOB_READS_REFUSED)

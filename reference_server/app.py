@@ -11,6 +11,7 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
+from .access import JOB_TOKEN_REFUSAL, job_token_may
 from .actions.config_store import SCHEMA as ACTIONS_CONFIG_SCHEMA
 from .blobs import BlobStore
 from .config import Config
@@ -18,7 +19,7 @@ from .context import Forge
 from .db import Database
 from .diskfull import INSUFFICIENT_STORAGE, is_disk_full
 from .diskfull import MESSAGE as DISK_FULL_MESSAGE
-from .errors import ApiError, ConnectError, TwirpError
+from .errors import ApiError, ConnectError, Forbidden, TwirpError
 from .events import EventBus
 from .rest import json_response
 from .signing import Signer, load_or_create_secret
@@ -200,10 +201,23 @@ def _install_request_hooks(app: Flask) -> None:
     def authenticate() -> None:
         if request.path.startswith("/api/v1/"):
             resolve_credentials(principal_for_token, principal_for_password)
+        elif ".git/info/lfs/" in request.path:
+            from .deploy_tokens.models import lfs_principal_for_token  # also deploy and LFS transfer tokens
+
+            resolve_credentials(lfs_principal_for_token, principal_for_password)
         elif request.path.endswith(".git") or ".git/" in request.path:
-            from .deploy_tokens.models import git_principal_for_token  # also deploy and LFS transfer tokens
+            from .deploy_tokens.models import git_principal_for_token  # also deploy tokens
 
             resolve_credentials(git_principal_for_token, principal_for_password)
+
+    @app.before_request
+    def confine_job_tokens() -> None:
+        """A job token acts for its own repository only (``access.job_token_may``), before any route runs."""
+        principal = g.get("principal")
+        rule = request.url_rule
+        is_job = principal is not None and principal.task_id is not None
+        if is_job and rule is not None and not job_token_may(rule.rule, request.method, rule.endpoint):
+            raise Forbidden(JOB_TOKEN_REFUSAL)
 
     @app.after_request
     def common_headers(response: Response) -> Response:
@@ -229,6 +243,7 @@ def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = Non
         events=EventBus(),
     )
     app.extensions["forge"] = forge
+    _ = (forge.webhook_hosts, forge.migration_hosts)  # a bad allow-list stops the start, not a delivery
     families = _families()
     forge.db.apply_schema([*(family.store.SCHEMA for family in families), ACTIONS_CONFIG_SCHEMA])
     from .repos.store import upgrade as upgrade_repos_table

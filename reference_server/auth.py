@@ -60,6 +60,9 @@ class Principal:
     """Set when the caller is a running Actions task (its job token, ``GITEA_TOKEN``)."""
     task_repo_id: int | None = None
     """The repository of that task: the only private repository such a caller may see, and the only one it writes."""
+    by_password: bool = False
+    """Whether the caller proved the account's password (basic auth): managing access tokens needs it, so a
+    token, whatever its scopes, can never mint a broader one."""
 
 
 def has_scope(principal: Principal, category: str, write: bool) -> bool:

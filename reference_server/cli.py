@@ -47,6 +47,18 @@ def build_parser() -> argparse.ArgumentParser:
         default="standard",
         help="scrypt cost of new password hashes (default standard; fast is for throw-away test servers only)",
     )
+    parser.add_argument(
+        "--webhook-allowed-hosts",
+        default="external",
+        help="where webhooks may deliver (Gitea's [webhook] ALLOWED_HOST_LIST: external, private, loopback, *, "
+        "CIDRs, host globs; default external)",
+    )
+    parser.add_argument(
+        "--migrations-allowed-hosts",
+        default="external",
+        help="where migrations and mirrors may fetch from (same vocabulary; default external, as Gitea's "
+        "ALLOW_LOCALNETWORKS = false)",
+    )
     parser.add_argument("--log-level", default="WARNING", help="Python log level")
     return parser
 
@@ -79,8 +91,14 @@ def main(argv: list[str] | None = None) -> int:
         test_hooks=options.test_hooks,
         badges=badges,
         password_cost=PASSWORD_COSTS[options.password_cost],
+        webhook_allowed_hosts=options.webhook_allowed_hosts,
+        migrations_allowed_hosts=options.migrations_allowed_hosts,
     )
-    app = create_app(config)
+    try:
+        app = create_app(config)
+    except ValueError as exc:
+        print(f"reference-server: {exc}", file=sys.stderr)
+        return 2
     server = create_server(
         app,
         host=options.host,

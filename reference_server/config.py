@@ -70,6 +70,11 @@ class Config:
     on_ready: Callable[[str], None] | None = None
     password_cost: ScryptCost = STANDARD_COST
     """scrypt cost of new password hashes; ``FAST_COST`` only for throw-away test servers."""
+    webhook_allowed_hosts: str = "external"
+    """Where webhook deliveries may go (Gitea's ``[webhook] ALLOWED_HOST_LIST``; ``hostmatch`` vocabulary)."""
+    migrations_allowed_hosts: str = "external"
+    """Where migrations and mirror syncs may fetch from (Gitea's ``[migrations] ALLOW_LOCALNETWORKS = false``
+    is ``external``; ``external,private,loopback`` is its ``true``)."""
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir)

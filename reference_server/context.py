@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import cast
 
 from flask import current_app
@@ -11,6 +12,8 @@ from .blobs import BlobStore
 from .config import Config
 from .db import Database
 from .events import EventBus
+from .hostmatch import HostPolicy
+from .outgoing import Resolver
 from .signing import Signer
 
 __all__ = ["Forge", "forge"]
@@ -25,6 +28,18 @@ class Forge:
     blobs: BlobStore
     signer: Signer
     events: EventBus
+    resolver: Resolver = field(default_factory=Resolver)
+    """Name resolution of outgoing requests (static entries from the reference's test hook win over DNS)."""
+
+    @cached_property
+    def webhook_hosts(self) -> HostPolicy:
+        """Where webhook deliveries may go."""
+        return HostPolicy.parse(self.config.webhook_allowed_hosts, "webhook ALLOWED_HOST_LIST")
+
+    @cached_property
+    def migration_hosts(self) -> HostPolicy:
+        """Where migrations and mirror syncs may fetch from."""
+        return HostPolicy.parse(self.config.migrations_allowed_hosts, "migrations ALLOWED_HOST_LIST")
 
     def now(self) -> float:
         """Current Unix time from the injectable clock."""

@@ -622,14 +622,24 @@ class Git:
         return self.run("merge-base", "--is-ancestor", ancestor, descendant, check=False).returncode == 0
 
     @staticmethod
-    def _remote_env(authorization: str | None) -> dict[str, str]:
-        """Only http(s) transports; ``authorization`` (an HTTP header value) travels in the environment."""
-        settings = {"protocol.allow": "never", "protocol.http.allow": "always", "protocol.https.allow": "always"}
+    def _remote_env(authorization: str | None, pinned: str | None = None) -> dict[str, str]:
+        """Only http(s) transports, no redirects; ``authorization`` (an HTTP header value) travels in the
+        environment; ``pinned`` (``host:port:address``) makes git connect to the address the caller checked."""
+        settings = {
+            "protocol.allow": "never",
+            "protocol.http.allow": "always",
+            "protocol.https.allow": "always",
+            "http.followRedirects": "false",
+        }
+        if pinned:
+            settings["http.curloptResolve"] = pinned
         if authorization:
             settings["http.extraHeader"] = f"Authorization: {authorization}"
         return _environment(_config_env(settings))
 
-    def fetch_mirror(self, url: str, *, authorization: str | None = None, timeout: float = 600) -> None:
+    def fetch_mirror(
+        self, url: str, *, authorization: str | None = None, pinned: str | None = None, timeout: float = 600
+    ) -> None:
         """Fetch every branch and tag of ``url`` (http or https only) into the same refs here, pruning the
         ones the remote dropped; ``authorization`` (an HTTP header value) goes through the environment, never argv."""
         command = [
@@ -645,19 +655,21 @@ class Git:
         ]
         try:
             completed = subprocess.run(
-                command, capture_output=True, env=self._remote_env(authorization), check=False, timeout=timeout
+                command, capture_output=True, env=self._remote_env(authorization, pinned), check=False, timeout=timeout
             )
         except subprocess.TimeoutExpired as exc:
             raise GitError(["fetch"], -1, f"timed out after {timeout} s") from exc
         if completed.returncode != 0:
             raise GitError(["fetch", url], completed.returncode, completed.stderr.decode("utf-8", "replace"))
 
-    def remote_head(self, url: str, *, authorization: str | None = None, timeout: float = 120) -> str | None:
+    def remote_head(
+        self, url: str, *, authorization: str | None = None, pinned: str | None = None, timeout: float = 120
+    ) -> str | None:
         """The branch the remote's HEAD names (``ls-remote --symref``), or None when it names none."""
         command = ["git", "ls-remote", "--symref", "--end-of-options", url, "HEAD"]
         try:
             completed = subprocess.run(
-                command, capture_output=True, env=self._remote_env(authorization), check=False, timeout=timeout
+                command, capture_output=True, env=self._remote_env(authorization, pinned), check=False, timeout=timeout
             )
         except subprocess.TimeoutExpired as exc:
             raise GitError(["ls-remote"], -1, f"timed out after {timeout} s") from exc

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -12,16 +13,34 @@ from flask import Response, request
 from .context import forge
 from .errors import BadRequest, Unprocessable
 
-__all__ = ["Page", "decode_json", "empty", "json_body", "json_response", "page_params", "paged_response", "query_bool"]
+__all__ = [
+    "Page",
+    "decode_json",
+    "empty",
+    "json_body",
+    "json_response",
+    "page_params",
+    "paged_response",
+    "query_bool",
+    "without_surrogates",
+]
 
 JSON_TYPE = "application/json;charset=utf-8"
 MAX_PAGE = 1_000_000_000
 """Pages beyond this are clamped, so ``(page - 1) * limit`` always fits SQLite's 64-bit integers."""
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+"""A ``\\uD800``-``\\uDFFF`` escape in a raw body: only then can the decoded text hold a lone surrogate."""
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
 
 
 def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
     """A JSON response with Gitea's content type."""
-    body = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    try:
+        body = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate stored before bodies were cleaned: answer, never fail
+        body = _LONE_SURROGATE.sub(REPLACEMENT, text).encode("utf-8")
     response = Response(body, status=status, content_type=JSON_TYPE)
     for key, value in (headers or {}).items():
         response.headers[key] = value
@@ -36,14 +55,33 @@ def empty(status: int = 204) -> Response:
     return response
 
 
+def without_surrogates(value: Any) -> Any:
+    """``value`` with every lone UTF-16 surrogate in its strings and keys replaced by U+FFFD, as Go's
+    JSON decoder (and so Gitea) does: such a code point cannot be encoded as UTF-8, so keeping it would make
+    every later answer that carries it fail."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub(REPLACEMENT, value)
+    if isinstance(value, list):
+        return [without_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {without_surrogates(key): without_surrogates(item) for key, item in value.items()}
+    return value
+
+
 def decode_json(raw: str | bytes) -> Any:
     """``json.loads`` that fails with ``ValueError`` for every bad document, including one nested deeper
     than the decoder's stack (``RecursionError`` otherwise escapes as a server error; found by the fuzzer).
-    Bad UTF-8 is a ``UnicodeDecodeError``, itself a ``ValueError``."""
+    Bad UTF-8 is a ``UnicodeDecodeError``, itself a ``ValueError``. Lone surrogates (``"\\ud800"``) become
+    U+FFFD (:func:`without_surrogates`); a body without such an escape is not walked again."""
     try:
-        return json.loads(raw)
+        decoded = json.loads(raw)
     except RecursionError as exc:
         raise ValueError("JSON nested too deeply") from exc
+    if isinstance(raw, str):
+        suspect = _LONE_SURROGATE.search(raw) or _SURROGATE_ESCAPE.search(raw.encode("utf-8", "surrogatepass"))
+    else:
+        suspect = _SURROGATE_ESCAPE.search(raw)
+    return without_surrogates(decoded) if suspect else decoded
 
 
 def json_body(*, required: tuple[str, ...] = ()) -> dict[str, Any]:

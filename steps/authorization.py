@@ -100,7 +100,7 @@ OPERATIONS: dict[str, Operation] = {
         "POST",
         "repos/{repo}/hooks",
         '{"type": "gitea", "active": false, "events": ["push"],'
-        ' "config": {"url": "http://127.0.0.1:9/authz", "content_type": "json"}}',
+        ' "config": {"url": "http://hooks.example.com/authz", "content_type": "json"}}',
     ),
 }
 

@@ -12,12 +12,23 @@ from flask.testing import FlaskClient
 from reference_server import Config, create_app
 
 ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567"
+ADMIN_PASSWORD = "admin-password-1"
+LOCAL_TESTS_HOSTS = "external,loopback"
+"""These tests run their webhook receivers and Git remotes on loopback; the default (``external``) refuses it."""
 
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
     """A reference server over a temporary data directory, with a known admin token."""
-    config = Config(data_dir=tmp_path / "data", base_url="http://forge.test/", admin_token=ADMIN_TOKEN, test_hooks=True)
+    config = Config(
+        data_dir=tmp_path / "data",
+        base_url="http://forge.test/",
+        admin_token=ADMIN_TOKEN,
+        admin_password=ADMIN_PASSWORD,
+        test_hooks=True,
+        webhook_allowed_hosts=LOCAL_TESTS_HOSTS,
+        migrations_allowed_hosts=LOCAL_TESTS_HOSTS,
+    )
     application = create_app(config)
     application.testing = True
     yield application

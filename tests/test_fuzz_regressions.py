@@ -141,3 +141,28 @@ def test_description_types_path_parameters_and_declares_bodies(app: Flask, clien
     swagger = client.get("/swagger.v1.json").get_json()
     body = next(p for p in swagger["paths"]["/repos/{owner}/{repo}/issues"]["post"]["parameters"] if p["in"] == "body")
     assert body["schema"] == {"$ref": "#/definitions/CreateIssueOption"}
+
+
+# --- lone UTF-16 surrogates in JSON text: UnicodeEncodeError escaped as a 500 (edge-string pass) ------
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [('{"t":"\\ud800"}', "\ufffd"), (b'{"t":"x\\udc00y"}', "x\ufffdy"), (b'{"t":"\\udfff\\ud800"}', "\ufffd\ufffd")],
+    ids=["high", "low", "reversed-pair"],
+)
+def test_decode_json_replaces_lone_surrogates_as_go_does(raw: str | bytes, text: str) -> None:
+    assert decode_json(raw) == {"t": text}
+    assert decode_json(b'{"t":"\\ud83d\\ude00"}') == {"t": "\U0001f600"}  # a real pair stays one character
+
+
+def test_lone_surrogate_issue_title_is_stored_as_replacement_character(
+    client: FlaskClient, admin_headers: dict[str, str]
+) -> None:
+    repo = _repo(client, admin_headers)
+    headers = {**admin_headers, "Content-Type": "application/json"}
+    made = client.post(f"{repo}/issues", data=b'{"title":"a\\ud800b","body":"\\udc00"}', headers=headers)
+    assert made.status_code == 201, made.get_data(as_text=True)
+    assert (made.get_json()["title"], made.get_json()["body"]) == ("a\ufffdb", "\ufffd")
+    read = client.get(f"{repo}/issues/{made.get_json()['number']}", headers=admin_headers)
+    assert read.status_code == 200 and read.get_json()["title"] == "a\ufffdb"

@@ -238,6 +238,8 @@ def test_content_disposition_names() -> None:
     assert filename_from_disposition('inline; filename="../../etc/passwd"') == "passwd"
     assert filename_from_disposition("") == ""
     assert filename_from_disposition('inline; filename=".."') == ""
+    fullwidth = "%EF%BC%8E%EF%BC%8E%EF%BC%8F%EF%BC%8Essh%EF%BC%8Fauthorized_keys"  # fullwidth "../.ssh/"
+    assert filename_from_disposition(f"attachment; filename*=UTF-8''{fullwidth}") == "authorized_keys"
 
 
 def test_round_trip_against_the_reference_server(live_forge: LiveForge, tmp_path: Path) -> None:

@@ -192,14 +192,18 @@ def test_admin_routes_need_a_site_admin_with_admin_scope(world: World, endpoint:
 
 
 @pytest.mark.parametrize("endpoint", sorted(e for e, r in RULES.items() if r.kinds == ("basic",)))
-def test_token_management_needs_basic_authentication(world: World, endpoint: str) -> None:
+def test_token_management_needs_the_account_password(world: World, endpoint: str) -> None:
     url_rule = _rules(world.app)[endpoint]
     path = fill(url_rule).replace("/users/x/", "/users/forge_admin/")
     for method in methods_of(url_rule):
         assert world.call(method, path).status_code == 401
         assert world.call(method, path, ADMIN_TOKEN).status_code == 401, "a token header is not basic auth"
-        lacking = world.client.open(path, method=method, headers=_basic("forge_admin", world.lacking("user")))
-        assert _is_scope_refusal(lacking), f"{method} {path}: {lacking.get_data(as_text=True)}"
+        for token in (ADMIN_TOKEN, world.lacking("user")):  # a token as the password proves no password
+            as_password = world.client.open(path, method=method, headers=_basic("forge_admin", token))
+            assert as_password.status_code == 401, f"{method} {path}: {as_password.get_data(as_text=True)}"
+            assert as_password.get_json()["message"] == "auth required"
+        with_password = world.client.open(path, method=method, headers=world.admin_basic, json={"name": "p"})
+        assert with_password.status_code not in (401, 403), with_password.get_data(as_text=True)
 
 
 def test_the_token_self_routes_need_any_valid_token(world: World) -> None:

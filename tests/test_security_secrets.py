@@ -92,7 +92,7 @@ def plaintexts(server: Server) -> dict[str, str]:
     found["action secret"] = secret
     hook = {
         "type": "gitea",
-        "config": {"url": "http://127.0.0.1:9/hook", "content_type": "json", "secret": "webhook-secret-0xBEEF"},
+        "config": {"url": "http://127.0.0.2:9/hook", "content_type": "json", "secret": "webhook-secret-0xBEEF"},
         "authorization_header": "Bearer webhook-authorization-0xFACE",
         "events": ["workflow_run"],
         "active": True,

@@ -354,7 +354,7 @@ def test_running_task_job_token_reads_and_writes_its_own_repository_only(
     assert pushes[-1].pusher_id == -2
     me = client.get("/api/v1/user", headers=as_job).json
     assert me is not None and (me["id"], me["login"]) == (-2, "gitea-actions")
-    assert_error(client.post("/api/v1/user/repos", headers=as_job, json={"name": "own"}), 403, "Actions user")
+    assert_error(client.post("/api/v1/user/repos", headers=as_job, json={"name": "own"}), 403, "own repository")
     assert_error(client.post("/api/v1/orgs", headers=as_job, json={"username": "actions-org"}), 403)
     assert_error(client.delete("/api/v1/repos/ann/mine", headers=as_job), 403)
     status["value"] = int(Status.SUCCESS)  # a finished task's token no longer works

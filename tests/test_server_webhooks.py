@@ -284,7 +284,7 @@ def test_deleting_the_repository_drops_its_hooks(world: World, receiver: Webhook
 
 
 def test_receiver_address_options() -> None:
-    assert receiver_address(None, None) == ("127.0.0.1", 0, None)
+    assert receiver_address(None, None) == ("127.0.0.2", 0, None)
     assert receiver_address("0.0.0.0", "http://10.0.0.5:8765/") == ("0.0.0.0", 8765, "http://10.0.0.5:8765")  # noqa: S104
     with pytest.raises(ValueError, match="not an absolute"):
         receiver_address(None, "10.0.0.5:8765")

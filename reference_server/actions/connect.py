@@ -17,6 +17,7 @@ from google.protobuf.message import DecodeError, Message
 
 from ..context import forge
 from ..errors import ConnectError
+from ..rest import decode_json
 from .errors import ConnectStatusError
 
 __all__ = ["COMPRESS_MIN_BYTES", "Codec", "read_message", "write_message"]
@@ -85,10 +86,13 @@ def read_message(message_type: type[M]) -> tuple[M, Codec]:
         if codec.is_json:
             if not body.strip():
                 raise ConnectError("invalid_argument", "zero-length payload is not a valid JSON object")
-            json_format.Parse(body.decode("utf-8"), message, ignore_unknown_fields=True)
+            data = decode_json(body.decode("utf-8"))
+            if not isinstance(data, dict):
+                raise json_format.ParseError("the request body must be a JSON object")
+            json_format.ParseDict(data, message, ignore_unknown_fields=True)
         else:
             message.ParseFromString(body)
-    except (json_format.ParseError, DecodeError, UnicodeDecodeError, RecursionError) as exc:
+    except (json_format.ParseError, DecodeError, ValueError, TypeError) as exc:
         kind = "JSON" if codec.is_json else "protobuf"
         raise ConnectError("invalid_argument", f"unmarshal {kind} request: {exc}") from exc
     return message, codec

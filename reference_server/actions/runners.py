@@ -84,7 +84,10 @@ def replace_registration_token(owner_id: int, repo_id: int) -> None:
 
 
 def _scope_exists(owner_id: int, repo_id: int) -> None:
-    """The token's repository (or owner) must still exist; Register refuses a token of a deleted one."""
+    """The token's repository (or owner) must still exist; Register refuses a token of a deleted one, and
+    one of a pseudo-user (a negative id: no runner may belong to the Actions or ghost user)."""
+    if repo_id < 0 or owner_id < 0:
+        raise ConnectError("not_found", "owner of the token not found")
     if repo_id > 0:
         from ..repos.models import get_repo_by_id
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, request
 
+from ..access import JOB_TOKEN_REFUSAL
 from ..auth import check_scope, current_principal, has_scope, require_admin
 from ..context import forge, now_seconds
 from ..errors import Forbidden, NotFound, Unprocessable
@@ -76,7 +77,10 @@ def user_scope(*, write: bool = False) -> Scope:
     check_scope("user")
     if write:
         _require_write("user")
-    return Scope(current_principal().user_id, 0)
+    principal = current_principal()
+    if principal.user_id <= 0:  # a pseudo-user (the Actions user of a job token) has no scope of its own
+        raise Forbidden(JOB_TOKEN_REFUSAL)
+    return Scope(principal.user_id, 0)
 
 
 def org_scope(org: str, *, write: bool = False, owner: bool = True) -> Scope:

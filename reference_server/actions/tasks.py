@@ -58,9 +58,12 @@ class PickedTask:
 
 
 def _scope_filter(runner: Runner) -> tuple[str, list[object]]:
-    if runner.repo_id > 0:
+    """The jobs a runner may take: its repository's, its owner's, or (only when both are 0, an instance
+    runner) every repository's. Any other id, a pseudo-user's included, narrows, never widens (Gitea
+    tests ``!= 0``)."""
+    if runner.repo_id != 0:
         return "repo_id = ?", [runner.repo_id]
-    if runner.owner_id > 0:
+    if runner.owner_id != 0:
         return "owner_id = ?", [runner.owner_id]
     return "", []
 

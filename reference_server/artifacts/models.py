@@ -56,6 +56,7 @@ from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
 
 from ..context import forge
+from ..filenames import path_like_reason
 from ..timefmt import iso
 from . import staging, store
 from .errors import (
@@ -144,6 +145,9 @@ def validate_name(name: str) -> str:
         )
     if ".." in name or name == ".":
         raise InvalidArgumentError("the artifact name must not be '.' or contain '..'")
+    reason = path_like_reason(name)
+    if reason is not None:  # fullwidth full stops and solidus are "../" once normalised
+        raise InvalidArgumentError(f"the artifact name is not a plain file name: {reason}")
     return name
 
 

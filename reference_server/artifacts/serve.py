@@ -9,11 +9,9 @@ import bisect
 import io
 import itertools
 import json
-import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, cast
-from urllib.parse import quote
 
 from flask import Response, request
 from werkzeug.wsgi import wrap_file
@@ -21,27 +19,18 @@ from werkzeug.wsgi import wrap_file
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 
+from ..filenames import content_disposition, safe_file_name
 from .models import ZIP_TYPE, ZIP_TYPES, ArtifactRow, stored_paths, zip_crc32
 from .zipstream import ZipEntry, single_file_zip
 
-__all__ = ["content_disposition", "serve_as_zip", "serve_stored"]
+__all__ = ["serve_as_zip", "serve_stored"]
 
 SANDBOX_CSP = "default-src 'none'; sandbox"
 PIECE = 1024 * 1024
 
 
-def content_disposition(kind: str, filename: str) -> str:
-    """``inline``/``attachment`` with a quoted ASCII ``filename`` and ``filename*`` when non-ASCII."""
-    ascii_name = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode("ascii")
-    ascii_name = "".join(ch for ch in ascii_name if ch.isprintable() and ch not in '"\\') or "artifact"
-    value = f'{kind}; filename="{ascii_name}"'
-    if ascii_name != filename:
-        value += f"; filename*=UTF-8''{quote(filename, safe='')}"
-    return value
-
-
 def _decorate(response: Response, kind: str, filename: str) -> Response:
-    response.headers["Content-Disposition"] = content_disposition(kind, filename)
+    response.headers["Content-Disposition"] = content_disposition(kind, filename, fallback="artifact")
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Content-Security-Policy"] = SANDBOX_CSP
     return response
@@ -170,7 +159,7 @@ def serve_as_zip(row: ArtifactRow) -> Response:
         name = row.file_name if row.file_name.lower().endswith(".zip") else row.file_name + ".zip"
         return serve_stored(row, kind="attachment", filename=name)
     entry = ZipEntry(
-        name=row.file_name,
+        name=safe_file_name(row.file_name, "artifact"),
         parts=stored_paths(row),
         size=row.size,
         crc32=zip_crc32(row),

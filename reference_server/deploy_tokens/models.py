@@ -44,6 +44,7 @@ __all__ = [
     "deploy_principal",
     "get_token",
     "git_principal_for_token",
+    "lfs_principal_for_token",
     "list_tokens",
     "on_repo_deleted",
     "regenerate_token",
@@ -230,8 +231,8 @@ def current_binding() -> RepoBinding | None:
 
 
 def git_principal_for_token(token: str) -> Principal | None:
-    """Credentials of a Git or LFS request: an access token, else a deploy token (bound to its repository
-    for this request), else an LFS transfer token handed out by a batch answer."""
+    """Credentials of a Git request: an access token, else a deploy token (bound to its repository for this
+    request). An LFS transfer token is not one of them: Gitea accepts it on LFS routes only."""
     principal = principal_for_token(token)
     if principal is not None:
         return principal
@@ -240,6 +241,15 @@ def git_principal_for_token(token: str) -> Principal | None:
         principal = deploy_principal(found)
         if principal is not None:
             bind_request(RepoBinding(found.repo_id, not found.read_only, found))
+        return principal
+    return None
+
+
+def lfs_principal_for_token(token: str) -> Principal | None:
+    """Credentials of an LFS request: those of a Git request, else an LFS transfer token handed out by a
+    batch answer (bound to its repository and operation)."""
+    principal = git_principal_for_token(token)
+    if principal is not None:
         return principal
     from ..lfs.models import transfer_principal
 

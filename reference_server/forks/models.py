@@ -3,14 +3,17 @@ mirrors kept up to date by ``mirror-sync``.
 
 Migration rule (security): only ``http://`` and ``https://`` clone addresses are accepted; ``file://``,
 local paths, ``ssh``, ``git`` and every other transport are refused with 422 before Git runs, and Git
-itself is started with every other protocol disabled. Loopback and private hosts are allowed (the
-scenarios mirror from the server itself). Credentials travel as an HTTP ``Authorization`` header
+itself is started with every other protocol disabled and without redirects. The host must be allowed by
+``Config.migrations_allowed_hosts`` (default ``external``, as Gitea's ``ALLOW_LOCALNETWORKS = false``): checked
+when the address is given, and again, after DNS, before every fetch, with git pinned to the checked
+address (422 "You can not import from disallowed hosts."). Credentials travel as an HTTP ``Authorization`` header
 through Git's environment, never in a URL or on a command line, and are stored sealed.
 """
 
 from __future__ import annotations
 
 import base64
+import logging
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -22,6 +25,7 @@ from ..events import PushEvent, RepoCreatedEvent
 from ..gitcli import ZERO_SHA, Git, GitError
 from ..orgs import models as orgs
 from ..orgs.errors import OrgNotFound
+from ..outgoing import curl_pin
 from ..repos import models as repos
 from ..users import models as users
 from ..users.errors import UserNotFound
@@ -30,8 +34,11 @@ from .errors import ForkExists, InvalidCloneAddress, MigrationFailed, NotAMirror
 
 __all__ = ["create_fork", "list_forks", "migrate", "sync_mirror"]
 
+log = logging.getLogger(__name__)
+
 DEFAULT_BRANCH = "main"
 LOCAL_IMPORT_REFUSED = "You are not allowed to import local repositories."
+DISALLOWED_HOST = "You can not import from disallowed hosts."
 
 
 def _text(options: Mapping[str, Any], key: str, field: str, *, required: bool = False) -> str:
@@ -114,8 +121,23 @@ def clone_address(raw: str) -> tuple[str, str | None]:
     credentials = None
     if parts.username is not None:
         credentials = f"{parts.username}:{parts.password or ''}"
+    if forge().migration_hosts.refusal(parts.hostname) is not None:
+        raise InvalidCloneAddress(DISALLOWED_HOST)
     netloc = parts.hostname + (f":{parts.port}" if parts.port else "")
     return urlunsplit((parts.scheme.lower(), netloc, parts.path, parts.query, "")), credentials
+
+
+def _pinned(url: str) -> str:
+    """Where git may connect for ``url``: its host resolved now and checked against the migrations
+    allow-list (422 when refused), pinned so git cannot resolve it elsewhere."""
+    services = forge()
+    try:
+        return curl_pin(url, services.migration_hosts, services.resolver)
+    except PermissionError as refused:
+        log.warning("migrations: refused %s: %s", urlsplit(url).hostname, refused)
+        raise InvalidCloneAddress(DISALLOWED_HOST) from None
+    except OSError as error:
+        raise MigrationFailed(f"Migration failed: {urlsplit(url).hostname} does not resolve") from error
 
 
 def _authorization(options: Mapping[str, Any], url_credentials: str | None) -> str | None:
@@ -165,11 +187,13 @@ def migrate(principal: Principal, options: Mapping[str, Any]) -> repos.Repo:
     mirror = options.get("mirror") is True
     repos.validate_repo_name(repo_name)
 
+    pinned = _pinned(url)
+
     def populate(git: Git) -> str:
         try:
             git.init_bare(DEFAULT_BRANCH)
-            git.fetch_mirror(url, authorization=authorization)
-            head = git.remote_head(url, authorization=authorization)
+            git.fetch_mirror(url, authorization=authorization, pinned=pinned)
+            head = git.remote_head(url, authorization=authorization, pinned=pinned)
         except GitError as exc:
             raise _failure(exc) from exc
         branches = git.branches()
@@ -198,10 +222,11 @@ def sync_mirror(repo: repos.Repo, principal: Principal) -> list[tuple[str, str, 
     sealed = row["sealed_authorization"]
     authorization = unseal(sealed) if sealed else None
     git = repo.git
+    pinned = _pinned(row["remote_url"])
     with repos.repo_lock(repo):
         before = git.ref_commits()
         try:
-            git.fetch_mirror(row["remote_url"], authorization=authorization)
+            git.fetch_mirror(row["remote_url"], authorization=authorization, pinned=pinned)
         except GitError as exc:
             raise _failure(exc) from exc
         after = git.ref_commits()

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
 from typing import Any, ParamSpec
-from urllib.parse import quote
 
 from flask import Flask, Response, request, send_file
 
@@ -16,6 +15,7 @@ from ..auth import check_scope, current_principal, optional_principal
 from ..context import forge
 from ..errors import ApiError
 from ..events import RepoDeletedEvent
+from ..filenames import content_disposition
 from ..repos.models import require_repo
 from . import locks, models
 from .errors import LfsLockConflict, LfsNotAcceptable
@@ -136,7 +136,7 @@ def repo_get_raw_file_or_lfs(owner: str, repo: str, filepath: str) -> Response:
         response = send_file(content, mimetype="application/octet-stream", conditional=True, max_age=0)
     else:
         response = Response(content, content_type="application/octet-stream")
-    response.headers["Content-Disposition"] = f"inline; filename*=UTF-8''{quote(name)}"
+    response.headers["Content-Disposition"] = content_disposition("inline", name, fallback="file")
     return response
 
 

@@ -69,7 +69,7 @@ def text_option(options: Mapping[str, Any], key: str) -> str:
         return ""
     if not isinstance(value, str):
         raise Unprocessable(f"[{key}]: must be a string")
-    return users.require_utf8(value, key)
+    return value
 
 
 def _identity(options: Mapping[str, Any], key: str) -> tuple[str, str] | None:

@@ -64,7 +64,6 @@ __all__ = [
     "principal_for_token",
     "remove_empty_owner_dir",
     "require_self_or_admin",
-    "require_utf8",
     "search_accounts",
     "token_to_api",
     "user_to_api",
@@ -78,7 +77,11 @@ MIN_PASSWORD_LENGTH = 8
 VISIBILITIES = ("public", "limited", "private")
 _NAME_PATTERN = re.compile(r"^[0-9A-Za-z][0-9A-Za-z_.-]*$")
 _NAME_BAD_RUNS = re.compile(r"[-._]{2,}|[-._]$")
-_EMAIL_PATTERN = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+$")
+_EMAIL_PATTERN = re.compile(
+    r"^[a-zA-Z0-9.!#$%&'*+\-/=?^_`{|}~]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+    r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$"
+)
+"""Gitea's e-mail rule: an ASCII local part and a host name of letters, digits and hyphens."""
 _RESERVED_WORDS = (
     ". .. .well-known api assets attachments avatar avatars captcha commits debug devtest error "
     "explore favicon.ico ghost gitea-actions issues login manifest.json metrics milestones new "
@@ -237,7 +240,7 @@ def validate_email(email: object, field: str = "Email", *, required: bool = True
         return ""
     if not isinstance(email, str) or len(email) > 254 or not _EMAIL_PATTERN.match(email):
         raise Unprocessable(f"[{field}]: Email")
-    return require_utf8(email, field)
+    return email
 
 
 def validate_visibility(value: object) -> str:
@@ -249,23 +252,13 @@ def validate_visibility(value: object) -> str:
     return str(value)
 
 
-def require_utf8(value: str, field: str) -> str:
-    """``value`` unless it holds lone surrogates (JSON allows them, UTF-8 storage does not): 422."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise Unprocessable(f"[{field}]: must be valid UTF-8 text") from exc
-    return value
-
-
 def optional_text(options: Mapping[str, Any], key: str, max_length: int = 255) -> str:
-    """A string option ('' when absent); 422 when it is not a string, not UTF-8 or too long."""
+    """A string option ('' when absent); 422 when it is not a string or too long."""
     value = options.get(key)
     if value is None:
         return ""
     if not isinstance(value, str):
         raise Unprocessable(f"[{key[:1].upper()}{key[1:]}]: must be a string")
-    require_utf8(value, key[:1].upper() + key[1:])
     if len(value) > max_length:
         raise Unprocessable(f"[{key[:1].upper()}{key[1:]}]: MaxSize({max_length})")
     return value
@@ -353,7 +346,6 @@ def create_user(options: Mapping[str, Any]) -> User:
     password = options.get("password")
     if not isinstance(password, str) or len(password) < MIN_PASSWORD_LENGTH:
         raise BadRequest(f"PasswordIsRequired: a password of at least {MIN_PASSWORD_LENGTH} characters is required")
-    require_utf8(password, "Password")
     if store.user_by_email(email) is not None:
         raise UserAlreadyExists(f"e-mail already in use [email: {email}]")
     now = now_seconds()
@@ -495,7 +487,7 @@ def principal_for_password(username: str, password: str) -> Principal | None:
     if not row["active"] or row["prohibit_login"]:
         return None
     store.set_last_login(row["id"], now_seconds())
-    return Principal(row["id"], row["name"], bool(row["is_admin"]), frozenset({"all"}), None)
+    return Principal(row["id"], row["name"], bool(row["is_admin"]), frozenset({"all"}), None, by_password=True)
 
 
 def bootstrap_admin() -> str | None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from flask import Flask, Response, request
 
-from ..auth import check_scope, current_principal, optional_principal, require_admin
+from ..auth import Principal, check_scope, current_principal, optional_principal, require_admin
 from ..context import forge
 from ..events import AccountDeletedEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
@@ -20,10 +20,10 @@ __all__ = ["register"]
 API = "/api/v1"
 
 
-def _require_basic_auth() -> None:
-    """Token routes need basic auth (a password, or a token given as the password), as in Gitea."""
-    scheme = request.headers.get("Authorization", "").strip().partition(" ")[0]
-    if scheme.lower() != "basic":
+def _require_password(principal: Principal) -> None:
+    """Token routes need the account's password in basic auth; a token, even as the basic-auth password,
+    is refused (401 ``auth required``), so no token can mint, list or delete tokens."""
+    if not principal.by_password:
         raise BasicAuthRequired("auth required")
 
 
@@ -68,9 +68,8 @@ def user_get(username: str) -> Response:
 
 
 def _token_owner(username: str) -> models.User:
-    check_scope("user")
     principal = current_principal()
-    _require_basic_auth()
+    _require_password(principal)
     user = models.get_user_by_name(username)
     if user.is_org:
         raise UserNotFound(f"user does not exist [name: {username}]")

@@ -20,7 +20,7 @@ from ..context import forge, now_seconds
 from ..errors import Forbidden, Unprocessable
 from ..rest import json_body, json_response
 from . import store
-from .models import get_user, require_utf8
+from .models import get_user
 
 __all__ = ["DEFAULT_THEME", "UserSettings", "get_settings", "register_settings", "settings_to_api", "update_settings"]
 
@@ -72,13 +72,12 @@ def get_settings(user_id: int) -> UserSettings:
 
 
 def _text(options: Mapping[str, Any], key: str, limit: int) -> str | None:
-    """A given text option (None when absent or null); 422 when not a string, not UTF-8 or too long."""
+    """A given text option (None when absent or null); 422 when not a string or too long."""
     value = options.get(key)
     if value is None:
         return None
     if not isinstance(value, str):
         raise Unprocessable(f"[{_field(key)}]: must be a string")
-    require_utf8(value, _field(key))
     if len(value) > limit:
         raise Unprocessable(f"[{_field(key)}]: MaxSize({limit})")
     return value

@@ -24,6 +24,7 @@ import requests
 from flask import Flask, Response, current_app, g, has_app_context, has_request_context
 
 from ..context import forge, now_seconds
+from ..outgoing import checked_session
 from . import store
 from .models import Hook
 
@@ -123,7 +124,8 @@ class DeliveryWorker:
         self._queue: queue.Queue[Delivery] = queue.Queue()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._session = requests.Session()
+        services = app.extensions["forge"]
+        self._session = checked_session(services.webhook_hosts, services.resolver)
 
     def submit(self, delivery: Delivery) -> None:
         self._queue.put(delivery)

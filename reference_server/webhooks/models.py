@@ -158,6 +158,9 @@ def _valid_url(raw: str) -> str:
         raise InvalidHookOption(f"Invalid url: {raw!r} does not parse") from None
     if len(url) > MAX_URL_LENGTH or parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
         raise InvalidHookOption(f"Invalid url: {raw!r} is not an absolute http or https URL with a host")
+    refusal = forge().webhook_hosts.refusal(parts.hostname)
+    if refusal is not None:  # checked again, after DNS, on every delivery (outgoing.checked_session)
+        raise InvalidHookOption(f"Invalid url: {refusal}")
     return url
 
 

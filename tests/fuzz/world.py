@@ -60,6 +60,7 @@ class World:
             base_url="http://forge.test/",
             admin_username=ADMIN,
             admin_token=ADMIN_TOKEN,
+            webhook_allowed_hosts="loopback",  # the seeded hook's 127.0.0.1:9, where nothing listens
         )
         app = create_app(config)
         world = cls(app=app, root=root)
