@@ -44,7 +44,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="conformance_webhook_host",
         metavar="HOST",
         default=os.environ.get("CONFORMANCE_WEBHOOK_HOST"),
-        help="address the webhook receiver binds (env CONFORMANCE_WEBHOOK_HOST; default 127.0.0.2, a loopback address of its own)",
+        help="address the webhook receiver binds (env CONFORMANCE_WEBHOOK_HOST; default 127.0.0.2)",
     )
     group.addoption(
         "--webhook-url",
