@@ -63,6 +63,8 @@ class TakenJob:
     runtime_token: str
     repo: RepoRef
     runner: RunnerClient
+    job_token: str = ""
+    """The job's ``GITEA_TOKEN`` (its secrets map), an API credential for its own repository."""
 
 
 @dataclass
@@ -219,7 +221,9 @@ def take_job(runner: RunnerClient, repo: RepoRef, timeout: float = POLL_SECONDS)
     assert token, f"task {task.id} carries no gitea_runtime_token in its context"
     run_backend, job_backend = backend_ids(token)
     name = context["job"].string_value if "job" in context else ""
-    return TakenJob(name, task.id, int(run_backend), int(job_backend), token, repo, runner)
+    job_token = task.secrets.get("GITEA_TOKEN", "")
+    taken = TakenJob(name, task.id, int(run_backend), int(job_backend), token, repo, runner, job_token)
+    return taken
 
 
 def report_result(job: TakenJob, result: str) -> runner_pb2.UpdateTaskResponse:
