@@ -222,8 +222,7 @@ def take_job(runner: RunnerClient, repo: RepoRef, timeout: float = POLL_SECONDS)
     run_backend, job_backend = backend_ids(token)
     name = context["job"].string_value if "job" in context else ""
     job_token = task.secrets.get("GITEA_TOKEN", "")
-    taken = TakenJob(name, task.id, int(run_backend), int(job_backend), token, repo, runner, job_token)
-    return taken
+    return TakenJob(name, task.id, int(run_backend), int(job_backend), token, repo, runner, job_token)
 
 
 def report_result(job: TakenJob, result: str) -> runner_pb2.UpdateTaskResponse:

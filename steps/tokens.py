@@ -8,6 +8,7 @@ from conformance.api import ForgeApi
 from conformance.client import BasicAuth, TokenAuth, json_of
 from conformance.context import ScenarioContext, TokenRef
 from conformance.identities import IdentityFactory
+from conformance.target import Target
 from steps.common import parse_scopes, phrase
 
 
@@ -125,3 +126,37 @@ def listed_without_secret(ctx: ScenarioContext, name: str) -> None:
     assert len(matches) == 1, f'expected one token named "{name}", found {len(matches)}'
     assert matches[0].get("sha1", "") == "", "a listed token must not reveal its secret"
     assert matches[0].get("token_last_eight") == ctx.tokens[name].value[-8:], "token_last_eight does not match"
+
+
+def _token_as_password_api(ctx: ScenarioContext, who: str, name: str) -> ForgeApi:
+    """``who``'s basic auth with the token ``name`` in place of the password."""
+    return ctx.user(who).client(BasicAuth(ctx.user(who).username, ctx.tokens[name].value))
+
+
+@when(phrase('"{who}" creates a token "{name}" scoped "{scopes}" with the token "{used}" as the password'))
+def create_token_with_token_password(ctx: ScenarioContext, who: str, name: str, scopes: str, used: str) -> None:
+    """``POST /users/{name}/tokens`` with basic auth whose password is a token."""
+    ctx.response = _token_as_password_api(ctx, who, used).tokens.create(
+        ctx.user(who).username, name, parse_scopes(scopes)
+    )
+
+
+@when(phrase('"{who}" lists their tokens with the token "{used}" as the password'))
+def list_tokens_with_token_password(ctx: ScenarioContext, who: str, used: str) -> None:
+    """``GET /users/{name}/tokens`` with basic auth whose password is a token."""
+    ctx.response = _token_as_password_api(ctx, who, used).tokens.list(ctx.user(who).username)
+
+
+@when(phrase('"{who}" deletes the token "{name}" with the token "{used}" as the password'))
+def delete_token_with_token_password(ctx: ScenarioContext, who: str, name: str, used: str) -> None:
+    """``DELETE /users/{name}/tokens/{id}`` with basic auth whose password is a token."""
+    api = _token_as_password_api(ctx, who, used)
+    ctx.response = api.tokens.delete(ctx.user(who).username, ctx.tokens[name].id)
+
+
+@when("the admin creates a token for itself with its own token as the basic-auth password")
+def admin_mints_with_token(ctx: ScenarioContext, target: Target) -> None:
+    """The harness's admin token (whatever its scopes) as the password of the admin's basic auth."""
+    login = str(json_of(ctx.admin.http.get("user")).get("login", ""))
+    http = ctx.admin.http.with_auth(BasicAuth(login, target.admin_token))
+    ctx.response = ForgeApi(http, ctx.admin.site_url).tokens.create(login, ctx.real_name("minted"), ["all"])

@@ -103,3 +103,28 @@ Feature: Access tokens are created with basic auth, carry scopes, and stop worki
     And "alice" has a token "ci" scoped "read:user"
     When "alice" deletes the token "ci"
     Then the response status is 204
+
+  @reference
+  Scenario Outline: A token given as the basic-auth password cannot <action>
+    Managing tokens needs the account's password. A token sent in its place, even one with every
+    scope, proves no password: otherwise a narrow token (or a leaked one) mints an all-scope token,
+    and a site administrator's narrow token an administrator's. The reference answers 401 "auth
+    required", as it does for a token in the Authorization header, and as Forgejo refuses it; Gitea
+    1.27 lets a token through as a basic-auth password (docs/gitea-security-facts.md, section 2).
+    Given a user "alice"
+    And "alice" has a token "wide" scoped "all"
+    And "alice" has a token "old" scoped "read:user"
+    When <request>
+    Then the request is refused with status 401
+    And the error message mentions "auth required"
+
+    Examples:
+      | action          | request                                                                             |
+      | create a token  | "alice" creates a token "minted" scoped "all" with the token "wide" as the password |
+      | list the tokens | "alice" lists their tokens with the token "wide" as the password                    |
+      | delete a token  | "alice" deletes the token "old" with the token "wide" as the password               |
+
+  @reference
+  Scenario: A site administrator's token cannot mint another administrator's token
+    When the admin creates a token for itself with its own token as the basic-auth password
+    Then the request is refused with status 401
