@@ -44,3 +44,21 @@ Feature: Repositories are migrated and mirrored from a Git URL
       | /srv/git/private.git   |
       | ssh://git@example.com/x |
       | git://example.com/x    |
+
+  @gitea
+  Scenario Outline: Migrations from local and internal networks are refused: <address>
+    Gitea refuses them while [migrations] ALLOW_LOCALNETWORKS is false (its default), with 422 "You
+    can not import from disallowed hosts." (services/migrations IsMigrateURLAllowed). Loopback is not
+    listed: the suite migrates from the target itself.
+    When "alice" migrates from "<address>" as "alice/stolen"
+    Then the request is refused with status 422
+    And the error message mentions "disallowed hosts"
+
+    Examples:
+      | address                                  |
+      | http://169.254.169.254/latest/x.git      |
+      | http://10.0.0.1/x.git                    |
+      | http://192.168.1.1/x.git                 |
+      | http://[fd00::1]/x.git                   |
+      | http://0.0.0.0/x.git                     |
+      | http://metadata.google.internal/x.git    |

@@ -59,6 +59,13 @@ HOOK_TYPES = frozenset(
 PAYLOAD_TYPES = frozenset({"gitea", "forgejo", "gogs"})
 CONTENT_TYPES = frozenset({"json", "form"})
 MAX_URL_LENGTH = 2048
+HOOK_EVENTS = frozenset(
+    "create delete fork push issues issue_assign issue_label issue_milestone issue_comment pull_request "
+    "pull_request_assign pull_request_label pull_request_milestone pull_request_comment pull_request_review "
+    "pull_request_review_approved pull_request_review_rejected pull_request_review_comment pull_request_sync "
+    "pull_request_review_request wiki repository release package status workflow_run workflow_job".split()
+)
+"""Gitea's hook event names (``webhook_module.HookEventType``, and the grouped ``pull_request_review``)."""
 MAX_ID = 2**63 - 1
 
 
@@ -196,6 +203,9 @@ def _events(options: Mapping[str, Any], *, creating: bool) -> dict[str, list[str
     if not isinstance(raw, list) or not all(isinstance(item, str) and item.strip() for item in raw):
         raise InvalidHookOption("events must be a list of event names")
     events = list(dict.fromkeys(item.strip() for item in raw))
+    unknown = [event for event in events if event not in HOOK_EVENTS]
+    if unknown:  # Gitea ignores unknown names; storing them only hides a typo until no delivery comes
+        raise InvalidHookOption(f"unknown event: {unknown[0]}")
     return {"events": events or ["push"]}
 
 
