@@ -88,6 +88,23 @@ Feature: The artifact protocol refuses bad input with a clear Twirp error and ch
       | tab{TAB}char    |
       | {EMPTY}         |
 
+  @reference
+  Scenario Outline: An artifact name that becomes a path once normalised is refused: <name>
+    Fullwidth full stops and solidus (U+FF0E, U+FF0F) pass a check of ASCII characters, but Unicode
+    normalisation (NFKC or NFKD, which clients and file systems apply) turns them into "../": a name
+    such as "．．／．ssh／authorized_keys" would reach a download's Content-Disposition as
+    "../.ssh/authorized_keys". The reference judges every normalised form of a name.
+    When the job calls CreateArtifact for the name "<name>"
+    Then the RPC fails with status 400 and Twirp code "invalid_argument"
+    And the job's run lists no artifacts
+
+    Examples:
+      | name                            |
+      | ．．／．．／．ssh／authorized_keys |
+      | ．．                              |
+      | a／b                             |
+      | a＼b                             |
+
   @reference @clause_S4_1_ListArtifacts
   Scenario: The runtime token of a finished job is refused
     A runtime token authorizes its job while the job runs; once the runner reported the job's result

@@ -116,3 +116,16 @@ Feature: Issues are opened, listed, edited and commented over REST
     When "an anonymous client" opens the issue "Spam" in "dev/app"
     Then the request is refused with status 401
     And "dev/app" has 0 issues
+
+  @gitea
+  Scenario: A lone UTF-16 surrogate in a JSON string becomes U+FFFD and reads back
+    JSON allows "\ud800" alone, which no UTF-8 text can hold. Go's decoder (and so Gitea) replaces
+    it by U+FFFD; a forge must neither fail (500) nor store something that breaks later reads.
+    Given a repository "dev/app"
+    When "dev" sends POST "repos/{dev/app}/issues" with the body
+      """
+      {"title": "half \ud800 a pair", "body": "x\udc00y"}
+      """
+    Then the response status is 201
+    And the response field "title" is "half � a pair"
+    And the response field "body" is "x�y"
