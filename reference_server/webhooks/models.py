@@ -60,7 +60,35 @@ PAYLOAD_TYPES = frozenset({"gitea", "forgejo", "gogs"})
 CONTENT_TYPES = frozenset({"json", "form"})
 MAX_URL_LENGTH = 2048
 HOOK_EVENTS = frozenset(
-    ["create", "delete", "fork", "push", "issues", "issue_assign", "issue_label", "issue_milestone", "issue_comment", "pull_request", "pull_request_assign", "pull_request_label", "pull_request_milestone", "pull_request_comment", "pull_request_review", "pull_request_review_approved", "pull_request_review_rejected", "pull_request_review_comment", "pull_request_sync", "pull_request_review_request", "wiki", "repository", "release", "package", "status", "workflow_run", "workflow_job"]
+    [
+        "create",
+        "delete",
+        "fork",
+        "push",
+        "issues",
+        "issue_assign",
+        "issue_label",
+        "issue_milestone",
+        "issue_comment",
+        "pull_request",
+        "pull_request_assign",
+        "pull_request_label",
+        "pull_request_milestone",
+        "pull_request_comment",
+        "pull_request_review",
+        "pull_request_review_approved",
+        "pull_request_review_rejected",
+        "pull_request_review_comment",
+        "pull_request_sync",
+        "pull_request_review_request",
+        "wiki",
+        "repository",
+        "release",
+        "package",
+        "status",
+        "workflow_run",
+        "workflow_job",
+    ]
 )
 """Gitea's hook event names (``webhook_module.HookEventType``, and the grouped ``pull_request_review``)."""
 MAX_ID = 2**63 - 1
