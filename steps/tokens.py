@@ -9,7 +9,7 @@ from conformance.client import BasicAuth, TokenAuth, json_of
 from conformance.context import ScenarioContext, TokenRef
 from conformance.identities import IdentityFactory
 from conformance.target import Target
-from steps.common import parse_scopes, phrase
+from steps.common import expand, parse_scopes, phrase
 
 
 def _basic_api(ctx: ScenarioContext, who: str) -> ForgeApi:
@@ -160,3 +160,10 @@ def admin_mints_with_token(ctx: ScenarioContext, target: Target) -> None:
     login = str(json_of(ctx.admin.http.get("user")).get("login", ""))
     http = ctx.admin.http.with_auth(BasicAuth(login, target.admin_token))
     ctx.response = ForgeApi(http, ctx.admin.site_url).tokens.create(login, ctx.real_name("minted"), ["all"])
+
+
+@when(phrase('the token "{name}" sends {method:w} "{path}"'))
+def token_sends(ctx: ScenarioContext, name: str, method: str, path: str) -> None:
+    """A request authenticated with the scenario's token ``name`` (in the Authorization header)."""
+    http = ctx.admin.http.with_auth(TokenAuth(ctx.tokens[name].value))
+    ctx.response = http.request(method, expand(ctx, path).lstrip("/"))

@@ -63,3 +63,20 @@ Feature: Organizations are created by a user, read by name, and deleted
     When "bob" deletes the organization "acme"
     Then the request is refused with status 403
     And the organization "acme" exists
+
+  @gitea
+  Scenario Outline: A name Gitea reserves is refused for an organization: <name>
+    The same reserved names and patterns as for users (routers/api/v1/org/org.go answers 422).
+    Given a user "alice"
+    When "alice" sends POST "orgs" with the body
+      """
+      {"username": "<name>"}
+      """
+    Then the request is refused with status 422
+    And the error message mentions "<message>"
+
+    Examples:
+      | name         | message                |
+      | api          | name is reserved       |
+      | explore      | name is reserved       |
+      | someone.rss  | pattern is not allowed |

@@ -42,3 +42,26 @@ Feature: A site administrator creates user accounts
     When "alice" tries to create the user "mallory"
     Then the request is refused with status 403
     And the user "mallory" does not exist
+
+  @gitea
+  Scenario Outline: A name Gitea reserves is refused for a user: <name>
+    Gitea reserves names that its web routes or system users use (models/user/user.go
+    reservedUsernames, reservedUserPatterns) and answers 422 "name is reserved [name: ...]" or "name
+    pattern is not allowed [pattern: ...]" (routers/api/v1/admin/user.go); the names below are on every
+    list of 1.22 to 1.27 (docs/gitea-security-facts.md, section 3).
+    When the admin sends POST "admin/users" with the body
+      """
+      {"username": "<name>", "email": "reserved-<suffix>@example.com", "password": "a-long-password-1", "must_change_password": false}
+      """
+    Then the request is refused with status 422
+    And the error message mentions "<message>"
+
+    Examples:
+      | name          | suffix   | message             |
+      | api           | api      | name is reserved    |
+      | assets        | assets   | name is reserved    |
+      | explore       | explore  | name is reserved    |
+      | user          | user     | name is reserved    |
+      | ghost         | ghost    | name is reserved    |
+      | gitea-actions | actions  | name is reserved    |
+      | someone.keys  | keys     | pattern is not allowed |

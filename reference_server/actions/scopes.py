@@ -80,6 +80,8 @@ def user_scope(*, write: bool = False) -> Scope:
     principal = current_principal()
     if principal.user_id <= 0:  # a pseudo-user (the Actions user of a job token) has no scope of its own
         raise Forbidden(JOB_TOKEN_REFUSAL)
+    if "public-only" in principal.scopes:  # the user's runners, runs and jobs span its private repositories
+        raise Forbidden("this endpoint is not available for public-only tokens")
     return Scope(principal.user_id, 0)
 
 

@@ -150,10 +150,10 @@ def repos_of_owner(owner_id: int) -> list[Repo]:
     return [_from_row(row) for row in store.repos_of_owner(owner_id)]
 
 
-def list_repos_of_owner(owner_id: int, limit: int, offset: int) -> tuple[list[Repo], int]:
-    """One page of an owner's repositories by name, and the total."""
-    rows = store.repos_of_owner_page(owner_id, limit, offset)
-    return [_from_row(row) for row in rows], store.count_repos_of_owner(owner_id)
+def list_repos_of_owner(owner_id: int, limit: int, offset: int, *, public_only: bool = False) -> tuple[list[Repo], int]:
+    """One page of an owner's repositories by name, and the total (only public ones for a ``public-only`` token)."""
+    rows = store.repos_of_owner_page(owner_id, limit, offset, public_only=public_only)
+    return [_from_row(row) for row in rows], store.count_repos_of_owner(owner_id, public_only=public_only)
 
 
 # -- permissions ---------------------------------------------------------------------------------

@@ -47,7 +47,8 @@ def user_current_list_repos() -> Response:
     check_scope("repository")
     principal = current_principal()
     page = page_params()
-    repos, total = models.list_repos_of_owner(principal.user_id, page.limit, page.offset)
+    public_only = "public-only" in principal.scopes
+    repos, total = models.list_repos_of_owner(principal.user_id, page.limit, page.offset, public_only=public_only)
     return paged_response([models.repo_to_api(repo) for repo in repos], page, total)
 
 

@@ -73,14 +73,17 @@ def repos_of_owner(owner_id: int) -> list[Row]:
     return forge().db.all(f"{_SELECT} WHERE r.owner_id = ? ORDER BY r.id", (owner_id,))
 
 
-def repos_of_owner_page(owner_id: int, limit: int, offset: int) -> list[Row]:
+def repos_of_owner_page(owner_id: int, limit: int, offset: int, *, public_only: bool = False) -> list[Row]:
     return forge().db.all(
-        f"{_SELECT} WHERE r.owner_id = ? ORDER BY r.lower_name LIMIT ? OFFSET ?", (owner_id, limit, offset)
+        f"{_SELECT} WHERE r.owner_id = ? AND (? = 0 OR r.private = 0) ORDER BY r.lower_name LIMIT ? OFFSET ?",
+        (owner_id, int(public_only), limit, offset),
     )
 
 
-def count_repos_of_owner(owner_id: int) -> int:
-    return _count("SELECT COUNT(*) FROM repos WHERE owner_id = ?", (owner_id,))
+def count_repos_of_owner(owner_id: int, *, public_only: bool = False) -> int:
+    return _count(
+        "SELECT COUNT(*) FROM repos WHERE owner_id = ? AND (? = 0 OR private = 0)", (owner_id, int(public_only))
+    )
 
 
 def insert_repo(

@@ -83,9 +83,9 @@ _EMAIL_PATTERN = re.compile(
 )
 """Gitea's e-mail rule: an ASCII local part and a host name of letters, digits and hyphens."""
 _RESERVED_WORDS = (
-    ". .. .well-known api assets attachments avatar avatars captcha commits debug devtest error "
+    ". .. .well-known admin api assets attachments avatar avatars captcha commits debug devtest error "
     "explore favicon.ico ghost gitea-actions issues login manifest.json metrics milestones new "
-    "notifications org pulls raw repo repo-avatars robots.txt search serviceworker.js ssh_info "
+    "notifications org pulls raw repo repo-avatars robots.txt search serviceworker.js sitemap.xml ssh_info "
     "swagger.v1.json user v2 "
 )
 RESERVED_NAMES = frozenset(_RESERVED_WORDS.split())
