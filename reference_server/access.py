@@ -299,6 +299,7 @@ RULES: Mapping[str, Rule] = {
     "openapi3Json": PUBLIC,
     "referenceGetClock": ADMIN,
     "referenceSetClock": ADMIN,
+    "referenceSetHost": ADMIN,
     # templates.routes
     "listLicenseTemplates": PUBLIC,
     "getLicenseTemplateInfo": PUBLIC,

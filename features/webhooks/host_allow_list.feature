@@ -52,3 +52,22 @@ Feature: Webhooks deliver only to allowed hosts, and subscribe only to known eve
       """
     Then the request is refused with status 422
     And the error message mentions "pushh"
+
+  @gitea
+  Scenario: A webhook never delivers to the forge's own loopback address
+    A listener on 127.0.0.1 (the canary) stands for the services of the forge's machine. Gitea accepts
+    the hook and refuses each delivery (services/webhook: hostmatcher dial control, "webhook can only
+    call allowed HTTP servers"); the reference refuses the hook itself. Either way nothing reaches the
+    canary. The scenario finds the hole on a forge that runs on the harness's machine.
+    When "dev" creates a webhook on "dev/app" to the loopback canary
+    Then the webhook on "dev/app" is refused, or its test delivery never reaches the canary
+
+  @reference @reference_only
+  Scenario: A host name is judged again where it resolves, on every delivery
+    A name passes when the hook is stored (no DNS is asked then); each delivery resolves it and
+    connects only to allowed addresses, so a name that resolves (or was re-pointed, as in DNS
+    rebinding) to the forge's own machine is never contacted. The reference's test hook makes the name
+    resolve to 127.0.0.1 for the server only.
+    Given the reference resolves the name "rebind" to the loopback canary's address
+    When "dev" creates a webhook on "dev/app" to the loopback canary through the name "rebind"
+    Then the webhook on "dev/app" is accepted, and its test delivery never reaches the canary

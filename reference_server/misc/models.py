@@ -7,10 +7,12 @@ from typing import Any
 
 from ..config import SystemClock
 from ..context import forge
+from ..errors import Unprocessable
+from ..hostmatch import literal_address
 from ..timefmt import iso
 from .errors import ClockNotAdjustable, InvalidClockOffset
 
-__all__ = ["api_settings", "clock_state", "set_clock_offset", "version"]
+__all__ = ["api_settings", "clock_state", "set_clock_offset", "set_static_host", "version"]
 
 DEFAULT_GIT_TREES_PER_PAGE = 1000
 DEFAULT_MAX_BLOB_SIZE = 10 * 1024 * 1024
@@ -38,6 +40,14 @@ def clock_state() -> dict[str, Any]:
     """The clock's offset from real time and the server's idea of now."""
     clock = forge().config.clock
     return {"offset_seconds": float(getattr(clock, "offset_seconds", 0.0)), "now": iso(forge().now())}
+
+
+def set_static_host(name: str, options: dict[str, Any]) -> None:
+    """Make outgoing requests resolve ``name`` to ``addresses`` (an empty list: back to DNS)."""
+    addresses = options.get("addresses")
+    if not isinstance(addresses, list) or not all(isinstance(a, str) and literal_address(a) for a in addresses):
+        raise Unprocessable("[Addresses]: must be a list of IP addresses")
+    forge().resolver.set_static(name, tuple(addresses))
 
 
 def set_clock_offset(options: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from flask import Flask, Response, current_app
 
 from ..auth import require_admin
 from ..context import forge
-from ..rest import json_body, json_response
+from ..rest import empty, json_body, json_response
 from . import apidoc, models
 from .activitypub import register_activitypub
 
@@ -49,6 +49,13 @@ def reference_set_clock() -> Response:
     return json_response(models.set_clock_offset(json_body(required=("offset_seconds",))))
 
 
+def reference_set_host(name: str) -> Response:
+    """Reference only: resolve ``name`` to the given addresses in outgoing requests (DNS rebinding tests)."""
+    require_admin()
+    models.set_static_host(name, json_body(required=("addresses",)))
+    return empty()
+
+
 def register(app: Flask) -> None:
     """Attach the misc routes; the clock hook exists only with ``config.test_hooks``."""
     app.add_url_rule(f"{API}/version", endpoint="getVersion", view_func=get_version, methods=["GET"])
@@ -62,3 +69,5 @@ def register(app: Flask) -> None:
         clock = f"{API}/-/reference/clock"
         app.add_url_rule(clock, endpoint="referenceGetClock", view_func=reference_get_clock, methods=["GET"])
         app.add_url_rule(clock, endpoint="referenceSetClock", view_func=reference_set_clock, methods=["PUT"])
+        hosts = f"{API}/-/reference/hosts/<name>"
+        app.add_url_rule(hosts, endpoint="referenceSetHost", view_func=reference_set_host, methods=["PUT"])
