@@ -154,6 +154,19 @@ def when_clone_with_old_secret(ctx: ScenarioContext, git_world: GitWorld, short:
     _clone(ctx, git_world, short, _token_credentials(ctx, title, previous=True), lfs=False)
 
 
+@when(phrase('"{who}" clones "{short}" over HTTPS with the transfer token of an LFS upload batch'))
+def when_clone_with_transfer_token(ctx: ScenarioContext, git_world: GitWorld, who: str, short: str) -> None:
+    """``git clone`` with the ``Authorization`` token an LFS batch answer handed out, as the password."""
+    repo = ctx.repo(short)
+    answer = _lfs(ctx, who).batch(repo.owner, repo.name, "upload", [_object(os.urandom(1024))])
+    assert answer.status_code == 200, f"the upload batch answered {answer.status_code}: {answer.text[:300]}"
+    header = json_of(answer)["objects"][0]["actions"]["upload"].get("header", {}).get("Authorization", "")
+    transfer = header.split(" ", 1)[-1]
+    assert transfer, f"the batch answer carries no transfer token: {answer.text[:300]}"
+    ctx.admin.http.recorder.add_secret(transfer)
+    _clone(ctx, git_world, short, GitCredentials(ctx.user(who).username, transfer), lfs=False)
+
+
 @when(phrase('"{short}" is cloned over HTTPS with LFS and the deploy token "{title}"'))
 def when_clone_lfs_with_token(ctx: ScenarioContext, git_world: GitWorld, short: str, title: str) -> None:
     """``git clone`` with LFS and a deploy token as the password."""

@@ -60,3 +60,10 @@ Feature: Repositories are cloned, fetched and pushed over HTTPS with Git and Git
       | what |
       | size |
       | hash |
+
+  @gitea
+  Scenario: An LFS transfer token is no Git credential
+    A batch answer hands out a short-lived token for its LFS transfers. Gitea accepts it on the LFS
+    routes only (services/lfs/server.go); Git's smart HTTP does not recognise it and answers 401.
+    When "dev" clones "dev/app" over HTTPS with the transfer token of an LFS upload batch
+    Then the clone is refused with status 401
