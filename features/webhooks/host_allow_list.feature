@@ -71,3 +71,14 @@ Feature: Webhooks deliver only to allowed hosts, and subscribe only to known eve
     Given the reference resolves the name "rebind" to the loopback canary's address
     When "dev" creates a webhook on "dev/app" to the loopback canary through the name "rebind"
     Then the webhook on "dev/app" is accepted, and its test delivery never reaches the canary
+
+  @reference
+  Scenario: An event name holding a lone surrogate is refused, not stored
+    The surrogate becomes U+FFFD when the body is decoded (as Go decodes it), and no event has that
+    name: the hook keeps its events and every later read of it works.
+    Given "dev" has a webhook on "dev/app" for the events "push" with the secret "s3cret"
+    When "dev" edits the webhook with the body
+      """
+      {"events": ["x\udc00y"]}
+      """
+    Then the request is refused with status 422

@@ -33,7 +33,7 @@ from schemathesis.specs.openapi.checks import (
 
 from .world import ADMIN_TOKEN, World, known_values
 
-__all__ = ["ApiFuzzReport", "Finding", "fuzz_api"]
+__all__ = ["ApiFuzzReport", "Finding", "captured_server_log", "fuzz_api", "operations_of", "run_examples"]
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 MODES = (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE)
@@ -88,7 +88,7 @@ class _ServerLog(logging.Handler):
 
 
 @contextmanager
-def _captured_server_log() -> Iterator[_ServerLog]:
+def captured_server_log() -> Iterator[_ServerLog]:
     handler = _ServerLog()
     logger = logging.getLogger("reference_server")
     logger.addHandler(handler)
@@ -116,7 +116,7 @@ def _strategy(operation: Any, mode: schemathesis.GenerationMode, world: World) -
     return st.one_of(seeded, plain)
 
 
-def _run_examples(
+def run_examples(
     strategy: st.SearchStrategy[Any],
     examples: int,
     run_seed: int,
@@ -138,7 +138,7 @@ def _run_examples(
     run()
 
 
-def _operations(world: World) -> dict[str, Any]:
+def operations_of(world: World) -> dict[str, Any]:
     """The description's operations, bound to this world's app, by ``METHOD /path``."""
     schema = schemathesis.openapi.from_wsgi("/openapi3.v1.json", world.app)
     operations = (result.ok() for result in schema.get_all_operations() if isinstance(result, Ok))
@@ -153,7 +153,7 @@ def fuzz_api(
     report = ApiFuzzReport()
     world = World.build()
     try:
-        operations = _operations(world)
+        operations = operations_of(world)
         changed = False
         for label in sorted(operations):
             if select is not None and not select(label):
@@ -161,7 +161,7 @@ def fuzz_api(
             if changed and not world.intact():
                 world.close()
                 world = World.build()
-                operations = _operations(world)
+                operations = operations_of(world)
                 report.rebuilds += 1
             operation = operations[label]
             changed = not label.startswith("GET ")
@@ -206,7 +206,7 @@ def _fuzz_operation(
     def on_case(case: Case[Any]) -> None:
         nonlocal sent
         sent += 1
-        with _captured_server_log() as log:
+        with captured_server_log() as log:
             response = case.call(headers=headers)
             try:
                 case.validate_response(response, checks=CHECKS, headers=headers)
@@ -219,5 +219,5 @@ def _fuzz_operation(
                 )
 
     with suppress(HypothesisException):  # no example of this mode exists (negative, for an operation without inputs)
-        _run_examples(_strategy(operation, mode, world), examples, run_seed, on_case)
+        run_examples(_strategy(operation, mode, world), examples, run_seed, on_case)
     return sent

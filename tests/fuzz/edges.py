@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 from schemathesis import Case
 
-from .api import AUTH, Finding, _captured_server_log, _operations, _run_examples
+from .api import AUTH, Finding, captured_server_log, operations_of, run_examples
 from .world import World, known_values
 
 __all__ = ["CI_EDGE_STRINGS", "EDGE_STRINGS", "EdgeReport", "fuzz_edge_strings"]
@@ -125,7 +125,7 @@ def fuzz_edge_strings(
     report = EdgeReport()
     run = _Pass(report)
     try:
-        operations = _operations(run.world)
+        operations = operations_of(run.world)
         for label in sorted(label for label in operations if label.startswith("GET ")):
             if (read := _pick(run, label, operations[label], None, run_seed)) is not None:
                 run.reads.append(read)
@@ -193,7 +193,7 @@ def _draw(operation: Any, world: World, run_seed: int) -> Case[Any] | None:
         strategy = fixed.flatmap(lambda params: operation.as_strategy(generation_mode=mode, path_parameters=params))
     drawn: list[Case[Any]] = []
     with suppress(HypothesisException):  # no positive example exists
-        _run_examples(strategy, 1, run_seed, drawn.append)
+        run_examples(strategy, 1, run_seed, drawn.append)
     return drawn[0] if drawn else None
 
 
@@ -273,7 +273,7 @@ def _edge_name(edge: str) -> str:
 def _send(world: World, probe: Probe, body: Any, mode: str, report: EdgeReport) -> int:
     """Send ``probe`` (with ``body``); a 5xx answer becomes a finding with the server's traceback."""
     data = None if body is None else _encode(body)
-    with _captured_server_log() as log:
+    with captured_server_log() as log:
         response = world.client.open(**probe.request, data=data)
     if response.status_code >= 500:
         method, path = probe.request["method"], probe.request["path"]
