@@ -36,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--test-hooks",
         action="store_true",
-        help="expose /api/v1/-/reference/clock so @reference_only scenarios can move the clock (never in production)",
+        help="expose /api/v1/-/reference/clock and /hosts so @reference_only scenarios can move the clock and "
+        "pin host names (never in production)",
     )
     parser.add_argument(
         "--badges", type=Path, help="YAML or JSON list of badge definitions {slug, description, image_url} to store"
