@@ -179,3 +179,18 @@ def test_git_accepts_deploy_and_job_tokens_but_not_lfs_or_runner_tokens(kinds: K
         json={"operation": "upload", "objects": [{"oid": "a" * 64, "size": 1}]},
     )
     assert batch.status_code == 200, "on LFS routes the transfer token still works"
+
+
+def test_the_runner_protocol_and_the_artifact_service_refuse_every_other_kind(kinds: Kinds) -> None:
+    twirp = "/twirp/github.actions.results.api.v1.ArtifactService/"
+    runner = "/api/actions/runner.v1.RunnerService/"
+    for token in (kinds.job_token, kinds.deploy_token, kinds.lfs_token):
+        for method in ("CreateArtifact", "ListArtifacts"):
+            answer = kinds.client.post(twirp + method, headers={"Authorization": f"Bearer {token}"}, json={})
+            assert answer.status_code == 401, f"{method}: {answer.get_data(as_text=True)}"
+        for method in ("FetchTask", "Declare"):
+            headers = {"x-runner-uuid": kinds.runner.uuid, "x-runner-token": token, "Authorization": f"token {token}"}
+            answer = kinds.client.post(runner + method, headers=headers, json={})
+            assert answer.status_code == 401, f"{method}: {answer.get_data(as_text=True)}"
+        register = kinds.client.post(runner + "Register", json={"name": "r", "token": token})
+        assert register.status_code == 404, "no token of another kind registers a runner"
