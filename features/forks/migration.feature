@@ -61,4 +61,3 @@ Feature: Repositories are migrated and mirrored from a Git URL
       | http://192.168.1.1/x.git                 |
       | http://[fd00::1]/x.git                   |
       | http://0.0.0.0/x.git                     |
-      | http://metadata.google.internal/x.git    |
