@@ -4,7 +4,8 @@ A list is comma-separated entries, as Gitea's ``[webhook] ALLOWED_HOST_LIST``:
 
 - ``external``: global unicast addresses that are not private (Python's ``is_global``: no loopback,
   link-local, unspecified, multicast, documentation or shared ranges);
-- ``private``: RFC 1918 (10/8, 172.16/12, 192.168/16) and unique-local fc00::/7;
+- ``private``: RFC 1918 (10/8, 172.16/12, 192.168/16), unique-local fc00::/7 and the reserved ranges
+  Gitea adds to them (shared 100.64/10, documentation, benchmarking, 6to4, NAT64...);
 - ``loopback``: 127/8 and ::1;
 - ``*``: everything;
 - a CIDR (``10.1.0.0/16``) or a single address;
@@ -32,7 +33,14 @@ __all__ = ["HostPolicy", "IpAddress", "literal_address"]
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 BUILTINS = frozenset({"external", "private", "loopback", "*"})
 PRIVATE_NETWORKS = tuple(
-    ipaddress.ip_network(net) for net in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+    ipaddress.ip_network(net)
+    for net in (
+        *("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"),
+        # Gitea's reserved ranges, which its ``private`` includes too (modules/hostmatcher)
+        *("100.64.0.0/10", "168.63.129.16/32", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "198.18.0.0/15"),
+        *("198.51.100.0/24", "203.0.113.0/24", "100::/64", "64:ff9b::/96", "64:ff9b:1::/48", "2001::/32"),
+        *("2001:10::/28", "2001:20::/28", "2001:db8::/32", "2002::/16"),
+    )
 )
 LOOPBACK_NAMES = ("localhost",)
 PRIVATE_SUFFIXES = ("internal", "local", "localdomain", "home.arpa")
@@ -116,9 +124,10 @@ class HostPolicy:
         plain = _unmapped(address)
         if "loopback" in self.builtins and plain.is_loopback:
             return True
-        if "private" in self.builtins and any(plain in net for net in PRIVATE_NETWORKS if net.version == plain.version):
+        private = any(plain in net for net in PRIVATE_NETWORKS if net.version == plain.version)
+        if "private" in self.builtins and private:
             return True
-        if "external" in self.builtins and plain.is_global and not plain.is_private:
+        if "external" in self.builtins and plain.is_global and not plain.is_private and not private:
             return True
         return any(plain in net for net in self.networks if net.version == plain.version)
 
@@ -136,9 +145,12 @@ class HostPolicy:
             return None if self.allows_address(address) else self.denial(host, address)
         category = _name_category(host)
         if category is not None and category not in self.builtins:
-            return f"{host} is a {category} host name, not allowed by {self.setting}"
+            return self._deny(host, f"a {category} host name")
         return None
 
     def denial(self, host: str, address: IpAddress) -> str:
-        """The refusal of a connection to ``address``."""
-        return f"{host} ({address}) is not allowed by {self.setting}"
+        """The refusal of a connection to ``address``, in Gitea's words."""
+        return self._deny(host, str(address))
+
+    def _deny(self, host: str, what: str) -> str:
+        return f"can only call allowed HTTP servers (check your {self.setting} setting), deny '{host}({what})'"
