@@ -210,6 +210,9 @@ def test_versions_of_the_older_protocol_are_refused(job: Job, version: int) -> N
         "a\tb",
         "a\x7fb",
         "é" * 128,
+        "\uff0e\uff0e\uff0f\uff0essh\uff0fauthorized_keys",  # fullwidth: "../.ssh/authorized_keys" once normalised
+        "\uff0e\uff0e",
+        "a\uff3cb",
     ],
     ids=repr,
 )
