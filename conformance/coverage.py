@@ -2,23 +2,22 @@
 
 Clause coverage comes from the ``@clause_*`` tags of every collected scenario (those that ran and
 those left out), with each scenario's outcome. Operation coverage comes from traffic: every request
-the steps made (the Recorder sees them all) is matched, by method and path template, to an operation
-of the reference server's own API description, with the API base path (and any deployment sub-path)
-stripped. The description is the one the target serves at ``/swagger.v1.json`` when the target is
-the reference server, else the same document built in-process from the kit's ``reference_server``
-(the kit ships no separate copy that could go stale).
+the steps made (the Recorder sees them all) is matched, by method and path template, to an operation,
+with the API base path (and any deployment sub-path) stripped; it is measured twice, against the
+target's own description (the reference's, which the target serves at ``/swagger.v1.json`` when it is
+the reference server, else the kit's generated copy) and against Gitea 1.27.3's whole API, per tag.
 """
 
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .clauses import load_catalogue
+from .operations import OperationList
 
 __all__ = [
     "Operation",
@@ -26,7 +25,6 @@ __all__ = [
     "clause_coverage",
     "feature_scenario_ids",
     "operation_coverage",
-    "reference_description",
 ]
 
 _PARAM = re.compile(r"\{[^}/]+\}")
@@ -40,6 +38,7 @@ class Operation:
     method: str
     path: str
     operation_id: str
+    tag: str = ""
 
     @property
     def key(self) -> str:
@@ -79,6 +78,11 @@ class OperationMap:
                     operations.append(Operation(method.upper(), path, operation_id))
         return cls(operations)
 
+    @classmethod
+    def from_list(cls, listed: OperationList) -> OperationMap:
+        """The operations of one of the kit's shipped lists (``conformance/data``)."""
+        return cls(Operation(method, path, operation_id, tag) for method, path, operation_id, tag in listed.rows)
+
     def match(self, method: str, path: str) -> Operation | None:
         """The operation ``method path`` (relative to the API root, query removed) belongs to."""
         method = method.upper()
@@ -92,20 +96,6 @@ class OperationMap:
             if found:
                 return max(found, key=lambda operation: (_literal_length(operation.path), -len(operation.path)))
         return None
-
-
-def reference_description() -> dict[str, Any]:
-    """The reference server's Swagger 2.0 document, built in-process over a throw-away data directory."""
-    from reference_server import Config, create_app
-    from reference_server.misc import apidoc
-
-    with tempfile.TemporaryDirectory(prefix="conformance-apidoc-") as directory:
-        app = create_app(Config(data_dir=Path(directory) / "data", admin_token="0" * 40))
-        try:
-            with app.app_context():
-                return apidoc.swagger2(app, app.extensions["forge"])
-        finally:
-            app.extensions["forge"].db.close()
 
 
 def operation_coverage(
@@ -122,14 +112,20 @@ def operation_coverage(
             else:
                 scenarios_of.setdefault(operation.key, set()).add(scenario_id)
     uncovered = [
-        {"method": op.method, "path": op.path, "operation_id": op.operation_id}
-        for op in operation_map.operations
+        {"method": op.method, "path": op.path, "operation_id": op.operation_id, "tag": op.tag}
+        for op in sorted(operation_map.operations, key=lambda op: (op.tag, op.path, op.method))
         if op.key not in scenarios_of
     ]
+    by_tag: dict[str, dict[str, int]] = {}
+    for op in operation_map.operations:
+        counts = by_tag.setdefault(op.tag or "untagged", {"total": 0, "covered": 0})
+        counts["total"] += 1
+        counts["covered"] += op.key in scenarios_of
     return {
         "source": source,
         "total": len(operation_map.operations),
         "covered": len(operation_map.operations) - len(uncovered),
+        "by_tag": dict(sorted(by_tag.items())),
         "uncovered": uncovered,
         "unmatched_requests": sorted(unmatched)[:200],
     }

@@ -174,17 +174,45 @@ def _clauses(results: dict[str, Any]) -> str:
     )
 
 
-def _operations(results: dict[str, Any]) -> str:
-    coverage = results["operation_coverage"]
+def _by_tag(coverage: dict[str, Any]) -> str:
     rows = "".join(
-        f"<tr><td>{_e(op['method'])}</td><td>{_e(op['path'])}</td><td>{_e(op['operation_id'])}</td></tr>"
+        f"<tr><td>{_e(tag)}</td><td>{counts['covered']}</td><td>{counts['total']}</td></tr>"
+        for tag, counts in coverage["by_tag"].items()
+    )
+    return f"<table><tr><th>tag</th><th>reached</th><th>operations</th></tr>{rows}</table>"
+
+
+def _uncovered_rows(coverage: dict[str, Any]) -> str:
+    return "".join(
+        f"<tr><td>{_e(op['tag'])}</td><td>{_e(op['method'])}</td><td>{_e(op['path'])}</td>"
+        f"<td>{_e(op['operation_id'])}</td></tr>"
         for op in coverage["uncovered"]
     )
+
+
+def _gitea_operations(results: dict[str, Any]) -> str:
+    coverage = results["gitea_operation_coverage"]
+    rows = _uncovered_rows(coverage)
+    table = "<table><tr><th>tag</th><th>method</th><th>path</th><th>operation</th></tr>" + rows + "</table>"
+    return (
+        f"<h2>{_e(coverage['source'])}: operations reached</h2>"
+        f"<p>{coverage['covered']} of {coverage['total']} operations of {_e(coverage['source'])}'s REST API were "
+        "reached by this run's scenarios.</p>"
+        + _by_tag(coverage)
+        + (f"<details><summary>The {len(coverage['uncovered'])} no scenario reached</summary>{table}</details>")
+    )
+
+
+def _operations(results: dict[str, Any]) -> str:
+    coverage = results["operation_coverage"]
+    rows = _uncovered_rows(coverage)
     parts = [
         "<h2>Operations without a scenario</h2>",
         f"<p>{coverage['covered']} of {coverage['total']} operations were exercised by this run's scenarios "
         f"<small>(description: {_e(coverage['source'])})</small>.</p>",
-        f"<table><tr><th>method</th><th>path</th><th>operation</th></tr>{rows}</table>" if rows else "<p>None.</p>",
+        f"<table><tr><th>tag</th><th>method</th><th>path</th><th>operation</th></tr>{rows}</table>"
+        if rows
+        else "<p>None.</p>",
     ]
     if coverage["unmatched_requests"]:
         items = "".join(f"<li><code>{_e(request)}</code></li>" for request in coverage["unmatched_requests"])
@@ -243,6 +271,7 @@ def render_report(results: dict[str, Any]) -> str:
             _failures(results),
             _clauses(results),
             _operations(results),
+            _gitea_operations(results),
             _expectations(results),
             _tail(results),
         )

@@ -287,7 +287,7 @@ class ReportingPlugin:
         paths = document.get("paths") if isinstance(document, dict) else None
         if isinstance(paths, dict):
             self.description_ops = [
-                [method.upper(), path, str(operation.get("operationId", ""))]
+                [method.upper(), path, str(operation.get("operationId", "")), _first_tag(operation)]
                 for path, methods in paths.items()
                 for method, operation in methods.items()
                 if isinstance(operation, dict)
@@ -452,3 +452,9 @@ class ReportingPlugin:
             terminalreporter.section("conformance")
         for text, markup in lines:
             terminalreporter.write_line(text, **markup)
+
+
+def _first_tag(operation: dict[str, Any]) -> str:
+    """The first tag of an operation of a served description ('' when it has none)."""
+    tags = operation.get("tags")
+    return str(tags[0]) if isinstance(tags, list) and tags else ""

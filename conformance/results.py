@@ -20,8 +20,9 @@ from pytest_bdd.utils import registry_get_safe
 
 from .capabilities import required_capabilities
 from .clauses import clause_by_tag
-from .coverage import Operation, OperationMap, clause_coverage, operation_coverage, reference_description
+from .coverage import Operation, OperationMap, clause_coverage, operation_coverage
 from .expectations import Expectations
+from .operations import GITEA_FILE, REFERENCE_FILE, load_operations
 from .paths import FEATURES_DIR
 from .tags import AREAS
 from .verdicts import DISABLED, ERROR, VERDICTS, Counts, count_verdicts
@@ -49,7 +50,7 @@ __all__ = [
 OUTCOMES = VERDICTS
 UNPARSABLE_FEATURE = "conformance_unparsable_feature"
 EXAMPLE_PARAMETER = "_pytest_bdd_example"
-RESULTS_SCHEMA_VERSION = 2
+RESULTS_SCHEMA_VERSION = 3
 NO_AREA = "(none)"
 
 
@@ -156,6 +157,10 @@ def render_summary_table(groups: dict[str, Counts], title: str = "area") -> list
     return lines
 
 
+def _no_coverage() -> dict[str, Any]:
+    return {"source": "", "total": 0, "covered": 0, "by_tag": {}, "uncovered": [], "unmatched_requests": []}
+
+
 @dataclass
 class RunResults:
     """Everything results.json holds."""
@@ -176,9 +181,8 @@ class RunResults:
         default_factory=lambda: {"file": None, "expected_failures": [], "fixed": [], "expired": [], "not_run": []}
     )
     clause_coverage: list[dict[str, Any]] = field(default_factory=list)
-    operation_coverage: dict[str, Any] = field(
-        default_factory=lambda: {"source": "", "total": 0, "covered": 0, "uncovered": [], "unmatched_requests": []}
-    )
+    operation_coverage: dict[str, Any] = field(default_factory=_no_coverage)
+    gitea_operation_coverage: dict[str, Any] = field(default_factory=_no_coverage)
 
     def totals(self) -> Counts:
         """Counts over every scenario."""
@@ -205,6 +209,7 @@ class RunResults:
             "expectations": self.expectations,
             "clause_coverage": self.clause_coverage,
             "operation_coverage": self.operation_coverage,
+            "gitea_operation_coverage": self.gitea_operation_coverage,
             "scenarios": [scenario.as_dict() for scenario in self.scenarios],
             "leaks": self.leaks,
         }
@@ -268,6 +273,8 @@ def assemble(
         scenarios.append(record)
     results.scenarios = scenarios
     results.operation_coverage = _operations(scenarios, gathered.traffic, runner.get("description"))
+    gitea = load_operations(GITEA_FILE)
+    results.gitea_operation_coverage = operation_coverage(OperationMap.from_list(gitea), gathered.traffic, gitea.source)
     results.clause_coverage = clause_coverage((s.id, s.clauses, s.outcome) for s in scenarios)
     results.expectations = _expectations(scenarios, expectations)
 
@@ -277,11 +284,11 @@ def _operations(
 ) -> dict[str, Any]:
     """Operation coverage, and each scenario's operations."""
     if served:
-        operation_map = OperationMap(Operation(method, path, operation_id) for method, path, operation_id in served)
+        operation_map = OperationMap(Operation(*row[:4]) for row in served)
         source = "the target's /swagger.v1.json (the reference server's API description)"
     else:
-        operation_map = OperationMap.from_swagger(reference_description())
-        source = "the kit's reference server API description (built in-process)"
+        operation_map = OperationMap.from_list(load_operations(REFERENCE_FILE))
+        source = "the kit's copy of the reference server's API description"
     for scenario in scenarios:
         matched = {operation_map.match(method, path) for method, path in traffic.get(scenario.id, [])}
         scenario.operations = sorted(operation.key for operation in matched if operation is not None)
@@ -398,6 +405,12 @@ def summary_lines(results: RunResults, report_dir: Path | None) -> list[tuple[st
         write("")
         for line in render_summary_table(capabilities, title="capability"):
             write(line)
+    own, gitea = results.operation_coverage, results.gitea_operation_coverage
+    if own["total"] or gitea["total"]:
+        write(
+            f"operations reached: {own['covered']} of the {own['total']} the target describes; "
+            f"{gitea['covered']} of {gitea['source']}'s {gitea['total']} (per tag in report.html)"
+        )
     left_out = len(results.scenarios) - len(ran)
     if left_out:
         write(f"{left_out} scenario(s) disabled (not in the profile or not selected); listed in results.json")

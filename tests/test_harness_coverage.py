@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from conformance.clauses import load_catalogue
-from conformance.coverage import Operation, OperationMap, clause_coverage, operation_coverage, reference_description
+from conformance.coverage import Operation, OperationMap, clause_coverage, operation_coverage
+from conformance.operations import GITEA_FILE, REFERENCE_FILE, load_operations
 from conformance.verdicts import Counts, FailureInfo, classify_failure, unsupported_by_501
 
 
 @pytest.fixture(scope="module")
 def reference_map() -> OperationMap:
-    return OperationMap.from_swagger(reference_description())
+    return OperationMap.from_list(load_operations(REFERENCE_FILE))
 
 
 @pytest.mark.parametrize(
@@ -59,11 +60,26 @@ def test_a_literal_segment_wins_over_a_parameter() -> None:
 
 
 def test_operation_coverage_lists_what_no_scenario_reached() -> None:
-    operations = OperationMap([Operation("GET", "/version", "version"), Operation("GET", "/user", "user")])
+    operations = OperationMap(
+        [Operation("GET", "/version", "version", "miscellaneous"), Operation("GET", "/user", "user", "user")]
+    )
     coverage = operation_coverage(operations, {"a::b": [("GET", "/version"), ("GET", "/nowhere")]}, "test")
     assert coverage["covered"] == 1 and coverage["total"] == 2
-    assert coverage["uncovered"] == [{"method": "GET", "path": "/user", "operation_id": "user"}]
+    assert coverage["uncovered"] == [{"method": "GET", "path": "/user", "operation_id": "user", "tag": "user"}]
+    assert coverage["by_tag"] == {"miscellaneous": {"total": 1, "covered": 1}, "user": {"total": 1, "covered": 0}}
     assert coverage["unmatched_requests"] == ["GET /nowhere"]
+
+
+def test_gitea_s_whole_api_is_shipped_with_its_tags() -> None:
+    gitea = OperationMap.from_list(load_operations(GITEA_FILE))
+    tags = {operation.tag for operation in gitea.operations}
+    assert len(gitea.operations) == 482
+    assert tags == {
+        "admin", "issue", "miscellaneous", "notification", "organization", "package", "repository", "settings", "user"
+    }  # fmt: skip
+    created = gitea.match("POST", "/repos/alice/demo/statuses/" + "a" * 40)
+    assert created is not None and (created.operation_id, created.tag) == ("repo_create_status", "repository")
+    assert gitea.match("GET", "/notifications") is not None
 
 
 def test_the_description_covers_the_specification_operations(reference_map: OperationMap) -> None:

@@ -1,0 +1,31 @@
+"""The operation lists shipped in ``conformance/data`` are current, and the harness never imports the
+reference server (it speaks HTTP only; ``conformance/data/generate.py`` is the build tool that may)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATOR = ROOT / "conformance" / "data" / "generate.py"
+
+
+def test_regenerating_the_operation_lists_changes_nothing() -> None:
+    result = subprocess.run([sys.executable, str(GENERATOR), "--check"], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_harness_does_not_import_the_reference_server() -> None:
+    importing = []
+    for path in sorted((ROOT / "conformance").rglob("*.py")):
+        if path == GENERATOR:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            if any(name == "reference_server" or name.startswith("reference_server.") for name in names):
+                importing.append(str(path.relative_to(ROOT)))
+    assert not importing, f"harness modules importing reference_server: {importing}"
