@@ -49,7 +49,7 @@ SOURCES: dict[str, str] = {
 }
 
 SPECIAL_TAGS: dict[str, str] = {
-    "reference_only": "needs control that only the reference server offers (its clock)",
+    "reference_only": "needs control that only the reference server offers (its clock, its host names)",
     "slow": "takes more than a few seconds",
     "destructive": "changes instance-wide state or the admin's own credentials: disabled on a live target "
     "unless --allow-destructive",
