@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from .janitor import main as janitor_main
 from .paths import FEATURES_DIR, KIT_ROOT, SUITE_DIR
 
 __all__ = ["EXIT_CODES", "UNUSED_PLUGINS", "build_parser", "main", "pytest_arguments"]
@@ -166,8 +167,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the suite (or the janitor); the exit status is pytest's."""
     given = list(sys.argv[1:] if argv is None else argv)
     if given[:1] == ["janitor"]:
-        from .janitor import main as janitor_main
-
         return janitor_main(given[1:])
     arguments = pytest_arguments(given)
     if not SUITE_DIR.is_dir() or not FEATURES_DIR.is_dir():

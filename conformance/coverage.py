@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from .clauses import load_catalogue
@@ -23,7 +22,6 @@ __all__ = [
     "Operation",
     "OperationMap",
     "clause_coverage",
-    "feature_scenario_ids",
     "operation_coverage",
 ]
 
@@ -166,23 +164,3 @@ def clause_coverage(scenarios: Iterable[tuple[str, list[str], str]]) -> list[dic
             }
         )
     return rows
-
-
-def feature_scenario_ids(feature_files: Iterable[Path], root: Path) -> set[str]:
-    """Every scenario id (with and without example rows) of these feature files, by parsing them.
-
-    The xdist controller collects nothing, so it checks profile and expectation ids against this.
-    """
-    from pytest_bdd.parser import FeatureParser
-
-    from .results import scenario_id
-
-    ids: set[str] = set()
-    for path in feature_files:
-        feature = FeatureParser(str(path.parent), path.name).parse()
-        for name, template in feature.scenarios.items():
-            base = scenario_id(str(path), root, name, None)
-            ids.add(base)
-            for examples in template.examples:
-                ids |= {f"{base}[{'-'.join(row.values())}]" for row in examples.as_contexts()}
-    return ids

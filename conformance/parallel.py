@@ -18,13 +18,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Generator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 from pytest_bdd.reporting import ReportContext, test_report_context_registry
 
-if TYPE_CHECKING:
-    from .plugin import RunState
+from .state import RunState
 
 __all__ = [
     "BDD_PROPERTY",

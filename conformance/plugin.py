@@ -9,93 +9,37 @@ server's log into the report directory.
 
 from __future__ import annotations
 
-import itertools
 import tempfile
-import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
-import requests
 from pytest_bdd.scenario import scenario_wrapper_template_registry
 from pytest_bdd.utils import registry_get_safe
 
-from . import __version__, parallel, step_lookup
+from . import parallel, step_lookup
 from .api import ForgeApi
-from .capabilities import CAPABILITY_PREFIX, PROBES, missing_capability, probe, unsupported_reason
+from .capabilities import CAPABILITY_PREFIX, PROBES, missing_capability, unsupported_reason
 from .clauses import load_catalogue
-from .client import HttpClient, Recorder, TokenAuth, json_of
+from .client import HttpClient, TokenAuth
 from .context import ScenarioContext
-from .identities import IdentityFactory, make_run_prefix
+from .identities import IdentityFactory
 from .ledger import CleanupLedger
-from .paths import FEATURES_DIR, SUITE_DIR
 from .reporting import ReportingPlugin
-from .results import RunResults
+from .state import RunState
 from .tags import AREAS, SOURCES, SPECIAL_TAGS
-from .target import EmbeddedServer, Target, TargetError, TargetSettings, api_url_of, resolve_settings
+from .target import EmbeddedServer, Target, TargetError
+from .target_check import TARGET_UNUSABLE_EXIT, check_live_target, check_target, unusable
 
-__all__ = ["TARGET_UNUSABLE_EXIT", "RunState", "check_live_target"]
+__all__ = ["TARGET_UNUSABLE_EXIT", "RunState", "check_live_target"]  # RunState lives in .state
 
-TARGET_UNUSABLE_EXIT = 4
 DESTRUCTIVE_TAG = "destructive"
 DESTRUCTIVE_REASON = (
     "disabled: destructive (changes instance-wide state or the admin's own credentials); "
     "runs against a live target only with --allow-destructive"
 )
 STATE_KEY = pytest.StashKey["RunState"]()
-
-
-class RunState:
-    """What the plugin keeps for one pytest session."""
-
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-        option = config.option
-        self.report_dir = Path(config.invocation_params.dir, option.conformance_report_dir)
-        self.writes_reports = _is_conformance_run(config)
-        self.keep_data: bool = option.conformance_keep_data
-        self.recorder = Recorder()
-        self.run_prefix = make_run_prefix()
-        self.results = RunResults(kit_version=__version__, run_prefix=self.run_prefix)
-        self.started = time.monotonic()
-        self.results.started = datetime.now(UTC).isoformat(timespec="seconds")
-        self.sequence = itertools.count(1)
-        self.target: Target | None = None
-        self.embedded: EmbeddedServer | None = None
-        self.ledger: CleanupLedger | None = None
-
-    def settings(self) -> TargetSettings:
-        """The target settings from options, environment and config file."""
-        option = self.config.option
-        config_file = Path(option.conformance_target_config) if option.conformance_target_config else None
-        return resolve_settings(option.conformance_target, option.conformance_token, config_file)
-
-    def supports(self, capability: str) -> bool:
-        """Whether the target offers ``capability``; probed once per run."""
-        target = self.target
-        assert target is not None, "the target fixture must run before capabilities are asked"
-        if capability not in target.capabilities:
-            admin = HttpClient(target.api_url, TokenAuth(target.admin_token), recorder=Recorder())
-            try:
-                target.capabilities[capability] = probe(capability, admin)
-            finally:
-                admin.close()
-        return target.capabilities[capability]
-
-
-def _is_conformance_run(config: pytest.Config) -> bool:
-    """The suite is being run (its directory or a feature named), or reports were asked for."""
-    if config.option.conformance_report_dir_given:
-        return True
-    base = Path(config.invocation_params.dir)
-    for argument in config.args:
-        path = (base / argument.split("::", 1)[0]).resolve()
-        for root in (SUITE_DIR, FEATURES_DIR):
-            if path == root or root in path.parents:
-                return True
-    return False
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -189,19 +133,19 @@ def _connect(state: RunState) -> Target:
     try:
         settings = state.settings()
     except TargetError as error:
-        _unusable(str(error))
+        unusable(str(error))
     if settings.url is None:
         log_dir = state.report_dir if state.writes_reports else Path(tempfile.mkdtemp(prefix="conformance-log-"))
         state.embedded = EmbeddedServer(parallel.server_log_path(state.config, log_dir), keep_data=state.keep_data)
         try:
             base_url = state.embedded.start()
         except TargetError as error:
-            _unusable(str(error))
+            unusable(str(error))
         target = Target(base_url=base_url, admin_token=state.embedded.admin_token, is_embedded=True)
     else:
         assert settings.token is not None
         target = Target(base_url=settings.url, admin_token=settings.token, is_embedded=False)
-    target.version = _check_target(target)
+    target.version = check_target(target)
     state.target = target
     state.results.target_url = target.base_url
     state.results.target_version = target.version
@@ -214,40 +158,6 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if parallel.is_worker(config):
         return None
     return f"conformance run id: {_state(config).run_prefix} (every name this run creates starts with it)"
-
-
-def _unusable(reason: str) -> NoReturn:
-    """Stop the run with one line and the exit status of an unusable target."""
-    pytest.exit(f"conformance: {reason}", returncode=TARGET_UNUSABLE_EXIT)
-
-
-def check_live_target(base_url: str, token: str) -> str:
-    """The version of a live target, read before collection to pick its profile (exit status 4 when unusable)."""
-    return _check_target(Target(base_url=base_url, admin_token=token, is_embedded=False))
-
-
-def _check_target(target: Target) -> str:
-    """The target's version; exit with one clear line when it does not answer as a forge or refuses the token."""
-    api_url = api_url_of(target.base_url)
-    anonymous = HttpClient(api_url, recorder=Recorder(), timeout=15)
-    admin = anonymous.with_auth(TokenAuth(target.admin_token))
-    try:
-        version = anonymous.get("version")
-        me = admin.get("user")
-    except requests.RequestException as error:
-        _unusable(f"the target {target.base_url} does not answer: {error}")
-    finally:
-        anonymous.close()
-        admin.close()
-    try:
-        body = json_of(version)
-    except AssertionError:
-        _unusable(f"{api_url}version did not answer JSON; is {target.base_url} a forge?")
-    if version.status_code != 200 or not isinstance(body, dict) or not isinstance(body.get("version"), str):
-        _unusable(f"{api_url}version answered {version.status_code} without a version")
-    if me.status_code != 200:
-        _unusable(f"the target refuses the admin token (GET {api_url}user answered {me.status_code})")
-    return str(body["version"])
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -27,7 +27,6 @@ import requests
 from pytest_bdd.exceptions import GherkinParseError
 
 from .client import HttpClient, Recorder
-from .coverage import feature_scenario_ids
 from .expectations import ExpectationError, Expectations, load_expectations
 from .paths import FEATURES_DIR
 from .profiles import DEFAULT_PROFILE, Profile, ProfileError, known_tags, load_profile, pick_profile_name
@@ -41,7 +40,10 @@ from .results import (
     summary_lines,
     write_atomically,
 )
+from .scenario_ids import feature_scenario_ids
+from .state import RunState
 from .target import TargetError
+from .target_check import check_live_target
 from .verdicts import (
     DISABLED,
     ERROR,
@@ -56,9 +58,6 @@ from .verdicts import (
     skip_reason,
     unsupported_by_501,
 )
-
-if TYPE_CHECKING:
-    from .plugin import RunState
 
 __all__ = ["BAD_PROFILE_EXIT", "ReportingPlugin"]
 
@@ -131,8 +130,6 @@ class ReportingPlugin:
             return DEFAULT_PROFILE, "default"
         if settings.url is None:
             return DEFAULT_PROFILE, "default for the embedded reference server"
-        from .plugin import check_live_target
-
         version = check_live_target(settings.url, settings.token or "")
         name = pick_profile_name(version, embedded=False)
         return name, f"picked for the target's version {version or '(unknown)'}"

@@ -23,7 +23,7 @@ from .clauses import clause_by_tag
 from .coverage import Operation, OperationMap, clause_coverage, operation_coverage
 from .expectations import Expectations
 from .operations import GITEA_FILE, REFERENCE_FILE, load_operations
-from .paths import FEATURES_DIR
+from .scenario_ids import scenario_id
 from .tags import AREAS
 from .verdicts import DISABLED, ERROR, VERDICTS, Counts, count_verdicts
 
@@ -39,7 +39,6 @@ __all__ = [
     "assemble",
     "clauses_of",
     "render_summary_table",
-    "scenario_id",
     "scenario_info",
     "summarise_areas",
     "summarise_capabilities",
@@ -322,23 +321,6 @@ def _expectations(scenarios: list[ScenarioResult], expectations: Expectations | 
         if entry_id not in used:
             summary["not_run"].append(entry.as_dict())
     return summary
-
-
-def scenario_id(feature_filename: str, root: Path, name: str, row: str | None) -> str:
-    """``<area>/<feature stem>::<scenario name>[<example row>]``, stable across runs and machines.
-
-    The path is relative to the kit's ``features/`` (so ``<area>/<stem>``), or for a feature file
-    elsewhere (a project's own suite) to the pytest root directory.
-    """
-    path = Path(feature_filename).resolve()
-    for base_dir in (FEATURES_DIR, root.resolve()):
-        if path.is_relative_to(base_dir):
-            relative = path.relative_to(base_dir).as_posix()
-            break
-    else:
-        relative = path.name
-    base = f"{relative.removesuffix('.feature')}::{name}"
-    return base if row is None else f"{base}[{row}]"
 
 
 def scenario_info(item: pytest.Item) -> ScenarioResult | None:

@@ -92,8 +92,8 @@ def install() -> bool:
     """Put the memo in front of pytest-bdd's lookup once; False when pytest-bdd is not the expected shape."""
     try:
         scenario = importlib.import_module("pytest_bdd.scenario")  # the module, not the function of that name
-        from pytest_bdd.compat import get_fixture_names, getfixturedefs
-        from pytest_bdd.steps import step_function_context_registry
+        from pytest_bdd.compat import get_fixture_names, getfixturedefs  # noqa: PLC0415 - guarded: internals
+        from pytest_bdd.steps import step_function_context_registry  # noqa: PLC0415 - guarded: internals
     except ImportError:
         return False
     original = getattr(scenario, "find_fixturedefs_for_step", None)

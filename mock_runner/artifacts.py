@@ -101,7 +101,7 @@ def _progress_bar(description: str, total: int | None, enabled: bool) -> context
     """A tqdm bar on stderr when it is a terminal; otherwise nothing."""
     if not enabled:
         return contextlib.nullcontext(None)
-    from tqdm import tqdm  # type: ignore[import-untyped]
+    from tqdm import tqdm  # type: ignore[import-untyped]  # noqa: PLC0415 - only on a terminal
 
     return cast(
         "contextlib.AbstractContextManager[Any]",

@@ -9,17 +9,15 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from forge_proto import runner_pb2
 from google.protobuf import json_format
 
 from . import VERSION
+from .artifacts import ArtifactClient
 from .logs import Masker
-
-if TYPE_CHECKING:
-    from .artifacts import ArtifactClient
 
 __all__ = [
     "JobRuntime",
@@ -179,6 +177,4 @@ class JobRuntime:
         """The artifact client for this job, from the step's ``ACTIONS_*`` variables."""
         if self.artifact_client_factory is not None:
             return self.artifact_client_factory(dict(env))
-        from .artifacts import ArtifactClient
-
         return ArtifactClient.from_environment(dict(env), progress=False)

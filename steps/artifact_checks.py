@@ -14,7 +14,7 @@ from conformance.api.artifacts import WireField, wire_fields
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.schemas import validate
-from steps.artifacts import RFC3339, current_names, job_of, listed, notes, reply, reply_field, step
+from steps.artifacts import RFC3339, current_names, ids_of, job_of, listed, notes, protocol, reply, reply_field, step
 
 __all__: list[str] = []
 
@@ -277,8 +277,6 @@ def then_disposition(ctx: ScenarioContext, filename: str) -> None:
 @then(step('the artifact "{name:Q}" downloads as "{text:Q}"'))
 def then_artifact_downloads(ctx: ScenarioContext, name: str, text: str) -> None:
     """GetSignedArtifactURL and a GET give exactly these bytes."""
-    from steps.artifacts import ids_of, protocol
-
     signing = protocol(ctx).call_json("GetSignedArtifactURL", {**ids_of(job_of(ctx)), "name": name})
     assert signing.status_code == 200, f"GetSignedArtifactURL answered {signing.status_code}: {signing.text[:200]}"
     response = protocol(ctx).fetch(str(reply_field(json_of(signing), "signed_url")))

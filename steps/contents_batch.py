@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+from datetime import datetime
 from typing import Any
 
 from pytest_bdd import given, then, when
@@ -133,8 +134,6 @@ def commit_message(ctx: ScenarioContext, message: str) -> None:
 @then(phrase('the commit\'s {role:w} is "{name}" <{email}> at "{date}"'))
 def commit_person(ctx: ScenarioContext, role: str, name: str, email: str, date: str) -> None:
     """The answer's author or committer, with the date (compared as an instant)."""
-    from datetime import datetime
-
     person = json_of(ctx.last_response())["commit"][role]
     assert (person["name"], person["email"]) == (name, email), f"the {role} is {person}"
     stamp = datetime.fromisoformat(str(person["date"]).replace("Z", "+00:00"))

@@ -7,6 +7,7 @@ written newest first as ``op_type by actor`` pairs, comma separated (``nothing``
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from pytest_bdd import given, then, when
@@ -90,8 +91,6 @@ def when_repo_feed_creation_day(ctx: ScenarioContext, who: str, repo: str) -> No
 
 
 def _utc_day(timestamp: str) -> str:
-    from datetime import UTC, datetime
-
     return datetime.fromisoformat(timestamp.replace("Z", "+00:00")).astimezone(UTC).strftime("%Y-%m-%d")
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.coverage import feature_scenario_ids
 from conformance.expectations import ExpectationError, load_expectations, parse_expectations
 from conformance.paths import FEATURES_DIR
 from conformance.profiles import ProfileError, available_profiles, load_profile, pick_profile_name
 from conformance.reporting import BAD_PROFILE_EXIT
+from conformance.scenario_ids import feature_scenario_ids
 
 EXPECTATIONS_DIR = Path(__file__).resolve().parent.parent / "conformance" / "expectations"
 
