@@ -15,12 +15,12 @@ from typing import Any
 
 from pytest_bdd import given, parsers, then, when
 
-from conformance.client import json_of
+from conformance.client import HttpClient, json_of
 from conformance.context import Identity, ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
 
-__all__ = ["expand", "field_value", "org_owner", "parse_scopes", "phrase", "response_json"]
+__all__ = ["expand", "field_value", "org_owner", "parse_scopes", "phrase", "response_json", "send_with"]
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)?)\}")
 QUOTED_FIELD = re.compile(r'"\{(\w+)\}"')
@@ -161,6 +161,11 @@ def _send(ctx: ScenarioContext, who: str, method: str, path: str, body: str | No
         http = ctx.admin.http.with_auth(None)
     else:
         http = ctx.user(who).http
+    send_with(ctx, http, method, path, body)
+
+
+def send_with(ctx: ScenarioContext, http: HttpClient, method: str, path: str, body: str | None = None) -> None:
+    """One request of a step with any credentials: placeholders expanded in the path and the JSON body."""
     payload = None
     if body is not None:
         try:

@@ -6,7 +6,6 @@ read from the task's secrets, as a job sees it, and registered as a secret of th
 
 from __future__ import annotations
 
-import json
 import time
 
 from pytest_bdd import given, then, when
@@ -18,7 +17,7 @@ from conformance.target import Target
 from mock_runner.protocol import RunnerCallError, RunnerClient
 from steps.artifacts import job_of
 from steps.ci import push_workflow, simple_workflow, world
-from steps.common import expand, phrase
+from steps.common import phrase, send_with
 
 REGISTRATION_TOKEN_PATH = "user/actions/runners/registration-token"
 FETCH_ATTEMPTS = 3
@@ -32,8 +31,7 @@ def _job_http(ctx: ScenarioContext, who: str) -> HttpClient:
 
 
 def _send(ctx: ScenarioContext, who: str, method: str, path: str, body: str | None) -> None:
-    payload = json.loads(expand(ctx, body)) if body is not None else None
-    ctx.response = _job_http(ctx, who).request(method, expand(ctx, path).lstrip("/"), json=payload)
+    send_with(ctx, _job_http(ctx, who), method, path, body)
 
 
 @given(phrase('a private repository "{short}" with a waiting job for the label "{label}"'))

@@ -9,7 +9,7 @@ from conformance.client import BasicAuth, TokenAuth, json_of
 from conformance.context import ScenarioContext, TokenRef
 from conformance.identities import IdentityFactory
 from conformance.target import Target
-from steps.common import expand, parse_scopes, phrase
+from steps.common import parse_scopes, phrase, send_with
 
 
 def _basic_api(ctx: ScenarioContext, who: str) -> ForgeApi:
@@ -165,5 +165,4 @@ def admin_mints_with_token(ctx: ScenarioContext, target: Target) -> None:
 @when(phrase('the token "{name}" sends {method:w} "{path}"'))
 def token_sends(ctx: ScenarioContext, name: str, method: str, path: str) -> None:
     """A request authenticated with the scenario's token ``name`` (in the Authorization header)."""
-    http = ctx.admin.http.with_auth(TokenAuth(ctx.tokens[name].value))
-    ctx.response = http.request(method, expand(ctx, path).lstrip("/"))
+    send_with(ctx, ctx.admin.http.with_auth(TokenAuth(ctx.tokens[name].value)), method, path)

@@ -22,6 +22,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from conformance.coverage import METHODS  # noqa: E402
 from conformance.operations import GITEA_FILE, GITEA_VERSION, REFERENCE_FILE  # noqa: E402
 
 GITEA_SOURCE = ROOT.parent / "shared" / "reference" / "gitea-1.27-operations-detail.md"
@@ -37,7 +38,6 @@ GITEA_TAGS = (
     "user",
 )
 _LINE = re.compile(r"^- `(?P<method>[A-Z]+) (?P<path>\S+)` \((?P<operation>\w+)\)")
-METHODS = ("get", "put", "post", "patch", "delete", "head", "options")
 
 
 def _camel(operation_id: str) -> str:
