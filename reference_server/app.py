@@ -11,7 +11,7 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
-from .access import JOB_TOKEN_REFUSAL, job_token_may
+from .access import PUBLIC, Rule
 from .actions.config_store import SCHEMA as ACTIONS_CONFIG_SCHEMA
 from .blobs import BlobStore
 from .config import Config
@@ -19,7 +19,8 @@ from .context import Forge
 from .db import Database
 from .diskfull import INSUFFICIENT_STORAGE, is_disk_full
 from .diskfull import MESSAGE as DISK_FULL_MESSAGE
-from .errors import ApiError, ConnectError, Forbidden, TwirpError
+from .endpoints import Endpoint, enforce_access, register_endpoints
+from .errors import ApiError, ConnectError, TwirpError
 from .events import EventBus
 from .rest import json_response
 from .signing import Signer, load_or_create_secret
@@ -27,7 +28,7 @@ from .signing import Signer, load_or_create_secret
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "declared_endpoints", "declared_rules"]
 
 log = logging.getLogger("reference_server")
 
@@ -100,6 +101,17 @@ def _families() -> list[ModuleType]:
         feeds,
         markup,
     ]
+
+
+def declared_endpoints() -> list[Endpoint]:
+    """Every endpoint the families declare (the test hooks too): what the security tests enumerate."""
+    return [endpoint for family in _families() for endpoint in family.routes.ENDPOINTS]
+
+
+def declared_rules() -> dict[str, Rule]:
+    """Every Flask endpoint's access rule, by name; Flask's own static route (no static folder: always 404) is
+    public."""
+    return {"static": PUBLIC, **{endpoint.operation_id: endpoint.access for endpoint in declared_endpoints()}}
 
 
 class Int64Converter(IntegerConverter):
@@ -210,14 +222,7 @@ def _install_request_hooks(app: Flask) -> None:
 
             resolve_credentials(git_principal_for_token, principal_for_password)
 
-    @app.before_request
-    def confine_job_tokens() -> None:
-        """A job token acts for its own repository only (``access.job_token_may``), before any route runs."""
-        principal = g.get("principal")
-        rule = request.url_rule
-        is_job = principal is not None and principal.task_id is not None
-        if is_job and rule is not None and not job_token_may(rule.rule, request.method, rule.endpoint):
-            raise Forbidden(JOB_TOKEN_REFUSAL)
+    app.before_request(enforce_access)  # the declared access rule of the matched endpoint, before its view
 
     @app.after_request
     def common_headers(response: Response) -> Response:
@@ -256,7 +261,9 @@ def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = Non
 
         app.config["GENERATED_ADMIN_TOKEN"] = bootstrap_admin()
         for family in families:
-            family.routes.register(app)
+            register_endpoints(app, family.routes.ENDPOINTS, test_hooks=config.test_hooks)
+            if hasattr(family.routes, "register"):  # wiring besides routes: events, hooks, workers
+                family.routes.register(app)
     if configure is not None:
         configure(app)
     app.wsgi_app = SubPathMiddleware(app.wsgi_app, config.sub_path)  # type: ignore[method-assign]

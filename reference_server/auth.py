@@ -132,14 +132,16 @@ def current_principal() -> Principal:
     return principal
 
 
-def check_scope(category: str, *, anonymous_ok: bool = False) -> None:
-    """Refuse a token without the scope this method needs on ``category`` (before any lookup)."""
+def check_scope(category: str, *, anonymous_ok: bool = False, write: bool | None = None) -> None:
+    """Refuse a token without the scope this method needs on ``category`` (before any lookup): ``write:`` for
+    every method but a read, or whenever ``write`` says so (a GET that creates, such as a registration token)."""
     principal = optional_principal()
     if principal is None:
         if anonymous_ok and request.method in READ_METHODS:
             return
         raise Unauthorized("token is required")
-    write = request.method not in READ_METHODS
+    if write is None:
+        write = request.method not in READ_METHODS
     if not has_scope(principal, category, write):
         level = "write" if write else "read"
         have = ",".join(sorted(principal.scopes))

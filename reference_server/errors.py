@@ -45,6 +45,12 @@ class Unauthorized(ApiError):
     default_message = "token is required"
 
 
+class BasicAuthRequired(Unauthorized):
+    """Token management needs the account's password in basic auth (a token, even as the password, is not enough)."""
+
+    default_message = "auth required"
+
+
 class Forbidden(ApiError):
     status = 403
     default_message = "forbidden"

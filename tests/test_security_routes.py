@@ -1,6 +1,6 @@
 """Every route has a declared access rule, and the rule is what the route actually enforces.
 
-``reference_server.access.RULES`` declares one rule per Flask endpoint. These tests enumerate
+Each family's ``routes.ENDPOINTS`` declares one rule per Flask endpoint (``app.declared_rules``). These tests enumerate
 ``app.url_map`` (so a new route without a rule fails here), then call every route with generated
 path parameters against one fresh app: a token lacking each declared scope category gets 403 before
 any lookup, a token holding exactly the declared categories is not refused for its scope, anonymous
@@ -22,9 +22,11 @@ from werkzeug.routing import Rule as UrlRule
 from werkzeug.test import TestResponse
 
 from reference_server import Config, create_app
-from reference_server.access import RULES, Rule
+from reference_server.access import Rule
+from reference_server.app import declared_rules
 from reference_server.auth import CATEGORIES, READ_METHODS
 
+RULES = declared_rules()
 ADMIN_TOKEN = "fedcba9876543210fedcba9876543210fedcba98"
 SCOPE_REFUSAL = "token does not have at least one of required scope(s)"
 TWIRP = "/twirp/github.actions.results.api.v1.ArtifactService/"

@@ -21,11 +21,13 @@ from test_server_actions_support import RunnerIdentity, World
 from werkzeug.routing import Rule as UrlRule
 
 from reference_server import Config, create_app
-from reference_server.access import JOB_TOKEN_REFUSAL, RULES, job_token_may
+from reference_server.access import JOB_TOKEN_REFUSAL, job_token_may
 from reference_server.actions import runner_store
+from reference_server.app import declared_rules
 from reference_server.context import forge
 from reference_server.passwords import FAST_COST
 
+RULES = declared_rules()
 ADMIN_TOKEN = "fedcba9876543210fedcba9876543210fedcba98"
 WORKFLOW = "on: push\njobs:\n  build:\n    runs-on: kinds\n    steps:\n      - run: echo hi\n"
 LFS_TYPE = "application/vnd.git-lfs+json"

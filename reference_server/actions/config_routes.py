@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response
+from flask import Response
 
+from ..access import Rule, token
 from ..context import forge
+from ..endpoints import API, EMPTY, Endpoint
 from ..events import RepoDeletedEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import config_store
@@ -26,9 +28,7 @@ from .variables import (
     variable_to_api,
 )
 
-__all__ = ["register_config_routes"]
-
-API = "/api/v1"
+__all__ = ["CONFIG_ENDPOINTS", "on_repo_deleted"]
 
 
 def _list_secrets(scope: Scope) -> Response:
@@ -108,20 +108,52 @@ def _bind(action: Action, resolve: ScopeOf) -> Any:
     return view
 
 
-def _on_repo_deleted(event: RepoDeletedEvent) -> None:
+def on_repo_deleted(event: RepoDeletedEvent) -> None:
+    """A deleted repository's secrets and variables go with it."""
     with forge().db.transaction():
         config_store.delete_of_repo(event.repo_id)
 
 
-def register_config_routes(app: Flask) -> None:
-    """Mount secrets and variables at the three scopes; a deleted repository's ones go with it."""
-    scopes: list[tuple[str, str, ScopeOf, list[tuple[str, str, Action]]]] = [
-        ("repo", "/repos/<owner>/<repo>/actions", repo_scope, [SECRET_LIST, *SECRET_ROUTES, *VARIABLE_ROUTES]),
-        ("org", "/orgs/<org>/actions", org_scope, [SECRET_LIST, *SECRET_ROUTES, *VARIABLE_ROUTES]),
-        ("user", "/user/actions", user_scope, [*SECRET_ROUTES, *VARIABLE_ROUTES]),
-    ]
-    for scope_name, prefix, resolve, routes in scopes:
-        for method, path, action in routes:
-            endpoint = f"actions_{scope_name}_{action.__name__.strip('_')}"
-            app.add_url_rule(API + prefix + path, endpoint=endpoint, view_func=_bind(action, resolve), methods=[method])
-    forge().events.subscribe(RepoDeletedEvent, _on_repo_deleted)
+_SCOPES: list[tuple[str, str, ScopeOf, Rule, str, list[tuple[str, str, Action]]]] = [
+    (
+        "repo",
+        "/repos/<owner>/<repo>/actions",
+        repo_scope,
+        token("repository"),
+        "repository",
+        [SECRET_LIST, *SECRET_ROUTES, *VARIABLE_ROUTES],
+    ),
+    (
+        "org",
+        "/orgs/<org>/actions",
+        org_scope,
+        token("organization"),
+        "organization",
+        [SECRET_LIST, *SECRET_ROUTES, *VARIABLE_ROUTES],
+    ),
+    ("user", "/user/actions", user_scope, token("user"), "user", [*SECRET_ROUTES, *VARIABLE_ROUTES]),
+]
+_ANSWERS: dict[str, dict[str, Any]] = {
+    "list_secrets": {"returns": "[secret]"},
+    "put_secret": {"body": "CreateOrUpdateSecretOption", "status": 201, "returns": EMPTY},
+    "list_variables": {"returns": "[action_variable]"},
+    "get_variable": {"returns": "action_variable"},
+    "create_variable": {"body": "CreateVariableOption", "status": 201, "returns": EMPTY},
+    "update_variable": {"body": "UpdateVariableOption"},
+}
+"""What each action declares beyond its route: its body model and success answer."""
+
+CONFIG_ENDPOINTS: tuple[Endpoint, ...] = tuple(
+    Endpoint(
+        method,
+        API + prefix + path,
+        f"actions_{scope_name}_{action.__name__.strip('_')}",
+        _bind(action, resolve),
+        tag,
+        rule,
+        **_ANSWERS.get(action.__name__.strip("_"), {}),
+    )
+    for scope_name, prefix, resolve, rule, tag, routes in _SCOPES
+    for method, path, action in routes
+)
+"""Secrets and variables at the three scopes."""

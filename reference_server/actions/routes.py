@@ -9,35 +9,35 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, request
 
-from ..auth import check_scope, current_principal
+from ..access import RUNNER, token
+from ..auth import current_principal
 from ..context import forge
+from ..endpoints import ANY_METHOD, API, Endpoint
 from ..errors import ApiError, Unprocessable
 from ..events import AccountDeletedEvent, PushEvent, RepoDeletedEvent, RunStatusEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
-from . import queries
-from .config_routes import register_config_routes
+from . import queries, runner_protocol
+from .config_routes import CONFIG_ENDPOINTS
+from .config_routes import on_repo_deleted as config_repo_deleted
 from .convert import job_to_api, run_details, run_to_api, task_to_api
 from .models import TaskQueueSignal
-from .runner_protocol import register_runner_protocol
 from .runners import on_account_deleted, seal_stored_registration_tokens
-from .scopes import register_scoped_routes
+from .scopes import SCOPED_ENDPOINTS
 from .triggers import dispatch_workflow, on_push, on_repo_deleted
 from .workflow_run import on_run_status
 
 if TYPE_CHECKING:
     from ..repos.models import Need, Repo
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 log = logging.getLogger(__name__)
-REPO = "/api/v1/repos/<owner>/<repo>/actions"
 
 
 def _repo(owner: str, name: str, need: Need = "read", *, anonymous_ok: bool = False) -> Repo:
-    """Scope first (403 before any lookup), then the repository with the needed permission."""
+    """The repository with the needed permission (the scope was checked before the view)."""
     from ..repos.models import require_repo
 
-    check_scope("repository", anonymous_ok=anonymous_ok)
     return require_repo(owner, name, need)
 
 
@@ -176,24 +176,6 @@ def list_tasks(owner: str, repo: str) -> Response:
     return paged_response({"workflow_runs": entries, "total_count": total}, page, total)
 
 
-ROUTES: list[tuple[str, str, Callable[..., Response]]] = [
-    ("GET", "/workflows", list_workflows),
-    ("GET", "/workflows/<workflow_id>", get_workflow),
-    ("PUT", "/workflows/<workflow_id>/disable", disable_workflow),
-    ("PUT", "/workflows/<workflow_id>/enable", enable_workflow),
-    ("POST", "/workflows/<workflow_id>/dispatches", dispatch),
-    ("GET", "/runs", list_runs),
-    ("GET", "/runs/<run_id>", get_run),
-    ("DELETE", "/runs/<run_id>", delete_run),
-    ("GET", "/runs/<run_id>/jobs", list_run_jobs),
-    ("POST", "/runs/<run_id>/cancel", cancel_run),
-    ("GET", "/jobs", list_jobs),
-    ("GET", "/jobs/<job_id>", get_job),
-    ("GET", "/jobs/<job_id>/logs", get_job_logs),
-    ("GET", "/tasks", list_tasks),
-]
-
-
 def _guarded(listener: Callable[[Any], None]) -> Callable[[Any], None]:
     """Run an event listener without letting its failure break the request that published the event."""
 
@@ -209,17 +191,148 @@ def _guarded(listener: Callable[[Any], None]) -> Callable[[Any], None]:
 
 
 def register(app: Flask) -> None:
-    """Mount the REST routes and the runner protocol; subscribe to pushes and repository deletions."""
-    for method, path, view in ROUTES:
-        endpoint = f"actions_{view.__name__}_{method.lower()}"
-        app.add_url_rule(REPO + path, endpoint=endpoint, view_func=view, methods=[method])
-    register_scoped_routes(app)
-    register_config_routes(app)
-    register_runner_protocol(app)
+    """Seal stored registration tokens, start the task queue signal, subscribe to pushes and deletions."""
     seal_stored_registration_tokens()
     app.extensions["actions_task_queue"] = TaskQueueSignal()
     events = forge().events
+    events.subscribe(RepoDeletedEvent, config_repo_deleted)
     events.subscribe(PushEvent, _guarded(on_push))
     events.subscribe(RepoDeletedEvent, _guarded(on_repo_deleted))
     events.subscribe(RunStatusEvent, _guarded(on_run_status))
     events.subscribe(AccountDeletedEvent, on_account_deleted)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/workflows",
+        "actions_list_workflows_get",
+        list_workflows,
+        "repository",
+        token("repository"),
+        returns="action_workflow_list",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/workflows/<workflow_id>",
+        "actions_get_workflow_get",
+        get_workflow,
+        "repository",
+        token("repository"),
+        returns="action_workflow",
+    ),
+    Endpoint(
+        "PUT",
+        API + "/repos/<owner>/<repo>/actions/workflows/<workflow_id>/disable",
+        "actions_disable_workflow_put",
+        disable_workflow,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "PUT",
+        API + "/repos/<owner>/<repo>/actions/workflows/<workflow_id>/enable",
+        "actions_enable_workflow_put",
+        enable_workflow,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/actions/workflows/<workflow_id>/dispatches",
+        "actions_dispatch_post",
+        dispatch,
+        "repository",
+        token("repository"),
+        body="CreateActionWorkflowDispatch",
+        returns="action_run_details",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/runs",
+        "actions_list_runs_get",
+        list_runs,
+        "repository",
+        token("repository"),
+        returns="action_workflow_run_list",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/runs/<run_id>",
+        "actions_get_run_get",
+        get_run,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="action_workflow_run",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/actions/runs/<run_id>",
+        "actions_delete_run_delete",
+        delete_run,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/runs/<run_id>/jobs",
+        "actions_list_run_jobs_get",
+        list_run_jobs,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="action_workflow_job_list",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/actions/runs/<run_id>/cancel",
+        "actions_cancel_run_post",
+        cancel_run,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/jobs",
+        "actions_list_jobs_get",
+        list_jobs,
+        "repository",
+        token("repository"),
+        returns="action_workflow_job_list",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/jobs/<job_id>",
+        "actions_get_job_get",
+        get_job,
+        "repository",
+        token("repository"),
+        returns="action_workflow_job",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/jobs/<job_id>/logs",
+        "actions_get_job_logs_get",
+        get_job_logs,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/tasks",
+        "actions_list_tasks_get",
+        list_tasks,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="action_task_list",
+    ),
+    Endpoint(
+        ANY_METHOD,
+        "/api/actions/<path:procedure>",
+        "actions_runner_protocol",
+        runner_protocol.dispatch,
+        "runner",
+        RUNNER,
+    ),
+    *SCOPED_ENDPOINTS,
+    *CONFIG_ENDPOINTS,
+)

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Response, request
 from forge_proto import ping_pb2, runner_pb2
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -25,7 +25,7 @@ from .runners import authenticate_runner, declare_runner, register_runner
 from .task_message import build_task_message
 from .tasks import LogRow, StepReport, TaskReport, pick_task, update_log, update_task
 
-__all__ = ["register_runner_protocol"]
+__all__ = ["dispatch"]
 
 PREFIX = "/api/actions"
 MAX_TIMESTAMP_SECONDS = 253402300799  # 9999-12-31T23:59:59Z, the protobuf Timestamp range
@@ -187,13 +187,3 @@ def dispatch(procedure: str) -> Any:
     if request.method != "POST":
         raise ConnectStatusError("unimplemented", f"{request.method} is not supported; use POST", http_status=405)
     return handler()
-
-
-def register_runner_protocol(app: Flask) -> None:
-    """Mount every RPC under ``/api/actions`` (one view, so unknown procedures get a Connect error)."""
-    app.add_url_rule(
-        f"{PREFIX}/<path:procedure>",
-        endpoint="actions_runner_protocol",
-        view_func=dispatch,
-        methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
-    )

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask, Response, request
+from flask import Response, request
 
-from ..access import JOB_TOKEN_REFUSAL
-from ..auth import check_scope, current_principal, has_scope, require_admin
+from ..access import ADMIN, ADMIN_WRITE, JOB_TOKEN_REFUSAL, Rule, token
+from ..auth import current_principal
 from ..context import forge, now_seconds
+from ..endpoints import API, Endpoint
 from ..errors import Forbidden, NotFound, Unprocessable
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries, runner_store
@@ -27,9 +28,7 @@ from .runners import registration_token, replace_registration_token
 if TYPE_CHECKING:
     from ..repos.models import Repo
 
-__all__ = ["register_scoped_routes"]
-
-API = "/api/v1"
+__all__ = ["SCOPED_ENDPOINTS"]
 
 
 @dataclass(frozen=True)
@@ -54,29 +53,13 @@ class Scope:
         return True
 
 
-def _require_write(category: str) -> None:
-    """Tokens and runner changes need ``write:<category>`` even on the legacy GET (a read token gets 403)."""
-    principal = current_principal()
-    if not has_scope(principal, category, write=True):
-        have = ",".join(sorted(principal.scopes))
-        raise Forbidden(
-            f"token does not have at least one of required scope(s), required=[write:{category}], token scope={have}"
-        )
-
-
-def repo_scope(owner: str, repo: str, *, write: bool = False) -> Scope:
+def repo_scope(owner: str, repo: str) -> Scope:
     from ..repos.models import require_repo
 
-    check_scope("repository")
-    if write:
-        _require_write("repository")
     return Scope(0, require_repo(owner, repo, "admin").id)
 
 
-def user_scope(*, write: bool = False) -> Scope:
-    check_scope("user")
-    if write:
-        _require_write("user")
+def user_scope() -> Scope:
     principal = current_principal()
     if principal.user_id <= 0:  # a pseudo-user (the Actions user of a job token) has no scope of its own
         raise Forbidden(JOB_TOKEN_REFUSAL)
@@ -85,12 +68,9 @@ def user_scope(*, write: bool = False) -> Scope:
     return Scope(principal.user_id, 0)
 
 
-def org_scope(org: str, *, write: bool = False, owner: bool = True) -> Scope:
+def org_scope(org: str, *, owner: bool = True) -> Scope:
     from ..orgs.models import get_org, is_org_member, is_org_owner
 
-    check_scope("organization")
-    if write:
-        _require_write("organization")
     principal = current_principal()
     account = get_org(org, principal)
     if owner and not (principal.is_admin or is_org_owner(principal.user_id, account.id)):
@@ -100,10 +80,7 @@ def org_scope(org: str, *, write: bool = False, owner: bool = True) -> Scope:
     return Scope(account.id, 0)
 
 
-def admin_scope(*, write: bool = False) -> Scope:
-    require_admin()
-    if write:
-        _require_write("admin")
+def admin_scope() -> Scope:
     return Scope(0, 0)
 
 
@@ -215,54 +192,98 @@ def _jobs(scope: Scope) -> Response:
 ScopeOf = Callable[..., Scope]
 
 
-def _bind(action: Callable[..., Response], resolve: ScopeOf, *, write: bool, **resolve_options: Any) -> Any:
+def _bind(action: Callable[..., Response], resolve: ScopeOf, **resolve_options: Any) -> Any:
     """A view that resolves its scope from the URL's owner/repo/org arguments, then runs ``action``."""
     scope_keys = ("owner", "repo", "org")
 
     def view(**kwargs: str) -> Response:
         scope_args = [kwargs.pop(key) for key in scope_keys if key in kwargs]
-        scope = resolve(*scope_args, write=write, **resolve_options)
+        scope = resolve(*scope_args, **resolve_options)
         return action(scope, **kwargs)
 
     return view
 
 
-def register_scoped_routes(app: Flask) -> None:
-    """Mount runners and registration tokens at the four scopes, and the wider run and job lists."""
-    prefixes: list[tuple[str, str, ScopeOf]] = [
-        ("repo", "/repos/<owner>/<repo>/actions", repo_scope),
-        ("user", "/user/actions", user_scope),
-        ("org", "/orgs/<org>/actions", org_scope),
-        ("admin", "/admin/actions", admin_scope),
-    ]
-    runner_routes: list[tuple[str, str, Callable[..., Response], bool]] = [
-        ("POST", "/runners/registration-token", _token, True),
-        ("GET", "/runners/registration-token", _token, True),
-        ("DELETE", "/runners/registration-token", _replace_token, True),
-        ("GET", "/runners", _runners, False),
-        ("GET", "/runners/<runner_id>", _get_runner, False),
-        ("DELETE", "/runners/<runner_id>", _delete_runner, True),
-        ("PATCH", "/runners/<runner_id>", _edit_runner, True),
-    ]
-    for scope_name, prefix, resolve in prefixes:
-        for method, path, action, write in runner_routes:
-            endpoint = f"actions_{scope_name}_{action.__name__.strip('_')}_{method.lower()}"
-            view = _bind(action, resolve, write=write)
-            app.add_url_rule(API + prefix + path, endpoint=endpoint, view_func=view, methods=[method])
-    legacy_admin = _bind(_token, admin_scope, write=True)
-    app.add_url_rule(
-        API + "/admin/runners/registration-token",
-        endpoint="actions_admin_legacy_token",
-        view_func=legacy_admin,
-        methods=["GET", "POST"],
-    )
-    lists: list[tuple[str, str, ScopeOf, dict[str, Any]]] = [
-        ("user", "/user/actions", user_scope, {}),
-        ("org", "/orgs/<org>/actions", org_scope, {"owner": False}),
-        ("admin", "/admin/actions", admin_scope, {}),
-    ]
-    for scope_name, prefix, resolve, options in lists:
-        for path, action in (("/runs", _runs), ("/jobs", _jobs)):
-            view = _bind(action, resolve, write=False, **options)
-            endpoint = f"actions_{scope_name}_{action.__name__.strip('_')}"
-            app.add_url_rule(API + prefix + path, endpoint=endpoint, view_func=view, methods=["GET"])
+_SCOPES: list[tuple[str, str, ScopeOf, Rule, Rule, str]] = [
+    (
+        "repo",
+        "/repos/<owner>/<repo>/actions",
+        repo_scope,
+        token("repository"),
+        token("repository", write_on_read=True),
+        "repository",
+    ),
+    ("user", "/user/actions", user_scope, token("user"), token("user", write_on_read=True), "user"),
+    (
+        "org",
+        "/orgs/<org>/actions",
+        org_scope,
+        token("organization"),
+        token("organization", write_on_read=True),
+        "organization",
+    ),
+    ("admin", "/admin/actions", admin_scope, ADMIN, ADMIN_WRITE, "admin"),
+]
+"""Each scope: its name, path prefix, resolver, access rule, rule of the GET that mints a token, API tag."""
+_RUNNER_ROUTES: list[tuple[str, str, Callable[..., Response], dict[str, Any]]] = [
+    ("POST", "/runners/registration-token", _token, {"returns": "action_registration_token"}),
+    ("GET", "/runners/registration-token", _token, {"returns": "action_registration_token"}),
+    ("DELETE", "/runners/registration-token", _replace_token, {}),
+    ("GET", "/runners", _runners, {"returns": "action_runner_list"}),
+    ("GET", "/runners/<runner_id>", _get_runner, {"returns": "action_runner"}),
+    ("DELETE", "/runners/<runner_id>", _delete_runner, {}),
+    (
+        "PATCH",
+        "/runners/<runner_id>",
+        _edit_runner,
+        {"body": "EditActionRunnerOption", "returns": "action_runner"},
+    ),
+]
+_LISTS = {"runs": (_runs, "action_workflow_run_list"), "jobs": (_jobs, "action_workflow_job_list")}
+
+
+def _runner_endpoints() -> list[Endpoint]:
+    found = []
+    for scope_name, prefix, resolve, rule, minting, tag in _SCOPES:
+        for method, path, action, extra in _RUNNER_ROUTES:
+            name = f"actions_{scope_name}_{action.__name__.strip('_')}_{method.lower()}"
+            access = minting if path.endswith("registration-token") and method == "GET" else rule
+            view = _bind(action, resolve)
+            found.append(Endpoint(method, API + prefix + path, name, view, tag, access, **extra))
+    return found
+
+
+def _list_endpoints() -> list[Endpoint]:
+    found = []
+    for scope_name, prefix, resolve, rule, _, tag in _SCOPES:
+        options = {"owner": False} if scope_name == "org" else {}
+        for name, (action, schema) in _LISTS.items():
+            if scope_name == "repo":
+                continue  # a repository's runs and jobs are the run routes' (actions.routes)
+            view = _bind(action, resolve, **options)
+            found.append(
+                Endpoint(
+                    "GET", f"{API}{prefix}/{name}", f"actions_{scope_name}_{name}", view, tag, rule, returns=schema
+                )
+            )
+    return found
+
+
+_LEGACY_ADMIN_TOKEN = _bind(_token, admin_scope)
+SCOPED_ENDPOINTS: tuple[Endpoint, ...] = (
+    *_runner_endpoints(),
+    *(
+        Endpoint(
+            method,
+            API + "/admin/runners/registration-token",
+            "actions_admin_legacy_token",
+            _LEGACY_ADMIN_TOKEN,
+            "admin",
+            ADMIN_WRITE,
+            returns="action_registration_token",
+        )
+        for method in ("GET", "POST")
+    ),
+    *_list_endpoints(),
+)
+"""Runners and registration tokens at the four scopes, and the wider run and job lists."""

@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Literal
 from urllib.parse import quote, urlencode
 
-from flask import Flask, Response, redirect, request
+from flask import Response, redirect, request
 from werkzeug.wrappers import Response as BaseResponse
 
-from ..auth import check_scope
 from ..context import forge
 from ..errors import NotFound, Unauthorized
 from ..rest import empty, json_response, page_params, paged_response
@@ -23,7 +22,14 @@ from . import models, store
 from .errors import ArtifactExpired, RestArtifactNotFound, RunNotFound
 from .serve import serve_as_zip
 
-__all__ = ["register"]
+__all__ = [
+    "artifact_zip",
+    "artifact_zip_raw",
+    "delete_artifact",
+    "get_artifact",
+    "list_repo_artifacts",
+    "list_run_artifacts",
+]
 
 ZIP_PURPOSE = "ArtifactZip"
 PREFIX = "/api/v1/repos/<owner>/<repo>/actions"
@@ -33,7 +39,6 @@ def _repo(owner: str, repo: str, need: Literal["read", "write"] = "read") -> tup
     """(id, owner name, repo name) after the scope check (before any lookup) and the access check."""
     from ..repos.models import require_repo
 
-    check_scope("repository", anonymous_ok=True)
     found = require_repo(owner, repo, need)
     return found.id, found.owner_name, found.name
 
@@ -141,13 +146,3 @@ def artifact_zip_raw(owner: str, repo: str, artifact_id: int) -> Response:
     if models.is_expired(row, fg.now()):
         raise ArtifactExpired
     return serve_as_zip(row)
-
-
-def register(app: Flask) -> None:
-    artifact = PREFIX + "/artifacts/<int:artifact_id>"
-    app.add_url_rule(PREFIX + "/artifacts", "artifacts_list", list_repo_artifacts, methods=["GET"])
-    app.add_url_rule(PREFIX + "/runs/<int:run_id>/artifacts", "artifacts_of_run", list_run_artifacts, methods=["GET"])
-    app.add_url_rule(artifact, "artifacts_get", get_artifact, methods=["GET"])
-    app.add_url_rule(artifact, "artifacts_delete", delete_artifact, methods=["DELETE"])
-    app.add_url_rule(artifact + "/zip", "artifacts_zip", artifact_zip, methods=["GET"])
-    app.add_url_rule(artifact + "/zip/raw", "artifacts_zip_raw", artifact_zip_raw, methods=["GET"])

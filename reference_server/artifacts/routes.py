@@ -13,7 +13,9 @@ from flask import Flask, Response, request
 from forge_proto import artifact_pb2 as pb
 from google.protobuf.message import Message
 
+from ..access import JOB_OR_SIGNED, SIGNED, token
 from ..context import Forge
+from ..endpoints import ANY_METHOD, API, FILE, Endpoint
 from ..errors import TwirpError
 from ..events import RepoDeletedEvent
 from . import models, rest_api
@@ -21,7 +23,7 @@ from .blob_upload import handle_upload, signed_query
 from .serve import serve_stored
 from .twirp import Caller, Codec, authenticate, check_ids, codec_of_request, decode, encode
 
-__all__ = ["SERVICE_PATH", "register"]
+__all__ = ["ENDPOINTS", "SERVICE_PATH", "register"]
 
 SERVICE_PATH = models.TWIRP_SERVICE_PATH
 ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
@@ -121,15 +123,7 @@ def twirp_endpoint(method: str) -> Response:
 
 
 def register(app: Flask) -> None:
-    """Install the Twirp and REST routes, the repository-deletion listener, and sweep crash leftovers."""
-    app.add_url_rule(
-        SERVICE_PATH + "<method>",
-        endpoint="artifacts_twirp",
-        view_func=twirp_endpoint,
-        methods=ALL_METHODS,
-        provide_automatic_options=False,
-    )
-    rest_api.register(app)
+    """Install the repository-deletion listener and sweep crash leftovers."""
     fg: Forge = app.extensions["forge"]
 
     def on_repo_deleted(event: RepoDeletedEvent) -> None:
@@ -139,3 +133,68 @@ def register(app: Flask) -> None:
     fg.events.subscribe(RepoDeletedEvent, on_repo_deleted)
     with app.app_context():
         models.recover_storage()
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/artifacts",
+        "artifacts_list",
+        rest_api.list_repo_artifacts,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="artifact_list",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/runs/<int:run_id>/artifacts",
+        "artifacts_of_run",
+        rest_api.list_run_artifacts,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="artifact_list",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/artifacts/<int:artifact_id>",
+        "artifacts_get",
+        rest_api.get_artifact,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="artifact",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/actions/artifacts/<int:artifact_id>",
+        "artifacts_delete",
+        rest_api.delete_artifact,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/artifacts/<int:artifact_id>/zip",
+        "artifacts_zip",
+        rest_api.artifact_zip,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns=FILE,
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/actions/artifacts/<int:artifact_id>/zip/raw",
+        "artifacts_zip_raw",
+        rest_api.artifact_zip_raw,
+        "repository",
+        SIGNED,
+        returns=FILE,
+    ),
+    Endpoint(
+        ANY_METHOD,
+        "/twirp/github.actions.results.api.v1.ArtifactService/<method>",
+        "artifacts_twirp",
+        twirp_endpoint,
+        "artifacts",
+        JOB_OR_SIGNED,
+    ),
+)

@@ -7,9 +7,11 @@ readers of a public repository, adding and removing need a signed-in writer).
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Response
 
-from ..auth import check_scope, current_principal
+from ..access import token
+from ..auth import current_principal
+from ..endpoints import API, Endpoint
 from ..issues import models as issues
 from ..issues.routes import issue_api
 from ..repos import models as repos
@@ -17,7 +19,7 @@ from ..rest import empty, json_body, json_response
 from ..users.models import user_to_api
 from . import models
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS"]
 
 REPO = "/api/v1/repos/<owner>/<repo>"
 ISSUE = f"{REPO}/issues/<int:index>"
@@ -25,7 +27,6 @@ ISSUE = f"{REPO}/issues/<int:index>"
 
 def _reader_repo(owner: str, repo: str) -> repos.Repo:
     """``reqToken`` + ``reqAnyRepoReader`` in the repository scope: 401, 403 scope, 404 invisible."""
-    check_scope("repository")
     current_principal()
     return repos.require_repo(owner, repo, "read")
 
@@ -45,7 +46,6 @@ def check_repo_assignee(owner: str, repo: str, assignee: str) -> Response:
 
 def check_issue_assignee(owner: str, repo: str, index: int, assignee: str) -> Response:
     """Gitea's ``issueCheckAssignee``: 204 when the user could be assigned to this issue (unknown issue 404)."""
-    check_scope("issue", anonymous_ok=True)
     found = repos.require_repo(owner, repo, "read")
     issues.get_issue(found, index)
     models.check_assignable(found, assignee)
@@ -54,7 +54,6 @@ def check_issue_assignee(owner: str, repo: str, index: int, assignee: str) -> Re
 
 def add_assignees(owner: str, repo: str, index: int) -> Response:
     """``IssueAssigneesOption {assignees}`` → 201 ``Issue``."""
-    check_scope("issue")
     principal = current_principal()
     found = repos.require_repo(owner, repo, "read")
     issue = models.add_assignees(found, index, json_body(), principal)
@@ -63,28 +62,56 @@ def add_assignees(owner: str, repo: str, index: int) -> Response:
 
 def remove_assignees(owner: str, repo: str, index: int) -> Response:
     """``IssueAssigneesOption {assignees}`` → 200 ``Issue``."""
-    check_scope("issue")
     principal = current_principal()
     found = repos.require_repo(owner, repo, "read")
     issue = models.remove_assignees(found, index, json_body(), principal)
     return json_response(issue_api(found, issue))
 
 
-def register(app: Flask) -> None:
-    """Mount the routes; endpoint names are Gitea's operation ids."""
-    rule = app.add_url_rule
-    rule(f"{REPO}/assignees", endpoint="repoGetAssignees", view_func=list_assignees, methods=["GET"])
-    rule(
-        f"{REPO}/assignees/<assignee>",
-        endpoint="repoCheckAssignee",
-        view_func=check_repo_assignee,
-        methods=["GET"],
-    )
-    rule(
-        f"{ISSUE}/assignees/<assignee>",
-        endpoint="issueCheckAssignee",
-        view_func=check_issue_assignee,
-        methods=["GET"],
-    )
-    rule(f"{ISSUE}/assignees", endpoint="issueAddAssignees", view_func=add_assignees, methods=["POST"])
-    rule(f"{ISSUE}/assignees", endpoint="issueRemoveAssignees", view_func=remove_assignees, methods=["DELETE"])
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/assignees",
+        "repoGetAssignees",
+        list_assignees,
+        "repository",
+        token("repository"),
+        returns="[user]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/assignees/<assignee>",
+        "repoCheckAssignee",
+        check_repo_assignee,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/assignees/<assignee>",
+        "issueCheckAssignee",
+        check_issue_assignee,
+        "issue",
+        token("issue", anonymous_read=True),
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/assignees",
+        "issueAddAssignees",
+        add_assignees,
+        "issue",
+        token("issue"),
+        body="IssueAssigneesOption",
+        status=201,
+        returns="issue",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/assignees",
+        "issueRemoveAssignees",
+        remove_assignees,
+        "issue",
+        token("issue"),
+        returns="issue",
+    ),
+)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from flask import Flask, Response
 
-from ..auth import check_scope, current_principal
+from ..access import PUBLIC, token
+from ..auth import current_principal
 from ..context import forge
+from ..endpoints import Endpoint
 from ..events import AccountDeletedEvent, RepoDeletedEvent
 from ..repos.models import require_repo
 from ..rest import empty, json_body
@@ -16,7 +16,7 @@ from . import models
 from .errors import AvatarNotFound
 from .images import MAX_AVATAR_BYTES
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 API = "/api/v1"
 MAX_IMAGE_TEXT = MAX_AVATAR_BYTES * 2
@@ -30,7 +30,6 @@ def _image_option() -> str:
 
 def user_update_avatar() -> Response:
     """Upload the caller's avatar."""
-    check_scope("user")
     principal = current_principal()
     models.set_avatar(models.ACCOUNT, principal.user_id, _image_option())
     return empty()
@@ -38,14 +37,12 @@ def user_update_avatar() -> Response:
 
 def user_delete_avatar() -> Response:
     """Delete the caller's avatar."""
-    check_scope("user")
     models.delete_avatar(models.ACCOUNT, current_principal().user_id)
     return empty()
 
 
 def repo_update_avatar(owner: str, repo: str) -> Response:
     """Upload a repository's avatar (repository admins)."""
-    check_scope("repository")
     current_principal()
     found = require_repo(owner, repo, "admin")
     models.set_avatar(models.REPO, found.id, _image_option())
@@ -54,7 +51,6 @@ def repo_update_avatar(owner: str, repo: str) -> Response:
 
 def repo_delete_avatar(owner: str, repo: str) -> Response:
     """Delete a repository's avatar (repository admins)."""
-    check_scope("repository")
     current_principal()
     models.delete_avatar(models.REPO, require_repo(owner, repo, "admin").id)
     return empty()
@@ -71,7 +67,6 @@ def _owned_org(name: str) -> users.User:
 
 def org_update_avatar(org: str) -> Response:
     """Upload an organization's avatar (owners)."""
-    check_scope("organization")
     found = _owned_org(org)
     models.set_avatar(models.ACCOUNT, found.id, _image_option())
     return empty()
@@ -79,7 +74,6 @@ def org_update_avatar(org: str) -> Response:
 
 def org_delete_avatar(org: str) -> Response:
     """Delete an organization's avatar (owners)."""
-    check_scope("organization")
     models.delete_avatar(models.ACCOUNT, _owned_org(org).id)
     return empty()
 
@@ -101,19 +95,57 @@ def serve_repo_avatar(name: str) -> Response:
 
 
 def register(app: Flask) -> None:
-    """Attach the avatar routes (Gitea's operation ids), the picture routes and the deletion listeners."""
-    rules: list[tuple[str, str, Callable[..., Response], str]] = [
-        ("/user/avatar", "userUpdateAvatar", user_update_avatar, "POST"),
-        ("/user/avatar", "userDeleteAvatar", user_delete_avatar, "DELETE"),
-        ("/repos/<owner>/<repo>/avatar", "repoUpdateAvatar", repo_update_avatar, "POST"),
-        ("/repos/<owner>/<repo>/avatar", "repoDeleteAvatar", repo_delete_avatar, "DELETE"),
-        ("/orgs/<org>/avatar", "orgUpdateAvatar", org_update_avatar, "POST"),
-        ("/orgs/<org>/avatar", "orgDeleteAvatar", org_delete_avatar, "DELETE"),
-    ]
-    for path, endpoint, view, method in rules:
-        app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=[method])
-    app.add_url_rule("/avatars/<digest>", endpoint="avatarPicture", view_func=serve_account_avatar, methods=["GET"])
-    app.add_url_rule("/repo-avatars/<name>", endpoint="repoAvatarPicture", view_func=serve_repo_avatar, methods=["GET"])
+    """Drop the pictures of deleted repositories and accounts."""
     events = forge().events
     events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
     events.subscribe(AccountDeletedEvent, models.on_account_deleted)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "POST",
+        API + "/user/avatar",
+        "userUpdateAvatar",
+        user_update_avatar,
+        "user",
+        token("user"),
+        body="UpdateUserAvatarOption",
+    ),
+    Endpoint("DELETE", API + "/user/avatar", "userDeleteAvatar", user_delete_avatar, "user", token("user")),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/avatar",
+        "repoUpdateAvatar",
+        repo_update_avatar,
+        "repository",
+        token("repository"),
+        body="UpdateRepoAvatarOption",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/avatar",
+        "repoDeleteAvatar",
+        repo_delete_avatar,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "POST",
+        API + "/orgs/<org>/avatar",
+        "orgUpdateAvatar",
+        org_update_avatar,
+        "organization",
+        token("organization"),
+        body="UpdateUserAvatarOption",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/orgs/<org>/avatar",
+        "orgDeleteAvatar",
+        org_delete_avatar,
+        "organization",
+        token("organization"),
+    ),
+    Endpoint("GET", "/avatars/<digest>", "avatarPicture", serve_account_avatar, "avatars", PUBLIC),
+    Endpoint("GET", "/repo-avatars/<name>", "repoAvatarPicture", serve_repo_avatar, "avatars", PUBLIC),
+)

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from flask import Flask, Response
 
-from ..auth import require_admin
+from ..access import ADMIN
 from ..context import forge
+from ..endpoints import EMPTY, Endpoint
 from ..errors import Unprocessable
 from ..rest import empty, json_body, json_response
 from ..users.errors import UserNotFound
 from ..users.models import User, get_user_by_name
 from . import models
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 API = "/api/v1"
 
@@ -38,7 +39,6 @@ def _slugs() -> list[str]:
 
 def list_user_badges(username: str) -> Response:
     """List a user's badges."""
-    require_admin()
     badges = models.user_badges(_user(username).id)
     response = json_response([models.badge_to_api(badge) for badge in badges])
     response.headers["X-Total-Count"] = str(len(badges))
@@ -48,7 +48,6 @@ def list_user_badges(username: str) -> Response:
 
 def add_user_badges(username: str) -> Response:
     """Add badges to a user."""
-    require_admin()
     user = _user(username)
     models.add_user_badges(user.id, _slugs())
     return empty()
@@ -56,7 +55,6 @@ def add_user_badges(username: str) -> Response:
 
 def delete_user_badges(username: str) -> Response:
     """Remove badges from a user."""
-    require_admin()
     user = _user(username)
     models.remove_user_badges(user.id, _slugs())
     return empty()
@@ -64,34 +62,73 @@ def delete_user_badges(username: str) -> Response:
 
 def reference_list_badges() -> Response:
     """Reference only: every badge definition (what an operator seeded)."""
-    require_admin()
     return json_response([models.badge_to_api(badge) for badge in models.all_badges()])
 
 
 def reference_define_badge(slug: str) -> Response:
     """Reference only: define (or redefine) a badge, as an operator seeds Gitea's badge table."""
-    require_admin()
     return json_response(models.badge_to_api(models.define_badge(slug, json_body())))
 
 
 def reference_forget_badge(slug: str) -> Response:
     """Reference only: delete a badge definition and its assignments."""
-    require_admin()
     models.forget_badge(slug)
     return empty()
 
 
 def register(app: Flask) -> None:
-    """Mount the badge routes; store the configured definitions; the hook only with ``config.test_hooks``."""
-    path = f"{API}/admin/users/<username>/badges"
-    app.add_url_rule(path, endpoint="adminListUserBadges", view_func=list_user_badges, methods=["GET"])
-    app.add_url_rule(path, endpoint="adminAddUserBadges", view_func=add_user_badges, methods=["POST"])
-    app.add_url_rule(path, endpoint="adminDeleteUserBadges", view_func=delete_user_badges, methods=["DELETE"])
-    config = forge().config
-    models.seed_badges(config.badges)
-    if config.test_hooks:
-        hooks = f"{API}/-/reference/badges"
-        app.add_url_rule(hooks, endpoint="referenceListBadges", view_func=reference_list_badges, methods=["GET"])
-        hook = f"{hooks}/<slug>"
-        app.add_url_rule(hook, endpoint="referenceDefineBadge", view_func=reference_define_badge, methods=["PUT"])
-        app.add_url_rule(hook, endpoint="referenceForgetBadge", view_func=reference_forget_badge, methods=["DELETE"])
+    """Store the configured badge definitions."""
+    models.seed_badges(forge().config.badges)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/admin/users/<username>/badges",
+        "adminListUserBadges",
+        list_user_badges,
+        "admin",
+        ADMIN,
+        returns="[badge]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/admin/users/<username>/badges",
+        "adminAddUserBadges",
+        add_user_badges,
+        "admin",
+        ADMIN,
+        body="UserBadgeOption",
+    ),
+    Endpoint(
+        "DELETE", API + "/admin/users/<username>/badges", "adminDeleteUserBadges", delete_user_badges, "admin", ADMIN
+    ),
+    Endpoint(
+        "GET",
+        API + "/-/reference/badges",
+        "referenceListBadges",
+        reference_list_badges,
+        "reference",
+        ADMIN,
+        returns="[badge]",
+    ),
+    Endpoint(
+        "PUT",
+        API + "/-/reference/badges/<slug>",
+        "referenceDefineBadge",
+        reference_define_badge,
+        "reference",
+        ADMIN,
+        returns="badge",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/-/reference/badges/<slug>",
+        "referenceForgetBadge",
+        reference_forget_badge,
+        "reference",
+        ADMIN,
+        status=204,
+        returns=EMPTY,
+    ),
+)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from flask import Response
 
-from flask import Flask, Response
-
-from ..auth import check_scope, current_principal
+from ..access import token
+from ..auth import current_principal
+from ..endpoints import Endpoint
 from ..repos.models import Repo, require_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from . import models
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS"]
 
 API = "/api/v1"
 BASE = f"{API}/repos/<owner>/<repo>/collaborators"
@@ -20,7 +20,6 @@ BASE = f"{API}/repos/<owner>/<repo>/collaborators"
 
 def _repo(owner: str, repo: str) -> Repo:
     """Scope first (403 before any lookup), a token (401), then the repository the caller may read (404)."""
-    check_scope("repository")
     current_principal()
     return require_repo(owner, repo, "read")
 
@@ -61,14 +60,48 @@ def repo_get_repo_permissions(owner: str, repo: str, collaborator: str) -> Respo
     return json_response(models.permission_to_api(found, collaborator, current_principal()))
 
 
-def register(app: Flask) -> None:
-    """Attach the collaborator routes; endpoint names are Gitea's operation ids."""
-    rules: list[tuple[str, str, Callable[..., Response], str]] = [
-        ("", "repoListCollaborators", repo_list_collaborators, "GET"),
-        ("/<collaborator>", "repoCheckCollaborator", repo_check_collaborator, "GET"),
-        ("/<collaborator>", "repoAddCollaborator", repo_add_collaborator, "PUT"),
-        ("/<collaborator>", "repoDeleteCollaborator", repo_delete_collaborator, "DELETE"),
-        ("/<collaborator>/permission", "repoGetRepoPermissions", repo_get_repo_permissions, "GET"),
-    ]
-    for path, endpoint, view, method in rules:
-        app.add_url_rule(f"{BASE}{path}", endpoint=endpoint, view_func=view, methods=[method])
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/collaborators",
+        "repoListCollaborators",
+        repo_list_collaborators,
+        "repository",
+        token("repository"),
+        returns="[user]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/collaborators/<collaborator>",
+        "repoCheckCollaborator",
+        repo_check_collaborator,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "PUT",
+        API + "/repos/<owner>/<repo>/collaborators/<collaborator>",
+        "repoAddCollaborator",
+        repo_add_collaborator,
+        "repository",
+        token("repository"),
+        body="AddCollaboratorOption",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/collaborators/<collaborator>",
+        "repoDeleteCollaborator",
+        repo_delete_collaborator,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/collaborators/<collaborator>/permission",
+        "repoGetRepoPermissions",
+        repo_get_repo_permissions,
+        "repository",
+        token("repository"),
+        returns="repo_collaborator_permission",
+    ),
+)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Response, request
 
-from ..auth import check_scope
+from ..access import token
+from ..endpoints import Endpoint
 from ..repos import models as repos
 from ..repos.contents import validate_path
 from ..rest import json_response, page_params, paged_response, query_bool
 from . import compare, models
 from .errors import CommitNotFound, EmptyRepository
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS"]
 
 API = "/api/v1"
 PAGE_COUNT_HEADER = "X-PageCount"
@@ -30,7 +31,6 @@ def _options() -> models.CommitOptions:
 
 def repo_get_all_commits(owner: str, repo: str) -> Response:
     """List a repository's commits (``sha``, ``path``, ``since``, ``until``, ``not``), newest first, paged."""
-    check_scope("repository", anonymous_ok=True)
     found = repos.require_repo(owner, repo, "read")
     git = found.git
     if git.is_empty():
@@ -58,7 +58,6 @@ def repo_get_all_commits(owner: str, repo: str) -> Response:
 
 def repo_get_single_commit(owner: str, repo: str, sha: str) -> Response:
     """A single commit by SHA (or ref) with its stats, files and verification."""
-    check_scope("repository", anonymous_ok=True)
     found = repos.require_repo(owner, repo, "read")
     info = models.get_commit(found, sha)
     return json_response(models.commit_to_api(found, info, _options()))
@@ -66,7 +65,6 @@ def repo_get_single_commit(owner: str, repo: str, sha: str) -> Response:
 
 def repo_compare_diff(owner: str, repo: str, basehead: str) -> Response:
     """Compare two branches, tags or commits (``base...head``, ``base..head``, a fork's ``owner:ref``)."""
-    check_scope("repository", anonymous_ok=True)
     found = repos.require_repo(owner, repo, "read")
     comparison = compare.compare(found, basehead)
     output = request.args.get("output", "")
@@ -76,11 +74,32 @@ def repo_compare_diff(owner: str, repo: str, basehead: str) -> Response:
     return json_response(compare.compare_to_api(comparison, _options()))
 
 
-def register(app: Flask) -> None:
-    """Attach the commit and comparison routes; endpoint names are Gitea's operation ids."""
-    repo_path = "/repos/<owner>/<repo>"
-    app.add_url_rule(f"{API}{repo_path}/commits", "repoGetAllCommits", repo_get_all_commits, methods=["GET"])
-    app.add_url_rule(
-        f"{API}{repo_path}/git/commits/<sha>", "repoGetSingleCommit", repo_get_single_commit, methods=["GET"]
-    )
-    app.add_url_rule(f"{API}{repo_path}/compare/<path:basehead>", "repoCompareDiff", repo_compare_diff, methods=["GET"])
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/commits",
+        "repoGetAllCommits",
+        repo_get_all_commits,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="[commit]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/git/commits/<sha>",
+        "repoGetSingleCommit",
+        repo_get_single_commit,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="commit",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/compare/<path:basehead>",
+        "repoCompareDiff",
+        repo_compare_diff,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="compare",
+    ),
+)

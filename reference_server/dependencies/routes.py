@@ -4,9 +4,11 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Response
 
-from ..auth import Principal, check_scope, current_principal, optional_principal
+from ..access import token
+from ..auth import Principal, current_principal, optional_principal
+from ..endpoints import API, Endpoint
 from ..issues.models import get_issue, get_issue_by_id
 from ..issues.routes import issue_api
 from ..repos import models as repos
@@ -14,21 +16,19 @@ from ..repos.commit_gate import require_unarchived
 from ..rest import Page, json_body, json_response, page_params, paged_response
 from . import models
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS"]
 
 ISSUE = "/api/v1/repos/<owner>/<repo>/issues/<int:index>"
 
 
 def _path_issue(owner: str, repo: str, index: int) -> models.Linked:
     """Scope first (401/403 before any lookup), then a repository the caller can see (404), then the issue."""
-    check_scope("issue", anonymous_ok=True)
     found = repos.require_repo(owner, repo, "read")
     return models.Linked(found, get_issue(found, index))
 
 
 def _change(owner: str, repo: str, index: int, *, unarchived: bool) -> tuple[models.Linked, models.Linked, Principal]:
     """The path's issue, the body's issue and the caller of a POST or DELETE."""
-    check_scope("issue")
     found = repos.require_repo(owner, repo, "read")
     if unarchived:
         require_unarchived(found)
@@ -82,14 +82,65 @@ def remove_blocking(owner: str, repo: str, index: int) -> Response:
     return _answer(path)
 
 
-def register(app: Flask) -> None:
-    """Mount the routes with Gitea's operation ids (links go with their issues through foreign keys)."""
-    rule = app.add_url_rule
-    deps = f"{ISSUE}/dependencies"
-    blocks = f"{ISSUE}/blocks"
-    rule(deps, endpoint="issueListIssueDependencies", view_func=list_dependencies, methods=["GET"])
-    rule(deps, endpoint="issueCreateIssueDependencies", view_func=create_dependency, methods=["POST"])
-    rule(deps, endpoint="issueRemoveIssueDependencies", view_func=remove_dependency, methods=["DELETE"])
-    rule(blocks, endpoint="issueListBlocks", view_func=list_blocks, methods=["GET"])
-    rule(blocks, endpoint="issueCreateIssueBlocking", view_func=create_blocking, methods=["POST"])
-    rule(blocks, endpoint="issueRemoveIssueBlocking", view_func=remove_blocking, methods=["DELETE"])
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/dependencies",
+        "issueListIssueDependencies",
+        list_dependencies,
+        "issue",
+        token("issue", anonymous_read=True),
+        returns="[issue]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/dependencies",
+        "issueCreateIssueDependencies",
+        create_dependency,
+        "issue",
+        token("issue"),
+        body="IssueMeta",
+        status=201,
+        returns="issue",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/dependencies",
+        "issueRemoveIssueDependencies",
+        remove_dependency,
+        "issue",
+        token("issue"),
+        status=201,
+        returns="issue",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/blocks",
+        "issueListBlocks",
+        list_blocks,
+        "issue",
+        token("issue", anonymous_read=True),
+        returns="[issue]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/blocks",
+        "issueCreateIssueBlocking",
+        create_blocking,
+        "issue",
+        token("issue"),
+        body="IssueMeta",
+        status=201,
+        returns="issue",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/blocks",
+        "issueRemoveIssueBlocking",
+        remove_blocking,
+        "issue",
+        token("issue"),
+        status=201,
+        returns="issue",
+    ),
+)

@@ -7,12 +7,12 @@ repository's keys (``/keys``, ``/keys/{id}``), regenerated in place at ``POST /k
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from flask import Flask, Response, request
 
-from ..auth import check_scope, current_principal
+from ..access import token
+from ..auth import current_principal
 from ..context import forge
+from ..endpoints import API, Endpoint
 from ..errors import BadRequest
 from ..events import RepoDeletedEvent
 from ..repos import models as repos
@@ -20,13 +20,12 @@ from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
 from .errors import DeployKeyNotFound
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 KEYS = "/api/v1/repos/<owner>/<repo>/keys"
 
 
 def _admin_repo(owner: str, repo: str) -> repos.Repo:
-    check_scope("repository")
     current_principal()
     return repos.require_repo(owner, repo, "admin")
 
@@ -78,14 +77,55 @@ def repo_regenerate_deploy_token(owner: str, repo: str, key_id: str) -> Response
 
 
 def register(app: Flask) -> None:
-    """Mount the deploy-token routes and drop a deleted repository's tokens."""
-    rules: list[tuple[str, str, Callable[..., Response], list[str]]] = [
-        (KEYS, "repoListKeys", repo_list_keys, ["GET"]),
-        (f"{KEYS}/tokens", "repoCreateDeployToken", repo_create_deploy_token, ["POST"]),
-        (f"{KEYS}/tokens/<key_id>/regenerate", "repoRegenerateDeployToken", repo_regenerate_deploy_token, ["POST"]),
-        (f"{KEYS}/<key_id>", "repoGetKey", repo_get_key, ["GET"]),
-        (f"{KEYS}/<key_id>", "repoDeleteKey", repo_delete_key, ["DELETE"]),
-    ]
-    for path, endpoint, view, methods in rules:
-        app.add_url_rule(path, endpoint=endpoint, view_func=view, methods=methods)
+    """Drop a deleted repository's tokens."""
     forge().events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/keys",
+        "repoListKeys",
+        repo_list_keys,
+        "repository",
+        token("repository"),
+        returns="deploy_key_list",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/keys/tokens",
+        "repoCreateDeployToken",
+        repo_create_deploy_token,
+        "repository",
+        token("repository"),
+        body="CreateDeployTokenOption",
+        status=201,
+        returns="deploy_token_created",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/keys/tokens/<key_id>/regenerate",
+        "repoRegenerateDeployToken",
+        repo_regenerate_deploy_token,
+        "repository",
+        token("repository"),
+        returns="deploy_token_created",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/keys/<key_id>",
+        "repoGetKey",
+        repo_get_key,
+        "repository",
+        token("repository"),
+        returns="deploy_key",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/keys/<key_id>",
+        "repoDeleteKey",
+        repo_delete_key,
+        "repository",
+        token("repository"),
+    ),
+)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from flask import Flask, Response, request
 
-from ..auth import check_scope, current_principal, optional_principal
+from ..access import token
+from ..auth import current_principal, optional_principal
+from ..endpoints import Endpoint
 from ..orgs import teams
 from ..orgs.models import get_org
 from ..repos.models import require_repo
@@ -15,7 +15,7 @@ from ..users import models as users
 from ..users.errors import UserNotFound
 from . import models
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 API = "/api/v1"
 ALL_REPOS = 1_000_000
@@ -35,7 +35,6 @@ def _feed(query: models.FeedQuery | None, receiver_id: int) -> Response:
 
 def user_list_activity_feeds(username: str) -> Response:
     """A user's feed: their own actions and those in their repositories (``only-performed-by``, ``date``)."""
-    check_scope("user", anonymous_ok=True)
     user = users.get_user_by_name(username)
     viewer = optional_principal()
     if not users.is_visible_to(user, viewer):
@@ -46,34 +45,63 @@ def user_list_activity_feeds(username: str) -> Response:
 
 def repo_list_activity_feeds(owner: str, repo: str) -> Response:
     """A repository's feed (``date``), for its readers."""
-    check_scope("repository", anonymous_ok=True)
     found = require_repo(owner, repo, "read")
     return _feed(models.repo_feed_query(found), found.owner_id)
 
 
 def org_list_activity_feeds(org: str) -> Response:
     """An organization's feed (``date``); private repositories' actions for members."""
-    check_scope("organization", anonymous_ok=True)
     found = get_org(org, optional_principal())
     return _feed(models.org_feed_query(found, optional_principal()), found.id)
 
 
 def org_list_team_activity_feeds(id: int) -> Response:
     """A team's feed (``date``): its repositories' actions, for the team's members and the org's owners."""
-    check_scope("organization")
     team = teams.get_team_for(id, current_principal())
     repos, _ = teams.list_team_repos(team, ALL_REPOS, 0)
     return _feed(models.team_feed_query([repo.id for repo in repos]), team.org_id)
 
 
 def register(app: Flask) -> None:
-    """Attach the four feed routes (Gitea's operation ids) and start recording actions."""
-    rules: list[tuple[str, str, Callable[..., Response]]] = [
-        ("/users/<username>/activities/feeds", "userListActivityFeeds", user_list_activity_feeds),
-        ("/repos/<owner>/<repo>/activities/feeds", "repoListActivityFeeds", repo_list_activity_feeds),
-        ("/orgs/<org>/activities/feeds", "orgListActivityFeeds", org_list_activity_feeds),
-        ("/teams/<int:id>/activities/feeds", "orgListTeamActivityFeeds", org_list_team_activity_feeds),
-    ]
-    for path, endpoint, view in rules:
-        app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=["GET"])
+    """Start recording actions."""
     models.subscribe()
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/users/<username>/activities/feeds",
+        "userListActivityFeeds",
+        user_list_activity_feeds,
+        "user",
+        token("user", anonymous_read=True),
+        returns="[activity]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/activities/feeds",
+        "repoListActivityFeeds",
+        repo_list_activity_feeds,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="[activity]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/orgs/<org>/activities/feeds",
+        "orgListActivityFeeds",
+        org_list_activity_feeds,
+        "organization",
+        token("organization", anonymous_read=True),
+        returns="[activity]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/teams/<int:id>/activities/feeds",
+        "orgListTeamActivityFeeds",
+        org_list_team_activity_feeds,
+        "miscellaneous",
+        token("organization"),
+        returns="[activity]",
+    ),
+)

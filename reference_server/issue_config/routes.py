@@ -6,20 +6,20 @@ They sit in Gitea's repository group (``repository`` scope) and need read access
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Response
 
-from ..auth import check_scope
+from ..access import token
+from ..endpoints import API, Endpoint
 from ..repos import models as repos
 from ..rest import json_response
 from . import models
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS"]
 
 REPO = "/api/v1/repos/<owner>/<repo>"
 
 
 def _repo(owner: str, repo: str) -> repos.Repo:
-    check_scope("repository", anonymous_ok=True)
     return repos.require_repo(owner, repo, "read")
 
 
@@ -43,14 +43,32 @@ def get_issue_templates(owner: str, repo: str) -> Response:
     return json_response(found.templates, headers=headers)
 
 
-def register(app: Flask) -> None:
-    """Mount the routes; endpoint names are Gitea's operation ids."""
-    rule = app.add_url_rule
-    rule(f"{REPO}/issue_config", endpoint="repoGetIssueConfig", view_func=get_issue_config, methods=["GET"])
-    rule(
-        f"{REPO}/issue_config/validate",
-        endpoint="repoValidateIssueConfig",
-        view_func=validate_issue_config,
-        methods=["GET"],
-    )
-    rule(f"{REPO}/issue_templates", endpoint="repoGetIssueTemplates", view_func=get_issue_templates, methods=["GET"])
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issue_config",
+        "repoGetIssueConfig",
+        get_issue_config,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="issue_config",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issue_config/validate",
+        "repoValidateIssueConfig",
+        validate_issue_config,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="issue_config_validation",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issue_templates",
+        "repoGetIssueTemplates",
+        get_issue_templates,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="[issue_template]",
+    ),
+)

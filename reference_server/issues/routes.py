@@ -10,22 +10,23 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from ..auth import Principal, check_scope, current_principal, optional_principal
+from ..access import token
+from ..auth import Principal, current_principal, optional_principal
 from ..context import forge
+from ..endpoints import API, Endpoint
 from ..events import RepoDeletedEvent
 from ..repos import models as repos
 from ..repos.errors import RepoPermissionDenied
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import comments, models
 
-__all__ = ["issue_api", "register"]
+__all__ = ["ENDPOINTS", "issue_api", "register"]
 
 ISSUES = "/api/v1/repos/<owner>/<repo>/issues"
 
 
 def _repo(owner: str, repo: str) -> repos.Repo:
     """The repository for an issue route: scope first (401/403), then visibility (404)."""
-    check_scope("issue", anonymous_ok=True)
     return repos.require_repo(owner, repo, "read")
 
 
@@ -176,28 +177,122 @@ def on_repo_deleted(event: RepoDeletedEvent) -> None:
 
 
 def register(app: Flask) -> None:
-    """Mount the routes (endpoint names are Gitea's operation ids) and drop issues with their repository."""
-    rule = app.add_url_rule
-    rule(ISSUES, endpoint="issueListIssues", view_func=list_issues, methods=["GET"])
-    rule(ISSUES, endpoint="issueCreateIssue", view_func=create_issue, methods=["POST"])
-    rule(f"{ISSUES}/<int:index>", endpoint="issueGetIssue", view_func=get_issue, methods=["GET"])
-    rule(f"{ISSUES}/<int:index>", endpoint="issueEditIssue", view_func=edit_issue, methods=["PATCH"])
-    rule(f"{ISSUES}/<int:index>/comments", endpoint="issueGetComments", view_func=list_comments, methods=["GET"])
-    rule(f"{ISSUES}/<int:index>/comments", endpoint="issueCreateComment", view_func=create_comment, methods=["POST"])
-    rule(f"{ISSUES}/comments/<int:comment_id>", endpoint="issueGetComment", view_func=get_comment, methods=["GET"])
-    rule(f"{ISSUES}/comments/<int:comment_id>", endpoint="issueEditComment", view_func=edit_comment, methods=["PATCH"])
-    rule(
-        f"{ISSUES}/comments/<int:comment_id>",
-        endpoint="issueDeleteComment",
-        view_func=delete_comment,
-        methods=["DELETE"],
-    )
-    rule(
-        f"{ISSUES}/<int:index>/timeline",
-        endpoint="issueGetCommentsAndTimeline",
-        view_func=timeline,
-        methods=["GET"],
-    )
-    rule(f"{ISSUES}/<int:index>/lock", endpoint="issueLockIssue", view_func=lock_issue, methods=["PUT"])
-    rule(f"{ISSUES}/<int:index>/lock", endpoint="issueUnlockIssue", view_func=unlock_issue, methods=["DELETE"])
+    """Drop issues with their repository."""
     forge().events.subscribe(RepoDeletedEvent, on_repo_deleted)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issues",
+        "issueListIssues",
+        list_issues,
+        "issue",
+        token("issue", anonymous_read=True),
+        returns="[issue]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/issues",
+        "issueCreateIssue",
+        create_issue,
+        "issue",
+        token("issue"),
+        body="CreateIssueOption",
+        status=201,
+        returns="issue",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issues/<int:index>",
+        "issueGetIssue",
+        get_issue,
+        "issue",
+        token("issue", anonymous_read=True),
+        returns="issue",
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/repos/<owner>/<repo>/issues/<int:index>",
+        "issueEditIssue",
+        edit_issue,
+        "issue",
+        token("issue"),
+        body="EditIssueOption",
+        status=201,
+        returns="issue",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/comments",
+        "issueGetComments",
+        list_comments,
+        "issue",
+        token("issue", anonymous_read=True),
+        returns="[comment]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/comments",
+        "issueCreateComment",
+        create_comment,
+        "issue",
+        token("issue"),
+        body="CreateIssueCommentOption",
+        status=201,
+        returns="comment",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issues/comments/<int:comment_id>",
+        "issueGetComment",
+        get_comment,
+        "issue",
+        token("issue", anonymous_read=True),
+        returns="comment",
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/repos/<owner>/<repo>/issues/comments/<int:comment_id>",
+        "issueEditComment",
+        edit_comment,
+        "issue",
+        token("issue"),
+        body="EditIssueCommentOption",
+        returns="comment",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/issues/comments/<int:comment_id>",
+        "issueDeleteComment",
+        delete_comment,
+        "issue",
+        token("issue"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/timeline",
+        "issueGetCommentsAndTimeline",
+        timeline,
+        "issue",
+        token("issue", anonymous_read=True),
+        returns="[timeline_comment]",
+    ),
+    Endpoint(
+        "PUT",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/lock",
+        "issueLockIssue",
+        lock_issue,
+        "issue",
+        token("issue"),
+        body="LockIssueOption",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/lock",
+        "issueUnlockIssue",
+        unlock_issue,
+        "issue",
+        token("issue"),
+    ),
+)

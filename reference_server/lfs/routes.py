@@ -11,8 +11,10 @@ from typing import Any, ParamSpec
 
 from flask import Flask, Response, request, send_file
 
-from ..auth import check_scope, current_principal, optional_principal
+from ..access import GIT, token
+from ..auth import current_principal, optional_principal
 from ..context import forge
+from ..endpoints import API, FILE, Endpoint
 from ..errors import ApiError
 from ..events import RepoDeletedEvent
 from ..filenames import content_disposition
@@ -20,7 +22,7 @@ from ..repos.models import require_repo
 from . import locks, models
 from .errors import LfsLockConflict, LfsNotAcceptable
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 LFS = "/<owner>/<repo>.git/info/lfs"
 MEDIA = "/api/v1/repos/<owner>/<repo>/media/<path:filepath>"
@@ -129,7 +131,6 @@ def lfs_unlock(owner: str, repo: str, lock_id: str) -> Response:
 
 def repo_get_raw_file_or_lfs(owner: str, repo: str, filepath: str) -> Response:
     """A file of the repository at ``ref`` (default branch), or the LFS object its pointer names."""
-    check_scope("repository", anonymous_ok=True)
     found = require_repo(owner, repo, "read")
     content, name = models.media_file(found, filepath, request.args.get("ref") or None)
     if isinstance(content, Path):
@@ -141,23 +142,26 @@ def repo_get_raw_file_or_lfs(owner: str, repo: str, filepath: str) -> Response:
 
 
 def register(app: Flask) -> None:
-    """Mount the LFS routes and drop a deleted repository's objects and locks."""
-    rules: list[tuple[str, str, Callable[..., Response], list[str]]] = [
-        (f"{LFS}/objects/batch", "lfsBatch", lfs_batch, ["POST"]),
-        (f"{LFS}/objects/<oid>/<size>", "lfsUpload", lfs_upload, ["PUT"]),
-        (f"{LFS}/objects/<oid>", "lfsDownload", lfs_download, ["GET"]),
-        (f"{LFS}/verify", "lfsVerify", lfs_verify, ["POST"]),
-        (f"{LFS}/locks", "lfsListLocks", lfs_list_locks, ["GET"]),
-        (f"{LFS}/locks", "lfsCreateLock", lfs_create_lock, ["POST"]),
-        (f"{LFS}/locks/verify", "lfsVerifyLocks", lfs_verify_locks, ["POST"]),
-        (f"{LFS}/locks/<lock_id>/unlock", "lfsUnlock", lfs_unlock, ["POST"]),
-        (
-            "/api/v1/repos/<owner>/<repo>/media/<path:filepath>",
-            "repoGetRawFileOrLFS",
-            repo_get_raw_file_or_lfs,
-            ["GET"],
-        ),
-    ]
-    for path, endpoint, view, methods in rules:
-        app.add_url_rule(path, endpoint=endpoint, view_func=view, methods=methods)
+    """Drop a deleted repository's objects and locks."""
     forge().events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/objects/batch", "lfsBatch", lfs_batch, "lfs", GIT),
+    Endpoint("PUT", "/<owner>/<repo>.git/info/lfs/objects/<oid>/<size>", "lfsUpload", lfs_upload, "lfs", GIT),
+    Endpoint("GET", "/<owner>/<repo>.git/info/lfs/objects/<oid>", "lfsDownload", lfs_download, "lfs", GIT),
+    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/verify", "lfsVerify", lfs_verify, "lfs", GIT),
+    Endpoint("GET", "/<owner>/<repo>.git/info/lfs/locks", "lfsListLocks", lfs_list_locks, "lfs", GIT),
+    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/locks", "lfsCreateLock", lfs_create_lock, "lfs", GIT),
+    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/locks/verify", "lfsVerifyLocks", lfs_verify_locks, "lfs", GIT),
+    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/locks/<lock_id>/unlock", "lfsUnlock", lfs_unlock, "lfs", GIT),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/media/<path:filepath>",
+        "repoGetRawFileOrLFS",
+        repo_get_raw_file_or_lfs,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns=FILE,
+    ),
+)

@@ -4,31 +4,41 @@ from __future__ import annotations
 
 from flask import Flask, Response
 
-from ..auth import check_scope
+from ..access import token
 from ..context import forge
+from ..endpoints import Endpoint
 from ..events import DefaultBranchChangedEvent, PushEvent, RepoCreatedEvent, RepoDeletedEvent
 from ..repos.models import require_repo
 from ..rest import json_response
 from . import models
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 API = "/api/v1"
 
 
 def repo_get_licenses(owner: str, repo: str) -> Response:
     """The SPDX identifiers detected on the default branch, sorted (code readers)."""
-    check_scope("repository", anonymous_ok=True)
     return json_response(models.repo_licenses(require_repo(owner, repo, "read").id))
 
 
 def register(app: Flask) -> None:
-    """Attach the route and subscribe detection to pushes, creations, default-branch changes and deletions."""
-    app.add_url_rule(
-        f"{API}/repos/<owner>/<repo>/licenses", endpoint="repoGetLicenses", view_func=repo_get_licenses, methods=["GET"]
-    )
+    """Subscribe detection to pushes, creations, default-branch changes and deletions."""
     events = forge().events
     events.subscribe(PushEvent, models.on_push)
     events.subscribe(RepoCreatedEvent, models.on_repo_created)
     events.subscribe(DefaultBranchChangedEvent, models.on_default_branch_changed)
     events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/licenses",
+        "repoGetLicenses",
+        repo_get_licenses,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="string_list",
+    ),
+)

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Flask, Response, request
+from flask import Response, request
 
-from ..auth import check_scope, current_principal, optional_principal
+from ..access import token
+from ..auth import current_principal, optional_principal
+from ..endpoints import RAW_TEXT, TEXT, Endpoint
 from ..errors import Unprocessable
 from ..repos.models import Repo, require_repo
 from ..rest import json_body
 from . import models
 from .errors import MarkupRefused
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS"]
 
 API = "/api/v1"
 REPO = "/repos/<owner>/<repo>"
@@ -38,12 +40,10 @@ def _raw_text() -> models.MarkupRequest:
 
 
 def _global() -> None:
-    check_scope("misc")
     current_principal()
 
 
 def _scoped(owner: str, repo: str) -> Repo:
-    check_scope("repository")
     current_principal()
     return require_repo(owner, repo, "read")
 
@@ -84,15 +84,65 @@ def repo_render_markdown_raw(owner: str, repo: str) -> Response:
     return _answer(_raw_text, found)
 
 
-def register(app: Flask) -> None:
-    """Attach the rendering routes (Gitea's operation ids)."""
-    rules: list[tuple[str, str, Callable[..., Response]]] = [
-        ("/markup", "renderMarkup", render_markup),
-        ("/markdown", "renderMarkdown", render_markdown),
-        ("/markdown/raw", "renderMarkdownRaw", render_markdown_raw),
-        (f"{REPO}/markup", "repoRenderMarkup", repo_render_markup),
-        (f"{REPO}/markdown", "repoRenderMarkdown", repo_render_markdown),
-        (f"{REPO}/markdown/raw", "repoRenderMarkdownRaw", repo_render_markdown_raw),
-    ]
-    for path, endpoint, view in rules:
-        app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=["POST"])
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "POST",
+        API + "/markup",
+        "renderMarkup",
+        render_markup,
+        "miscellaneous",
+        token("misc"),
+        body="MarkupOption",
+        returns=TEXT,
+    ),
+    Endpoint(
+        "POST",
+        API + "/markdown",
+        "renderMarkdown",
+        render_markdown,
+        "miscellaneous",
+        token("misc"),
+        body="MarkdownOption",
+        returns=TEXT,
+    ),
+    Endpoint(
+        "POST",
+        API + "/markdown/raw",
+        "renderMarkdownRaw",
+        render_markdown_raw,
+        "miscellaneous",
+        token("misc"),
+        body=RAW_TEXT,
+        returns=TEXT,
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/markup",
+        "repoRenderMarkup",
+        repo_render_markup,
+        "repository",
+        token("repository"),
+        body="MarkupOption",
+        returns=TEXT,
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/markdown",
+        "repoRenderMarkdown",
+        repo_render_markdown,
+        "repository",
+        token("repository"),
+        body="MarkdownOption",
+        returns=TEXT,
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/markdown/raw",
+        "repoRenderMarkdownRaw",
+        repo_render_markdown_raw,
+        "repository",
+        token("repository"),
+        body=RAW_TEXT,
+        returns=TEXT,
+    ),
+)

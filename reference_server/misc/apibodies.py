@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["RAW_TEXT_OPERATIONS", "body_model", "model_schemas"]
+__all__ = ["MODELS", "model_schemas"]
 
 _COMMIT = (
     "author: Identity, branch: str, committer: Identity, dates: CommitDateOptions, force_push: bool, message: str, "
@@ -30,7 +30,7 @@ _PROTECTION = (
     "push_whitelist_usernames: List[str], require_signed_commits: bool, required_approvals: int, "
     "status_check_contexts: List[str], unprotected_file_patterns: str"
 )
-_MODELS = {
+MODELS = {
     "AddCollaboratorOption": "permission: str",
     "ApplyDiffPatchFileOptions": f"{_COMMIT}, content!: str",
     "ChangeFileOperation": "content: str, from_path: str, operation!: str, path!: str, sha: str",
@@ -141,86 +141,7 @@ _MODELS = {
         "language: str, location: str, theme: str, website: str"
     ),
 }
-_BODIES = {
-    "adminAddUserBadges": "UserBadgeOption",
-    "adminCreateUser": "CreateUserOption",
-    "createCurrentUserRepo": "CreateRepoOption",
-    "createFork": "CreateForkOption",
-    "createOrgRepo": "CreateRepoOption",
-    "issueAddAssignees": "IssueAssigneesOption",
-    "issueCreateComment": "CreateIssueCommentOption",
-    "issueCreateIssue": "CreateIssueOption",
-    "issueCreateIssueBlocking": "IssueMeta",
-    "issueCreateIssueDependencies": "IssueMeta",
-    "issueCreateLabel": "CreateLabelOption",
-    "issueEditComment": "EditIssueCommentOption",
-    "issueEditIssue": "EditIssueOption",
-    "issueEditLabel": "EditLabelOption",
-    "issueLockIssue": "LockIssueOption",
-    "orgCreate": "CreateOrgOption",
-    "orgCreateTeam": "CreateTeamOption",
-    "orgEdit": "EditOrgOption",
-    "orgEditTeam": "EditTeamOption",
-    "orgUpdateAvatar": "UpdateUserAvatarOption",
-    "renameOrg": "RenameOrgOption",
-    "renderMarkdown": "MarkdownOption",
-    "renderMarkup": "MarkupOption",
-    "repoAddCollaborator": "AddCollaboratorOption",
-    "repoApplyDiffPatch": "ApplyDiffPatchFileOptions",
-    "repoChangeFiles": "ChangeFilesOptions",
-    "repoCreateBranch": "CreateBranchRepoOption",
-    "repoCreateBranchProtection": "CreateBranchProtectionOption",
-    "repoCreateDeployToken": "CreateDeployTokenOption",
-    "repoCreateFile": "CreateFileOptions",
-    "repoCreateHook": "CreateHookOption",
-    "repoCreatePullRequest": "CreatePullRequestOption",
-    "repoCreatePullReview": "CreatePullReviewOptions",
-    "repoCreatePullReviewCommentReply": "CreatePullReviewCommentReplyOptions",
-    "repoCreateTagProtection": "CreateTagProtectionOption",
-    "repoEdit": "EditRepoOption",
-    "repoEditBranchProtection": "EditBranchProtectionOption",
-    "repoEditHook": "EditHookOption",
-    "repoEditPullRequest": "EditPullRequestOption",
-    "repoEditTagProtection": "EditTagProtectionOption",
-    "repoGetFileContentsPost": "GetFilesOptions",
-    "repoMergePullRequest": "MergePullRequestOption",
-    "repoMergeUpstream": "MergeUpstreamRequest",
-    "repoMigrate": "MigrateRepoOptions",
-    "repoRenameBranch": "RenameBranchRepoOption",
-    "repoRenderMarkdown": "MarkdownOption",
-    "repoRenderMarkup": "MarkupOption",
-    "repoUpdateAvatar": "UpdateRepoAvatarOption",
-    "repoUpdateBranch": "UpdateBranchRepoOption",
-    "repoUpdateBranchProtectionPriories": "UpdateBranchProtectionPriories",
-    "repoUpdateFile": "UpdateFileOptions",
-    "repoUpdateTopics": "RepoTopicOptions",
-    "updateUserSettings": "UserSettingsOptions",
-    "userCreateToken": "CreateAccessTokenOption",
-    "userUpdateAvatar": "UpdateUserAvatarOption",
-    "actions_dispatch_post": "CreateActionWorkflowDispatch",
-    "actions_org_put_secret": "CreateOrUpdateSecretOption",
-    "actions_repo_put_secret": "CreateOrUpdateSecretOption",
-    "actions_user_put_secret": "CreateOrUpdateSecretOption",
-    "actions_org_create_variable": "CreateVariableOption",
-    "actions_repo_create_variable": "CreateVariableOption",
-    "actions_user_create_variable": "CreateVariableOption",
-    "actions_org_update_variable": "UpdateVariableOption",
-    "actions_repo_update_variable": "UpdateVariableOption",
-    "actions_user_update_variable": "UpdateVariableOption",
-    "actions_admin_edit_runner_patch": "EditActionRunnerOption",
-    "actions_org_edit_runner_patch": "EditActionRunnerOption",
-    "actions_repo_edit_runner_patch": "EditActionRunnerOption",
-    "actions_user_edit_runner_patch": "EditActionRunnerOption",
-}
-RAW_TEXT_OPERATIONS = frozenset({"renderMarkdownRaw", "repoRenderMarkdownRaw"})
-"""Operations whose body is the text itself (``text/plain``), not JSON."""
-
 _FIELD = re.compile(r"^(?P<name>[a-z_]+)(?P<required>!)?: (?P<type>.+)$")
-
-
-def body_model(operation_id: str) -> str | None:
-    """The option model of an operation's JSON body; None when the operation has no known model."""
-    return _BODIES.get(operation_id) or None
 
 
 def _type_schema(spec: str, ref: str) -> dict[str, Any]:
@@ -238,7 +159,7 @@ def _type_schema(spec: str, ref: str) -> dict[str, Any]:
     }
     if spec in simple:
         return dict(simple[spec])
-    if spec not in _MODELS:
+    if spec not in MODELS:
         raise ValueError(f"unknown type {spec!r} in the API body models")
     return {"$ref": ref + spec}
 
@@ -261,7 +182,7 @@ def _split_fields(spec: str) -> list[str]:
 def model_schemas(ref: str) -> dict[str, dict[str, Any]]:
     """Every option model as a JSON Schema object; ``ref`` prefixes references (``#/definitions/``)."""
     schemas: dict[str, dict[str, Any]] = {}
-    for name, spec in sorted(_MODELS.items()):
+    for name, spec in sorted(MODELS.items()):
         properties: dict[str, Any] = {}
         required: list[str] = []
         for field in _split_fields(spec):

@@ -2,7 +2,7 @@
 
 Served as Swagger 2.0 (``/swagger.v1.json``) and OpenAPI 3.0.3 (``/openapi3.v1.json``), with
 ``info.version`` ``0.0.0+<app_version>`` and the base path under the deployment sub-path (spec 9.2).
-The OpenAPI 3 document also declares the success bodies of the operations ``response_schemas`` maps.
+Every operation's tag, request body and success answer come from its declaration (``endpoints.Endpoint``).
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from flask import Flask
 from werkzeug.routing import AnyConverter, IntegerConverter, PathConverter, Rule
 
 from ..context import Forge
-from .apibodies import RAW_TEXT_OPERATIONS, body_model, model_schemas
-from .response_schemas import openapi30_components, success_response
+from ..endpoints import EMPTY, FILE, RAW_TEXT, TEXT, Endpoint, endpoint_of
+from .apibodies import model_schemas
+from .openapi_schemas import openapi30_components, schema_files, success_response
 
 __all__ = ["openapi3", "swagger2"]
 
@@ -23,17 +24,6 @@ API_PREFIX = "/api/v1"
 REFERENCE_ONLY_PREFIX = API_PREFIX + "/-/"
 """Test hooks of the reference server are not part of the forge API, so the description leaves them out."""
 _PARAM = re.compile(r"<(?:[a-zA-Z_]+(?:\([^)]*\))?:)?([a-zA-Z_][a-zA-Z0-9_]*)>")
-_TAGS = (
-    ("/admin", "admin"),
-    ("/user/settings", "settings"),
-    ("/settings", "settings"),
-    ("/user", "user"),
-    ("/users", "user"),
-    ("/orgs", "organization"),
-    ("/repos", "repository"),
-    ("/notifications", "notification"),
-    ("/packages", "package"),
-)
 _TAG_DESCRIPTIONS = {
     "admin": "site administration",
     "issue": "issues, pull requests, comments, labels, milestones",
@@ -45,17 +35,6 @@ _TAG_DESCRIPTIONS = {
     "settings": "server settings",
     "user": "the authenticated user",
 }
-_ISSUE_PARTS = ("/issues", "/pulls", "/labels", "/milestones")
-
-
-def _tag(path: str) -> str:
-    """The specification's tag for a path (section 1), following Gitea's grouping."""
-    if path.startswith("/repos/") and any(part in path for part in _ISSUE_PARTS):
-        return "issue"
-    for prefix, tag in _TAGS:
-        if path == prefix or path.startswith(prefix + "/"):
-            return tag
-    return "miscellaneous"
 
 
 def _base_path(forge: Forge) -> str:
@@ -91,9 +70,13 @@ def _param_schema(rule: Rule, name: str) -> dict[str, Any]:
     return {"type": "string", "minLength": 1, "pattern": "^[^/]+$"}
 
 
-def _operations(app: Flask) -> list[tuple[str, str, dict[str, Any], list[Param]]]:
-    """``(path, method, operation, path parameters)`` for every API rule, sorted by path and method."""
-    found: list[tuple[str, str, dict[str, Any], list[Param]]] = []
+Operation = tuple[str, str, dict[str, Any], list[Param], Endpoint]
+"""``(path, method, operation, path parameters, declaration)``."""
+
+
+def _operations(app: Flask) -> list[Operation]:
+    """Every API operation, sorted by path and method."""
+    found: list[Operation] = []
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith(API_PREFIX + "/") or rule.rule.startswith(REFERENCE_ONLY_PREFIX):
             continue
@@ -104,26 +87,29 @@ def _operations(app: Flask) -> list[tuple[str, str, dict[str, Any], list[Param]]
         module = getattr(view, "__module__", "") or ""
         family = module.split(".")[1] if module.startswith("reference_server.") else module
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            endpoint = endpoint_of(app, rule.endpoint, method)
+            if endpoint is None:
+                raise LookupError(f"{rule.endpoint} {method}: a route without a declaration")
             operation: dict[str, Any] = {
-                "operationId": rule.endpoint.rsplit(".", 1)[-1],
-                "tags": [_tag(path)],
+                "operationId": endpoint.operation_id,
+                "tags": [endpoint.tag],
                 "x-family": family,
             }
             if doc:
                 operation["summary"] = doc[0]
-            found.append((path, method.lower(), operation, params))
+            found.append((path, method.lower(), operation, params, endpoint))
     found.sort(key=lambda item: (item[0], item[1]))
     _unique_operation_ids(found)
     return found
 
 
-def _unique_operation_ids(found: list[tuple[str, str, dict[str, Any], list[Param]]]) -> None:
+def _unique_operation_ids(found: list[Operation]) -> None:
     """One endpoint may serve several methods or paths; operation ids must still be unique in the document."""
     counts: dict[str, int] = {}
-    for _, _, operation, _ in found:
+    for _, _, operation, _, _ in found:
         counts[operation["operationId"]] = counts.get(operation["operationId"], 0) + 1
     used: set[str] = set()
-    for path, method, operation, _ in found:
+    for path, method, operation, _, _ in found:
         base = operation["operationId"]
         candidate = base if counts[base] == 1 else f"{base}_{method}"
         if candidate in used:
@@ -163,58 +149,44 @@ _API_ERROR = {
 }
 _SUCCESS = "the operation's result: a JSON document, text for rendering and diff operations, or nothing (204)"
 _REFUSED = "a refusal: Gitea's APIError body"
-_TEXT_RESULTS = {
-    "renderMarkdown",
-    "renderMarkdownRaw",
-    "renderMarkup",
-    "repoRenderMarkdown",
-    "repoRenderMarkdownRaw",
-    "repoRenderMarkup",
-    "repoDownloadCommitDiffOrPatch",
-}
-
-
-_EMPTY_CREATED = re.compile(r"^(actions_\w+_(create_variable|put_secret)|\w+AddIssueTo\w*ProjectColumn)$")
-"""Operations that answer 201 with no body, as Gitea does."""
-_EMPTY_OK = frozenset({"repoUpdatePullRequest", "repoMergePullRequest", "repoMirrorSync"})
-"""Operations that answer 200 with no body, as Gitea does."""
-_ANY_MEDIA = re.compile(r"^(repoGetRawFileOrLFS|\w*[Mm]edia\w*|\w*artifact\w*zip\w*)$")
-"""Operations that answer a file in its own media type."""
-
-
 _REDIRECTING = re.compile(r"^/(orgs/\{org\}|users/\{username\}|repos/\{owner\}/\{repo\})(/|$)")
 """Paths naming an account, which may redirect: a renamed account's old name (307, Gitea's RedirectToUser), a
 non-member asking for a membership (303 to the public check), an artifact's zip (302 to its signed URL)."""
 
 
-def _body_schema(operation_id: str, ref: str) -> dict[str, Any]:
-    model = body_model(operation_id)
-    return {"$ref": ref + model} if model else {"type": "object"}
+def _body_schema(endpoint: Endpoint, ref: str) -> dict[str, Any]:
+    return {"$ref": ref + endpoint.body} if endpoint.body else {"type": "object"}
 
 
-def _success_types(operation_id: str) -> list[str]:
+def _success_types(endpoint: Endpoint) -> list[str]:
     """Media types of a 2xx answer: JSON, plus text for the operations that render or diff."""
-    if operation_id in _TEXT_RESULTS:
+    if endpoint.returns == TEXT:
         return ["text/html", "text/plain", "application/json"]
-    if _ANY_MEDIA.match(operation_id):
+    if endpoint.returns == FILE:
         return ["*/*"]
     return ["application/json", "text/plain"]
+
+
+def _schema_spec(endpoint: Endpoint) -> str | None:
+    """The ``schemas/`` spec of a JSON success body, None for other answers."""
+    return None if endpoint.returns in (None, EMPTY, TEXT, FILE) else endpoint.returns
 
 
 def swagger2(app: Flask, forge: Forge) -> dict[str, Any]:
     """The Swagger 2.0 document."""
     paths: dict[str, dict[str, Any]] = {}
-    for path, method, operation, params in _operations(app):
+    for path, method, operation, params, endpoint in _operations(app):
         entry = dict(operation)
         entry["parameters"] = [{"name": name, "in": "path", "required": True, **schema} for name, schema in params]
-        op_id = entry["operationId"]
-        if method in _BODY_METHODS and op_id in RAW_TEXT_OPERATIONS:
+        if method in _BODY_METHODS and endpoint.body == RAW_TEXT:
             entry["consumes"] = ["text/plain"]
             entry["parameters"].append({"name": "body", "in": "body", "schema": {"type": "string"}})
         elif method in _BODY_METHODS:
             entry["consumes"] = ["application/json"]
-            entry["parameters"].append({"name": "body", "in": "body", "schema": _body_schema(op_id, "#/definitions/")})
-        entry["produces"] = _success_types(op_id)
+            entry["parameters"].append(
+                {"name": "body", "in": "body", "schema": _body_schema(endpoint, "#/definitions/")}
+            )
+        entry["produces"] = _success_types(endpoint)
         entry["responses"] = {
             "default": {
                 "description": "Gitea's answer; errors as APIError",
@@ -237,22 +209,25 @@ def swagger2(app: Flask, forge: Forge) -> dict[str, Any]:
     }
 
 
-def _responses3(path: str, operation_id: str) -> dict[str, Any]:
-    """The mapped success status with its ``schemas/`` body (``response_schemas``), other 2XX in their media
-    types (any JSON), 4XX as APIError; nothing else is declared, so a 5xx contradicts the description."""
+def _responses3(path: str, endpoint: Endpoint) -> dict[str, Any]:
+    """The declared success status with its ``schemas/`` body, other 2XX in their media types (any JSON), 4XX as
+    APIError; nothing else is declared, so a 5xx contradicts the description."""
     any_result: dict[str, Any] = {}
-    created = {"201": {"description": "created; no content"}} if _EMPTY_CREATED.match(operation_id) else {}
-    if operation_id in _EMPTY_OK:
-        created["200"] = {"description": "done; no content"}
+    created: dict[str, Any] = {}
+    if endpoint.returns == EMPTY and endpoint.status in (200, 201):
+        created[str(endpoint.status)] = {
+            "description": "created; no content" if endpoint.status == 201 else "done; no content"
+        }
     if _REDIRECTING.match(path):
         created["3XX"] = {"description": "a redirect: the new name of a renamed account, or where the result is"}
+    spec = _schema_spec(endpoint)
     return {
         **created,
-        **success_response(operation_id),
+        **(success_response(endpoint.status, spec) if spec else {}),
         "204": {"description": "done; no content"},
         "2XX": {
             "description": _SUCCESS,
-            "content": {media: {"schema": any_result} for media in _success_types(operation_id)},
+            "content": {media: {"schema": any_result} for media in _success_types(endpoint)},
         },
         "4XX": {
             "description": _REFUSED,
@@ -267,18 +242,19 @@ def _responses3(path: str, operation_id: str) -> dict[str, Any]:
 def openapi3(app: Flask, forge: Forge) -> dict[str, Any]:
     """The OpenAPI 3.0.3 document, with the base path as its only server."""
     paths: dict[str, dict[str, Any]] = {}
-    for path, method, operation, params in _operations(app):
+    files: set[str] = set()
+    for path, method, operation, params, endpoint in _operations(app):
         entry = dict(operation)
         entry["parameters"] = [
             {"name": name, "in": "path", "required": True, "schema": schema} for name, schema in params
         ]
-        op_id = entry["operationId"]
-        if method in _BODY_METHODS and op_id in RAW_TEXT_OPERATIONS:
+        if method in _BODY_METHODS and endpoint.body == RAW_TEXT:
             entry["requestBody"] = {"content": {"text/plain": {"schema": {"type": "string"}}}}
         elif method in _BODY_METHODS:
-            schema = _body_schema(op_id, "#/components/schemas/")
+            schema = _body_schema(endpoint, "#/components/schemas/")
             entry["requestBody"] = {"content": {"application/json": {"schema": schema}}}
-        entry["responses"] = _responses3(path, op_id)
+        entry["responses"] = _responses3(path, endpoint)
+        files |= schema_files(_schema_spec(endpoint) or "")
         paths.setdefault(path, {})[method] = entry
     schemes = _security_schemes()
     schemes["BasicAuth"] = {"type": "http", "scheme": "basic"}
@@ -291,7 +267,7 @@ def openapi3(app: Flask, forge: Forge) -> dict[str, Any]:
             "schemas": {
                 "APIError": _API_ERROR,
                 **model_schemas("#/components/schemas/"),
-                **openapi30_components(),
+                **openapi30_components(frozenset(files - {""})),
             },
             "securitySchemes": schemes,
         },

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from flask import Flask, Response, request
 
-from ..auth import Principal, check_scope, current_principal, optional_principal, require_admin
+from ..access import ADMIN, token
+from ..auth import Principal, check_scope, current_principal, optional_principal
+from ..endpoints import Endpoint
 from ..errors import Unprocessable
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
@@ -14,7 +14,7 @@ from ..users.errors import UserNotFound
 from . import models, rename, store, teams
 from .errors import NotOrgOwner
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 API = "/api/v1"
 _REDIRECTING = {"orgs": "organization", "repos": "repository", "users": "user"}
@@ -44,7 +44,6 @@ def _require_member(org: users.User, principal: Principal) -> None:
 
 def org_create() -> Response:
     """Create an organization; the caller becomes its owner."""
-    check_scope("organization")
     principal = current_principal()
     org = models.create_org(json_body(required=("username",)), principal)
     return json_response(models.org_to_api(org), status=201)
@@ -52,13 +51,11 @@ def org_create() -> Response:
 
 def org_get(org: str) -> Response:
     """An organization by name."""
-    check_scope("organization", anonymous_ok=True)
     return json_response(models.org_to_api(models.get_org(org, optional_principal())))
 
 
 def org_edit(org: str) -> Response:
     """Edit an organization's profile (owner or site admin)."""
-    check_scope("organization")
     principal = current_principal()
     found = models.get_org(org, principal)
     models.require_owner(found, principal)
@@ -67,14 +64,12 @@ def org_edit(org: str) -> Response:
 
 def org_delete(org: str) -> Response:
     """Delete an organization without repositories (owner or site admin)."""
-    check_scope("organization")
     models.delete_org(org, current_principal())
     return empty()
 
 
 def rename_org(org: str) -> Response:
     """Rename an organization (owner or site admin); the old name then redirects."""
-    check_scope("organization")
     principal = current_principal()
     models.require_owner(models.get_org(org, principal), principal)
     new_name = json_body().get("new_name")
@@ -89,7 +84,6 @@ def rename_org(org: str) -> Response:
 
 def org_list_members(org: str) -> Response:
     """An organization's members (public ones only for callers outside it)."""
-    check_scope("organization")
     principal = current_principal()
     page = page_params()
     members, total = models.list_members(models.get_org(org, principal), principal, page.limit, page.offset)
@@ -98,7 +92,6 @@ def org_list_members(org: str) -> Response:
 
 def org_is_member(org: str, username: str) -> Response:
     """204 when a member; members ask directly, others are sent to the public membership check (303)."""
-    check_scope("organization")
     principal = current_principal()
     found = models.get_org(org, principal)
     member = _user_named(username)
@@ -113,7 +106,6 @@ def org_is_member(org: str, username: str) -> Response:
 
 def org_delete_member(org: str, username: str) -> Response:
     """Remove a user from every team of the organization (owner or site admin)."""
-    check_scope("organization")
     principal = current_principal()
     found = models.get_org(org, principal)
     models.require_owner(found, principal)
@@ -123,7 +115,6 @@ def org_delete_member(org: str, username: str) -> Response:
 
 def org_list_public_members(org: str) -> Response:
     """The members who show their membership."""
-    check_scope("organization", anonymous_ok=True)
     page = page_params()
     members, total = models.list_public_members(models.get_org(org, optional_principal()), page.limit, page.offset)
     return paged_response([users.user_to_api(member) for member in members], page, total)
@@ -131,7 +122,6 @@ def org_list_public_members(org: str) -> Response:
 
 def org_is_public_member(org: str, username: str) -> Response:
     """204 when the user shows its membership, else 404."""
-    check_scope("organization", anonymous_ok=True)
     found = models.get_org(org, optional_principal())
     member = _user_named(username)
     if not models.is_public_member(member.id, found.id):
@@ -140,7 +130,6 @@ def org_is_public_member(org: str, username: str) -> Response:
 
 
 def _set_public(org: str, username: str, public: bool) -> Response:
-    check_scope("organization")
     principal = current_principal()
     found = models.get_org(org, principal)
     _require_member(found, principal)
@@ -163,7 +152,6 @@ def org_conceal_member(org: str, username: str) -> Response:
 
 def org_list_teams(org: str) -> Response:
     """An organization's teams (members of the organization)."""
-    check_scope("organization")
     principal = current_principal()
     found = models.get_org(org, principal)
     _require_member(found, principal)
@@ -174,7 +162,6 @@ def org_list_teams(org: str) -> Response:
 
 def org_create_team(org: str) -> Response:
     """Create a team (owner or site admin)."""
-    check_scope("organization")
     principal = current_principal()
     found = models.get_org(org, principal)
     _require_member(found, principal)
@@ -185,28 +172,24 @@ def org_create_team(org: str) -> Response:
 
 def org_get_team(id: int) -> Response:
     """A team (its members, the organization's owners, site admins)."""
-    check_scope("organization")
     team = teams.get_team_for(id, current_principal())
     return json_response(teams.team_to_api(team, with_org=True))
 
 
 def org_edit_team(id: int) -> Response:
     """Edit a team (owner or site admin)."""
-    check_scope("organization")
     team = teams.get_team_for(id, current_principal(), owner=True)
     return json_response(teams.team_to_api(teams.edit_team(team, json_body(required=("name",))), with_org=False))
 
 
 def org_delete_team(id: int) -> Response:
     """Delete a team other than Owners (owner or site admin)."""
-    check_scope("organization")
     teams.delete_team(teams.get_team_for(id, current_principal(), owner=True))
     return empty()
 
 
 def org_list_team_members(id: int) -> Response:
     """A team's members."""
-    check_scope("organization")
     team = teams.get_team_for(id, current_principal())
     page = page_params()
     members, total = teams.list_team_members(team, page.limit, page.offset)
@@ -215,21 +198,18 @@ def org_list_team_members(id: int) -> Response:
 
 def org_list_team_member(id: int, username: str) -> Response:
     """One member of a team."""
-    check_scope("organization")
     team = teams.get_team_for(id, current_principal())
     return json_response(users.user_to_api(teams.team_member(team, username)))
 
 
 def org_add_team_member(id: int, username: str) -> Response:
     """Add a user to a team (owner or site admin)."""
-    check_scope("organization")
     teams.add_member(teams.get_team_for(id, current_principal(), owner=True), username)
     return empty()
 
 
 def org_remove_team_member(id: int, username: str) -> Response:
     """Remove a user from a team (owner or site admin)."""
-    check_scope("organization")
     teams.remove_member(teams.get_team_for(id, current_principal(), owner=True), username)
     return empty()
 
@@ -238,7 +218,6 @@ def org_list_team_repos(id: int) -> Response:
     """A team's repositories."""
     from ..repos.models import repo_to_api
 
-    check_scope("organization")
     team = teams.get_team_for(id, current_principal())
     page = page_params()
     found, total = teams.list_team_repos(team, page.limit, page.offset)
@@ -249,14 +228,12 @@ def org_list_team_repo(id: int, org: str, repo: str) -> Response:
     """One repository of a team."""
     from ..repos.models import repo_to_api
 
-    check_scope("organization")
     team = teams.get_team_for(id, current_principal())
     return json_response(repo_to_api(teams.team_repo(team, repo)))
 
 
 def org_add_team_repository(id: int, org: str, repo: str) -> Response:
     """Give a team a repository of its organization (admin of the repository)."""
-    check_scope("organization")
     principal = current_principal()
     teams.add_repo(teams.get_team_for(id, principal), repo, principal)
     return empty()
@@ -264,7 +241,6 @@ def org_add_team_repository(id: int, org: str, repo: str) -> Response:
 
 def org_remove_team_repository(id: int, org: str, repo: str) -> Response:
     """Take a repository from a team (admin of the repository); the repository itself stays."""
-    check_scope("organization")
     principal = current_principal()
     teams.remove_repo(teams.get_team_for(id, principal), repo, principal)
     return empty()
@@ -275,8 +251,6 @@ def org_remove_team_repository(id: int, org: str, repo: str) -> Response:
 
 def org_list_current_user_orgs() -> Response:
     """The organizations the caller belongs to."""
-    check_scope("user")
-    check_scope("organization")
     principal = current_principal()
     page = page_params()
     found, total = models.list_orgs_of_user(users.get_user(principal.user_id), principal, page.limit, page.offset)
@@ -285,8 +259,6 @@ def org_list_current_user_orgs() -> Response:
 
 def org_list_user_orgs(username: str) -> Response:
     """A user's organizations as the caller may see them (public memberships unless self or site admin)."""
-    check_scope("user", anonymous_ok=True)
-    check_scope("organization", anonymous_ok=True)
     principal = optional_principal()
     page = page_params()
     found, total = models.list_orgs_of_user(users.get_user_by_name(username), principal, page.limit, page.offset)
@@ -295,8 +267,6 @@ def org_list_user_orgs(username: str) -> Response:
 
 def user_list_teams() -> Response:
     """Every team the caller is in, with its organization."""
-    check_scope("user")
-    check_scope("organization")
     principal = current_principal()
     page = page_params()
     found, total = teams.list_teams_of_user(principal.user_id, page.limit, page.offset)
@@ -334,46 +304,254 @@ def redirect_renamed_account() -> Response | None:
 
 def admin_get_all_orgs() -> Response:
     """Every organization, oldest first (site admin)."""
-    require_admin()
     page = page_params()
     found, total = users.search_accounts(is_org=True, keyword="", limit=page.limit, offset=page.offset)
     return paged_response([models.org_to_api(org) for org in found], page, total)
 
 
 def register(app: Flask) -> None:
-    """Attach the organization routes; endpoint names are Gitea's operation ids."""
+    """Finish interrupted renames and redirect a renamed account's old name."""
     rename.finish_pending_moves()
     app.before_request(redirect_renamed_account)
-    rules: list[tuple[str, str, Callable[..., Response], str]] = [
-        ("/orgs", "orgCreate", org_create, "POST"),
-        ("/admin/orgs", "adminGetAllOrgs", admin_get_all_orgs, "GET"),
-        ("/orgs/<org>", "orgGet", org_get, "GET"),
-        ("/orgs/<org>", "orgEdit", org_edit, "PATCH"),
-        ("/orgs/<org>", "orgDelete", org_delete, "DELETE"),
-        ("/orgs/<org>/rename", "renameOrg", rename_org, "POST"),
-        ("/orgs/<org>/members", "orgListMembers", org_list_members, "GET"),
-        ("/orgs/<org>/members/<username>", "orgIsMember", org_is_member, "GET"),
-        ("/orgs/<org>/members/<username>", "orgDeleteMember", org_delete_member, "DELETE"),
-        ("/orgs/<org>/public_members", "orgListPublicMembers", org_list_public_members, "GET"),
-        ("/orgs/<org>/public_members/<username>", "orgIsPublicMember", org_is_public_member, "GET"),
-        ("/orgs/<org>/public_members/<username>", "orgPublicizeMember", org_publicize_member, "PUT"),
-        ("/orgs/<org>/public_members/<username>", "orgConcealMember", org_conceal_member, "DELETE"),
-        ("/orgs/<org>/teams", "orgListTeams", org_list_teams, "GET"),
-        ("/orgs/<org>/teams", "orgCreateTeam", org_create_team, "POST"),
-        ("/teams/<int:id>", "orgGetTeam", org_get_team, "GET"),
-        ("/teams/<int:id>", "orgEditTeam", org_edit_team, "PATCH"),
-        ("/teams/<int:id>", "orgDeleteTeam", org_delete_team, "DELETE"),
-        ("/teams/<int:id>/members", "orgListTeamMembers", org_list_team_members, "GET"),
-        ("/teams/<int:id>/members/<username>", "orgListTeamMember", org_list_team_member, "GET"),
-        ("/teams/<int:id>/members/<username>", "orgAddTeamMember", org_add_team_member, "PUT"),
-        ("/teams/<int:id>/members/<username>", "orgRemoveTeamMember", org_remove_team_member, "DELETE"),
-        ("/teams/<int:id>/repos", "orgListTeamRepos", org_list_team_repos, "GET"),
-        ("/teams/<int:id>/repos/<org>/<repo>", "orgListTeamRepo", org_list_team_repo, "GET"),
-        ("/teams/<int:id>/repos/<org>/<repo>", "orgAddTeamRepository", org_add_team_repository, "PUT"),
-        ("/teams/<int:id>/repos/<org>/<repo>", "orgRemoveTeamRepository", org_remove_team_repository, "DELETE"),
-        ("/user/orgs", "orgListCurrentUserOrgs", org_list_current_user_orgs, "GET"),
-        ("/users/<username>/orgs", "orgListUserOrgs", org_list_user_orgs, "GET"),
-        ("/user/teams", "userListTeams", user_list_teams, "GET"),
-    ]
-    for path, endpoint, view, method in rules:
-        app.add_url_rule(f"{API}{path}", endpoint=endpoint, view_func=view, methods=[method])
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "POST",
+        API + "/orgs",
+        "orgCreate",
+        org_create,
+        "organization",
+        token("organization"),
+        body="CreateOrgOption",
+        status=201,
+        returns="organization",
+    ),
+    Endpoint(
+        "GET", API + "/admin/orgs", "adminGetAllOrgs", admin_get_all_orgs, "admin", ADMIN, returns="[organization]"
+    ),
+    Endpoint(
+        "GET",
+        API + "/orgs/<org>",
+        "orgGet",
+        org_get,
+        "organization",
+        token("organization", anonymous_read=True),
+        returns="organization",
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/orgs/<org>",
+        "orgEdit",
+        org_edit,
+        "organization",
+        token("organization"),
+        body="EditOrgOption",
+        returns="organization",
+    ),
+    Endpoint("DELETE", API + "/orgs/<org>", "orgDelete", org_delete, "organization", token("organization")),
+    Endpoint(
+        "POST",
+        API + "/orgs/<org>/rename",
+        "renameOrg",
+        rename_org,
+        "organization",
+        token("organization"),
+        body="RenameOrgOption",
+    ),
+    Endpoint(
+        "GET",
+        API + "/orgs/<org>/members",
+        "orgListMembers",
+        org_list_members,
+        "organization",
+        token("organization"),
+        returns="[user]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/orgs/<org>/members/<username>",
+        "orgIsMember",
+        org_is_member,
+        "organization",
+        token("organization"),
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/orgs/<org>/members/<username>",
+        "orgDeleteMember",
+        org_delete_member,
+        "organization",
+        token("organization"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/orgs/<org>/public_members",
+        "orgListPublicMembers",
+        org_list_public_members,
+        "organization",
+        token("organization", anonymous_read=True),
+        returns="[user]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/orgs/<org>/public_members/<username>",
+        "orgIsPublicMember",
+        org_is_public_member,
+        "organization",
+        token("organization", anonymous_read=True),
+    ),
+    Endpoint(
+        "PUT",
+        API + "/orgs/<org>/public_members/<username>",
+        "orgPublicizeMember",
+        org_publicize_member,
+        "organization",
+        token("organization"),
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/orgs/<org>/public_members/<username>",
+        "orgConcealMember",
+        org_conceal_member,
+        "organization",
+        token("organization"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/orgs/<org>/teams",
+        "orgListTeams",
+        org_list_teams,
+        "organization",
+        token("organization"),
+        returns="[team]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/orgs/<org>/teams",
+        "orgCreateTeam",
+        org_create_team,
+        "organization",
+        token("organization"),
+        body="CreateTeamOption",
+        status=201,
+        returns="team",
+    ),
+    Endpoint(
+        "GET",
+        API + "/teams/<int:id>",
+        "orgGetTeam",
+        org_get_team,
+        "miscellaneous",
+        token("organization"),
+        returns="team",
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/teams/<int:id>",
+        "orgEditTeam",
+        org_edit_team,
+        "miscellaneous",
+        token("organization"),
+        body="EditTeamOption",
+        returns="team",
+    ),
+    Endpoint(
+        "DELETE", API + "/teams/<int:id>", "orgDeleteTeam", org_delete_team, "miscellaneous", token("organization")
+    ),
+    Endpoint(
+        "GET",
+        API + "/teams/<int:id>/members",
+        "orgListTeamMembers",
+        org_list_team_members,
+        "miscellaneous",
+        token("organization"),
+        returns="[user]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/teams/<int:id>/members/<username>",
+        "orgListTeamMember",
+        org_list_team_member,
+        "miscellaneous",
+        token("organization"),
+        returns="user",
+    ),
+    Endpoint(
+        "PUT",
+        API + "/teams/<int:id>/members/<username>",
+        "orgAddTeamMember",
+        org_add_team_member,
+        "miscellaneous",
+        token("organization"),
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/teams/<int:id>/members/<username>",
+        "orgRemoveTeamMember",
+        org_remove_team_member,
+        "miscellaneous",
+        token("organization"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/teams/<int:id>/repos",
+        "orgListTeamRepos",
+        org_list_team_repos,
+        "miscellaneous",
+        token("organization"),
+        returns="[repository]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/teams/<int:id>/repos/<org>/<repo>",
+        "orgListTeamRepo",
+        org_list_team_repo,
+        "miscellaneous",
+        token("organization"),
+        returns="repository",
+    ),
+    Endpoint(
+        "PUT",
+        API + "/teams/<int:id>/repos/<org>/<repo>",
+        "orgAddTeamRepository",
+        org_add_team_repository,
+        "miscellaneous",
+        token("organization"),
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/teams/<int:id>/repos/<org>/<repo>",
+        "orgRemoveTeamRepository",
+        org_remove_team_repository,
+        "miscellaneous",
+        token("organization"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/user/orgs",
+        "orgListCurrentUserOrgs",
+        org_list_current_user_orgs,
+        "user",
+        token("organization", "user"),
+        returns="[organization]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/users/<username>/orgs",
+        "orgListUserOrgs",
+        org_list_user_orgs,
+        "user",
+        token("organization", "user", anonymous_read=True),
+        returns="[organization]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/user/teams",
+        "userListTeams",
+        user_list_teams,
+        "user",
+        token("organization", "user"),
+        returns="[team]",
+    ),
+)

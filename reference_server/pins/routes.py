@@ -3,9 +3,11 @@ the pinned lists and ``new_pin_allowed`` for readers."""
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Response
 
-from ..auth import Principal, check_scope, current_principal
+from ..access import token
+from ..auth import Principal, current_principal
+from ..endpoints import API, Endpoint
 from ..issues.models import Issue, get_issue
 from ..issues.routes import issue_api
 from ..pulls.models import get_pull, pull_to_api
@@ -14,14 +16,13 @@ from ..repos.errors import RepoPermissionDenied
 from ..rest import empty, json_response
 from . import models
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS"]
 
 REPO = "/api/v1/repos/<owner>/<repo>"
 
 
 def _read(owner: str, repo: str, scope: str) -> repos.Repo:
-    """Scope first (401/403 before any lookup), then a repository the caller can see (404)."""
-    check_scope(scope, anonymous_ok=True)
+    """A repository the caller can see (404); the scope was checked before the view (``Endpoint.access``)."""
     return repos.require_repo(owner, repo, "read")
 
 
@@ -70,18 +71,51 @@ def new_pin_allowed(owner: str, repo: str) -> Response:
     return json_response(models.new_pin_allowed(found))
 
 
-def register(app: Flask) -> None:
-    """Mount the routes with Gitea's operation ids (pinned issues go with their issue rows)."""
-    rule = app.add_url_rule
-    issues = f"{REPO}/issues"
-    rule(f"{issues}/<int:index>/pin", endpoint="pinIssue", view_func=pin_issue, methods=["POST"])
-    rule(f"{issues}/<int:index>/pin", endpoint="unpinIssue", view_func=unpin_issue, methods=["DELETE"])
-    rule(
-        f"{issues}/<int:index>/pin/<position>",
-        endpoint="moveIssuePin",
-        view_func=move_issue_pin,
-        methods=["PATCH"],
-    )
-    rule(f"{issues}/pinned", endpoint="repoListPinnedIssues", view_func=list_pinned_issues, methods=["GET"])
-    rule(f"{REPO}/pulls/pinned", endpoint="repoListPinnedPullRequests", view_func=list_pinned_pulls, methods=["GET"])
-    rule(f"{REPO}/new_pin_allowed", endpoint="repoNewPinAllowed", view_func=new_pin_allowed, methods=["GET"])
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "POST", API + "/repos/<owner>/<repo>/issues/<int:index>/pin", "pinIssue", pin_issue, "issue", token("issue")
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/pin",
+        "unpinIssue",
+        unpin_issue,
+        "issue",
+        token("issue"),
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/pin/<position>",
+        "moveIssuePin",
+        move_issue_pin,
+        "issue",
+        token("issue"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/issues/pinned",
+        "repoListPinnedIssues",
+        list_pinned_issues,
+        "issue",
+        token("issue", anonymous_read=True),
+        returns="[issue]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/pulls/pinned",
+        "repoListPinnedPullRequests",
+        list_pinned_pulls,
+        "issue",
+        token("repository", anonymous_read=True),
+        returns="[pull_request]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/new_pin_allowed",
+        "repoNewPinAllowed",
+        new_pin_allowed,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="new_issue_pins_allowed",
+    ),
+)

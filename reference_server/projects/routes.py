@@ -9,18 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from flask import Flask, Response, request
 
+from ..access import token
 from ..auth import current_principal
 from ..context import forge
+from ..endpoints import EMPTY, Endpoint
 from ..events import AccountDeletedEvent, RepoDeletedEvent
 from ..issues.routes import issue_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import cards, columns, models
 from .scopes import Scope, org_scope, repo_scope, self_scope, user_scope
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 API = "/api/v1"
 View = Callable[..., Response]
@@ -144,25 +147,32 @@ def move_issue(scope: Scope, project_id: int, issue_id: int) -> Response:
 
 ONE = "/<int:id>"
 COLUMN = ONE + "/columns/<int:column_id>"
-OPERATIONS: list[tuple[str, str, str, View]] = [
-    ("", "GET", "ListProjects", list_projects),
-    ("", "POST", "CreateProject", create_project),
-    (ONE, "GET", "GetProject", get_project),
-    (ONE, "PATCH", "EditProject", edit_project),
-    (ONE, "DELETE", "DeleteProject", delete_project),
-    (ONE + "/columns", "GET", "ListProjectColumns", list_columns),
-    (ONE + "/columns", "POST", "CreateProjectColumn", create_column),
-    (ONE + "/columns/move", "POST", "MoveProjectColumns", move_columns),
-    (COLUMN, "GET", "GetProjectColumn", get_column),
-    (COLUMN, "PATCH", "EditProjectColumn", edit_column),
-    (COLUMN, "DELETE", "DeleteProjectColumn", delete_column),
-    (COLUMN + "/default", "POST", "SetDefaultProjectColumn", set_default_column),
-    (COLUMN + "/issues", "GET", "ListProjectColumnIssues", list_column_issues),
-    (COLUMN + "/issues/<int:issue_id>", "POST", "AddIssueToProjectColumn", add_column_issue),
-    (COLUMN + "/issues/<int:issue_id>", "DELETE", "RemoveIssueFromProjectColumn", remove_column_issue),
-    (ONE + "/issues/<int:issue_id>/move", "POST", "MoveProjectIssue", move_issue),
+OPERATIONS: list[tuple[str, str, str, View, dict[str, Any]]] = [
+    ("", "GET", "ListProjects", list_projects, {"returns": "[project]"}),
+    ("", "POST", "CreateProject", create_project, {"status": 201, "returns": "project"}),
+    (ONE, "GET", "GetProject", get_project, {"returns": "project"}),
+    (ONE, "PATCH", "EditProject", edit_project, {"returns": "project"}),
+    (ONE, "DELETE", "DeleteProject", delete_project, {}),
+    (ONE + "/columns", "GET", "ListProjectColumns", list_columns, {"returns": "[project_column]"}),
+    (ONE + "/columns", "POST", "CreateProjectColumn", create_column, {"status": 201, "returns": "project_column"}),
+    (ONE + "/columns/move", "POST", "MoveProjectColumns", move_columns, {}),
+    (COLUMN, "GET", "GetProjectColumn", get_column, {"returns": "project_column"}),
+    (COLUMN, "PATCH", "EditProjectColumn", edit_column, {"returns": "project_column"}),
+    (COLUMN, "DELETE", "DeleteProjectColumn", delete_column, {}),
+    (COLUMN + "/default", "POST", "SetDefaultProjectColumn", set_default_column, {}),
+    (COLUMN + "/issues", "GET", "ListProjectColumnIssues", list_column_issues, {"returns": "[issue]"}),
+    (
+        COLUMN + "/issues/<int:issue_id>",
+        "POST",
+        "AddIssueToProjectColumn",
+        add_column_issue,
+        {"status": 201, "returns": EMPTY},
+    ),
+    (COLUMN + "/issues/<int:issue_id>", "DELETE", "RemoveIssueFromProjectColumn", remove_column_issue, {}),
+    (ONE + "/issues/<int:issue_id>/move", "POST", "MoveProjectIssue", move_issue, {}),
 ]
-"""Path after the scope's prefix, method, Gitea's operation name (without the scope prefix), view."""
+"""Path after the scope's prefix, method, Gitea's operation name (without the scope prefix), view, and its
+success answer."""
 
 
 def _user_operation(name: str) -> str:
@@ -170,13 +180,22 @@ def _user_operation(name: str) -> str:
     return "user" + name.replace("Project", "UserProject", 1)
 
 
-SCOPES: list[tuple[str, Callable[[str], str], tuple[str, ...], Callable[..., Scope]]] = [
-    ("/repos/<owner>/<repo>/projects", lambda op: f"repo{op}", ("owner", "repo"), repo_scope),
-    ("/orgs/<org>/projects", lambda op: f"org{op}", ("org",), org_scope),
-    ("/users/<username>/projects", _user_operation, ("username",), user_scope),
-    ("/user/projects", lambda op: f"user{op}", (), self_scope),
+SCOPES: list[tuple[str, Callable[[str], str], tuple[str, ...], Callable[..., Scope], str, str, bool]] = [
+    (
+        "/repos/<owner>/<repo>/projects",
+        lambda op: f"repo{op}",
+        ("owner", "repo"),
+        repo_scope,
+        "repository",
+        "issue",
+        True,
+    ),
+    ("/orgs/<org>/projects", lambda op: f"org{op}", ("org",), org_scope, "organization", "organization", True),
+    ("/users/<username>/projects", _user_operation, ("username",), user_scope, "user", "user", True),
+    ("/user/projects", lambda op: f"user{op}", (), self_scope, "user", "issue", False),
 ]
-"""Prefix, operation id, the path parameters naming the scope, and the resolver of the scope."""
+"""Prefix, operation id, the path parameters naming the scope, the resolver of the scope, the API tag, the token
+scope category, and whether anonymous callers may read (public boards)."""
 
 
 def _bind(resolve: Callable[..., Scope], scope_params: tuple[str, ...], view: View) -> View:
@@ -192,14 +211,21 @@ def _bind(resolve: Callable[..., Scope], scope_params: tuple[str, ...], view: Vi
 
 
 def register(app: Flask) -> None:
-    """Mount every operation under the four prefixes; boards go with their repository or owner."""
-    for prefix, operation_id, scope_params, resolve in SCOPES:
-        for suffix, method, name, view in OPERATIONS:
-            app.add_url_rule(
-                API + prefix + suffix,
-                endpoint=operation_id(name),
-                view_func=_bind(resolve, scope_params, view),
-                methods=[method],
-            )
+    """Boards go with their repository or owner."""
     forge().events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
     forge().events.subscribe(AccountDeletedEvent, models.on_account_deleted)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = tuple(
+    Endpoint(
+        method,
+        API + prefix + suffix,
+        operation_id(name),
+        _bind(resolve, scope_params, view),
+        tag,
+        token(category, anonymous_read=public),
+        **answer,
+    )
+    for prefix, operation_id, scope_params, resolve, tag, category, public in SCOPES
+    for suffix, method, name, view, answer in OPERATIONS
+)

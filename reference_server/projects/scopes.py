@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..auth import Principal, check_scope, current_principal, optional_principal
+from ..auth import Principal, current_principal, optional_principal
 from ..errors import NotFound
 from ..orgs import models as orgs
 from ..orgs import store as orgs_store
@@ -61,7 +61,6 @@ class Scope:
 
 def repo_scope(owner: str, name: str) -> Scope:
     """A repository's boards: its readers read (404 for others), its writers change them."""
-    check_scope("issue", anonymous_ok=True)
     repo = repos.require_repo(owner, name, "read")
     account = users.get_user(repo.owner_id)
     can_write = repos.permission(optional_principal(), repo).can_write
@@ -95,7 +94,6 @@ def _account_scope(account: users.User, viewer: Principal | None) -> Scope:
 
 def org_scope(name: str) -> Scope:
     """An organization's boards: whoever sees the organization reads them (404 otherwise)."""
-    check_scope("organization", anonymous_ok=True)
     viewer = optional_principal()
     return _account_scope(orgs.get_org(name, viewer), viewer)
 
@@ -103,7 +101,6 @@ def org_scope(name: str) -> Scope:
 def user_scope(name: str) -> Scope:
     """``/users/{username}/projects``: a user's own boards (an organization's, given an organization's
     name, as Gitea lists them); whoever sees the account reads, the user (or a site admin) changes."""
-    check_scope("user", anonymous_ok=True)
     viewer = optional_principal()
     account = users.find_account(name)
     if account is None or not users.is_visible_to(account, viewer):
@@ -113,7 +110,6 @@ def user_scope(name: str) -> Scope:
 
 def self_scope() -> Scope:
     """``/user/projects``: the caller's own boards (401 for an anonymous client)."""
-    check_scope("issue")
     principal = current_principal()
     return Scope("individual", users.get_user(principal.user_id), None, True)
 

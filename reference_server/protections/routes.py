@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING
 
 from flask import Flask, Response
 
-from ..auth import check_scope
+from ..access import token
 from ..context import forge
+from ..endpoints import API, Endpoint
 from ..events import RepoDeletedEvent
 from ..rest import empty, json_body, json_response
 from . import models, store, tags
@@ -15,7 +16,7 @@ from . import models, store, tags
 if TYPE_CHECKING:
     from ..repos.models import Repo
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 REPO = "/api/v1/repos/<owner>/<repo>"
 
@@ -24,7 +25,6 @@ def _admin_repo(owner: str, repo: str) -> Repo:
     """The repository, for a caller with ``repository`` scope who administers it (Gitea's ``reqAdmin``)."""
     from ..repos.models import require_repo
 
-    check_scope("repository")
     return require_repo(owner, repo, "admin")
 
 
@@ -99,29 +99,112 @@ def on_repo_deleted(event: RepoDeletedEvent) -> None:
 
 
 def register(app: Flask) -> None:
-    """Mount the routes (endpoint names are Gitea's operation ids) and drop a deleted repository's rules."""
-    branches = f"{REPO}/branch_protections"
-    rule = f"{branches}/<path:name>"
-    app.add_url_rule(branches, endpoint="repoListBranchProtection", view_func=branch_protection_list, methods=["GET"])
-    app.add_url_rule(
-        branches, endpoint="repoCreateBranchProtection", view_func=branch_protection_create, methods=["POST"]
-    )
-    app.add_url_rule(
-        f"{branches}/priority",
-        endpoint="repoUpdateBranchProtectionPriories",
-        view_func=branch_protection_priorities,
-        methods=["POST"],
-    )
-    app.add_url_rule(rule, endpoint="repoGetBranchProtection", view_func=branch_protection_get, methods=["GET"])
-    app.add_url_rule(rule, endpoint="repoEditBranchProtection", view_func=branch_protection_edit, methods=["PATCH"])
-    app.add_url_rule(
-        rule, endpoint="repoDeleteBranchProtection", view_func=branch_protection_delete, methods=["DELETE"]
-    )
-    tag_rules = f"{REPO}/tag_protections"
-    tag_rule = f"{tag_rules}/<rule_id>"
-    app.add_url_rule(tag_rules, endpoint="repoListTagProtection", view_func=tag_protection_list, methods=["GET"])
-    app.add_url_rule(tag_rules, endpoint="repoCreateTagProtection", view_func=tag_protection_create, methods=["POST"])
-    app.add_url_rule(tag_rule, endpoint="repoGetTagProtection", view_func=tag_protection_get, methods=["GET"])
-    app.add_url_rule(tag_rule, endpoint="repoEditTagProtection", view_func=tag_protection_edit, methods=["PATCH"])
-    app.add_url_rule(tag_rule, endpoint="repoDeleteTagProtection", view_func=tag_protection_delete, methods=["DELETE"])
+    """Drop a deleted repository's rules."""
     forge().events.subscribe(RepoDeletedEvent, on_repo_deleted)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/branch_protections",
+        "repoListBranchProtection",
+        branch_protection_list,
+        "repository",
+        token("repository"),
+        returns="[branch_protection]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/branch_protections",
+        "repoCreateBranchProtection",
+        branch_protection_create,
+        "repository",
+        token("repository"),
+        body="CreateBranchProtectionOption",
+        status=201,
+        returns="branch_protection",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/branch_protections/priority",
+        "repoUpdateBranchProtectionPriories",
+        branch_protection_priorities,
+        "repository",
+        token("repository"),
+        body="UpdateBranchProtectionPriories",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/branch_protections/<path:name>",
+        "repoGetBranchProtection",
+        branch_protection_get,
+        "repository",
+        token("repository"),
+        returns="branch_protection",
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/repos/<owner>/<repo>/branch_protections/<path:name>",
+        "repoEditBranchProtection",
+        branch_protection_edit,
+        "repository",
+        token("repository"),
+        body="EditBranchProtectionOption",
+        returns="branch_protection",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/branch_protections/<path:name>",
+        "repoDeleteBranchProtection",
+        branch_protection_delete,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/tag_protections",
+        "repoListTagProtection",
+        tag_protection_list,
+        "repository",
+        token("repository"),
+        returns="[tag_protection]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/tag_protections",
+        "repoCreateTagProtection",
+        tag_protection_create,
+        "repository",
+        token("repository"),
+        body="CreateTagProtectionOption",
+        status=201,
+        returns="tag_protection",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/tag_protections/<rule_id>",
+        "repoGetTagProtection",
+        tag_protection_get,
+        "repository",
+        token("repository"),
+        returns="tag_protection",
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/repos/<owner>/<repo>/tag_protections/<rule_id>",
+        "repoEditTagProtection",
+        tag_protection_edit,
+        "repository",
+        token("repository"),
+        body="EditTagProtectionOption",
+        returns="tag_protection",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/tag_protections/<rule_id>",
+        "repoDeleteTagProtection",
+        tag_protection_delete,
+        "repository",
+        token("repository"),
+    ),
+)

@@ -13,8 +13,10 @@ from urllib.parse import quote
 
 from flask import Flask, Response, request
 
-from ..auth import Principal, check_scope, current_principal, optional_principal
+from ..access import token
+from ..auth import Principal, current_principal, optional_principal
 from ..context import forge
+from ..endpoints import API, EMPTY, Endpoint
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, ChangedPath
 from ..repos import models as repos
@@ -24,7 +26,7 @@ from .errors import PullNotFound
 from .merge import merge_pull
 from .update import update_pull_branch
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +35,6 @@ FILE_STATUS = {"A": "added", "D": "deleted", "R": "renamed", "C": "copied"}
 
 
 def _repo(owner: str, repo: str) -> repos.Repo:
-    check_scope("repository", anonymous_ok=True)
     return repos.require_repo(owner, repo, "read")
 
 
@@ -216,32 +217,150 @@ def _on_push(event: PushEvent) -> None:
 
 
 def register(app: Flask) -> None:
-    """Mount the routes (endpoint names are Gitea's operation ids) and follow pushes to head branches."""
-    rule = app.add_url_rule
-    one = f"{PULLS}/<int:index>"
-    rule(PULLS, endpoint="repoListPullRequests", view_func=list_pulls, methods=["GET"])
-    rule(PULLS, endpoint="repoCreatePullRequest", view_func=create_pull, methods=["POST"])
-    rule(one, endpoint="repoGetPullRequest", view_func=get_pull, methods=["GET"])
-    rule(one, endpoint="repoEditPullRequest", view_func=edit_pull, methods=["PATCH"])
-    rule(f"{one}.<diff_type>", endpoint="repoDownloadPullDiffOrPatch", view_func=pull_diff, methods=["GET"])
-    rule(f"{one}/commits", endpoint="repoGetPullRequestCommits", view_func=pull_commits, methods=["GET"])
-    rule(f"{one}/files", endpoint="repoGetPullRequestFiles", view_func=pull_files, methods=["GET"])
-    rule(f"{one}/update", endpoint="repoUpdatePullRequest", view_func=update_pull, methods=["POST"])
-    rule(f"{one}/merge", endpoint="repoMergePullRequest", view_func=merge, methods=["POST"])
-    rule(f"{one}/merge", endpoint="repoPullRequestIsMerged", view_func=is_merged, methods=["GET"])
-    rule(f"{one}/reviews", endpoint="repoListPullReviews", view_func=list_reviews, methods=["GET"])
-    rule(f"{one}/reviews", endpoint="repoCreatePullReview", view_func=create_review, methods=["POST"])
-    rule(f"{one}/reviews/<int:review_id>", endpoint="repoGetPullReview", view_func=get_review, methods=["GET"])
-    rule(
-        f"{one}/reviews/<int:review_id>/comments",
-        endpoint="repoGetPullReviewComments",
-        view_func=review_comments,
-        methods=["GET"],
-    )
-    rule(
-        f"{one}/comments/<int:comment_id>/replies",
-        endpoint="repoCreatePullReviewCommentReply",
-        view_func=reply,
-        methods=["POST"],
-    )
+    """Follow pushes to head branches."""
     forge().events.subscribe(PushEvent, _on_push)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/pulls",
+        "repoListPullRequests",
+        list_pulls,
+        "issue",
+        token("repository", anonymous_read=True),
+        returns="[pull_request]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/pulls",
+        "repoCreatePullRequest",
+        create_pull,
+        "issue",
+        token("repository"),
+        body="CreatePullRequestOption",
+        status=201,
+        returns="pull_request",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>",
+        "repoGetPullRequest",
+        get_pull,
+        "issue",
+        token("repository", anonymous_read=True),
+        returns="pull_request",
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>",
+        "repoEditPullRequest",
+        edit_pull,
+        "issue",
+        token("repository"),
+        body="EditPullRequestOption",
+        status=201,
+        returns="pull_request",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>.<diff_type>",
+        "repoDownloadPullDiffOrPatch",
+        pull_diff,
+        "issue",
+        token("repository", anonymous_read=True),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/commits",
+        "repoGetPullRequestCommits",
+        pull_commits,
+        "issue",
+        token("repository", anonymous_read=True),
+        returns="[commit]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/files",
+        "repoGetPullRequestFiles",
+        pull_files,
+        "issue",
+        token("repository", anonymous_read=True),
+        returns="[changed_file]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/update",
+        "repoUpdatePullRequest",
+        update_pull,
+        "issue",
+        token("repository"),
+        returns=EMPTY,
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/merge",
+        "repoMergePullRequest",
+        merge,
+        "issue",
+        token("repository"),
+        body="MergePullRequestOption",
+        returns=EMPTY,
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/merge",
+        "repoPullRequestIsMerged",
+        is_merged,
+        "issue",
+        token("repository", anonymous_read=True),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/reviews",
+        "repoListPullReviews",
+        list_reviews,
+        "issue",
+        token("repository", anonymous_read=True),
+        returns="[pull_review]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/reviews",
+        "repoCreatePullReview",
+        create_review,
+        "issue",
+        token("repository"),
+        body="CreatePullReviewOptions",
+        returns="pull_review",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/reviews/<int:review_id>",
+        "repoGetPullReview",
+        get_review,
+        "issue",
+        token("repository", anonymous_read=True),
+        returns="pull_review",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/reviews/<int:review_id>/comments",
+        "repoGetPullReviewComments",
+        review_comments,
+        "issue",
+        token("repository", anonymous_read=True),
+        returns="[pull_review_comment]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/comments/<int:comment_id>/replies",
+        "repoCreatePullReviewCommentReply",
+        reply,
+        "issue",
+        token("repository"),
+        body="CreatePullReviewCommentReplyOptions",
+        status=201,
+        returns="pull_review_comment",
+    ),
+)

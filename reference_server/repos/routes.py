@@ -2,26 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from flask import Response, request
 
-from flask import Flask, Response, request
-
-from ..auth import check_scope, current_principal, optional_principal
+from ..access import GIT, token
+from ..auth import current_principal, optional_principal
+from ..endpoints import Endpoint
 from ..errors import Forbidden
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
-from . import contents, contents_ext, diffpatch, edit, file_changes, githttp, models
+from . import contents, contents_ext, diffpatch, edit, file_changes, models
 from .commit_gate import require_unarchived
+from .githttp import info_refs, service_rpc
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS"]
 
 API = "/api/v1"
 
 
 def create_current_user_repo() -> Response:
     """Create a repository of the authenticated user."""
-    check_scope("user")
-    check_scope("repository")
     principal = current_principal()
     repo = models.create_repo(users.get_user(principal.user_id), json_body(required=("name",)), principal)
     return json_response(models.repo_to_api(repo), status=201)
@@ -31,8 +30,6 @@ def create_org_repo(org: str) -> Response:
     """Create a repository in an organization (organization owner)."""
     from ..orgs import models as orgs
 
-    check_scope("organization")
-    check_scope("repository")
     principal = current_principal()
     owner = orgs.get_org(org, principal)
     if not principal.is_admin and not orgs.is_org_owner(principal.user_id, owner.id):
@@ -43,8 +40,6 @@ def create_org_repo(org: str) -> Response:
 
 def user_current_list_repos() -> Response:
     """List the repositories the authenticated user owns."""
-    check_scope("user")
-    check_scope("repository")
     principal = current_principal()
     page = page_params()
     public_only = "public-only" in principal.scopes
@@ -56,8 +51,6 @@ def org_list_repos(org: str) -> Response:
     """List an organization's repositories the caller can see."""
     from ..orgs import models as orgs
 
-    check_scope("organization", anonymous_ok=True)
-    check_scope("repository", anonymous_ok=True)
     principal = optional_principal()
     owner = orgs.get_org(org, principal)
     page = page_params()
@@ -69,13 +62,11 @@ def org_list_repos(org: str) -> Response:
 
 def repo_get(owner: str, repo: str) -> Response:
     """A repository."""
-    check_scope("repository", anonymous_ok=True)
     return json_response(models.repo_to_api(models.require_repo(owner, repo, "read")))
 
 
 def repo_edit(owner: str, repo: str) -> Response:
     """Edit a repository's name, description, website, visibility, default branch, units or archived state."""
-    check_scope("repository")
     current_principal()
     found = models.require_repo(owner, repo, "admin")
     return json_response(models.repo_to_api(edit.edit_repo(found, json_body())))
@@ -83,7 +74,6 @@ def repo_edit(owner: str, repo: str) -> Response:
 
 def repo_delete(owner: str, repo: str) -> Response:
     """Delete a repository (owner, organization owner or site admin)."""
-    check_scope("repository")
     current_principal()
     models.delete_repo(models.require_repo(owner, repo, "admin"))
     return empty()
@@ -96,7 +86,6 @@ def repo_get_contents_list(owner: str, repo: str) -> Response:
 
 def repo_get_contents(owner: str, repo: str, filepath: str) -> Response:
     """A file (with its content) or a directory listing at a ref."""
-    check_scope("repository", anonymous_ok=True)
     found = models.require_repo(owner, repo, "read")
     return json_response(contents.get_contents(found, filepath, request.args.get("ref") or None))
 
@@ -108,7 +97,6 @@ def repo_get_contents_ext_root(owner: str, repo: str) -> Response:
 
 def repo_get_contents_ext(owner: str, repo: str, filepath: str) -> Response:
     """A file or directory with the metadata ``includes`` asks for (file_content, lfs_metadata, commit_*)."""
-    check_scope("repository", anonymous_ok=True)
     includes = contents_ext.parse_includes(request.args.get("includes"))
     found = models.require_repo(owner, repo, "read")
     ref = request.args.get("ref") or None
@@ -117,7 +105,6 @@ def repo_get_contents_ext(owner: str, repo: str, filepath: str) -> Response:
 
 def repo_get_file_contents(owner: str, repo: str) -> Response:
     """Several files in one call, the paths in ``?body={"files": [...]}``."""
-    check_scope("repository", anonymous_ok=True)
     found = models.require_repo(owner, repo, "read")
     paths = contents_ext.files_from_query(request.args.get("body"))
     return json_response(contents_ext.get_files(found, paths, request.args.get("ref") or None))
@@ -125,7 +112,6 @@ def repo_get_file_contents(owner: str, repo: str) -> Response:
 
 def repo_get_file_contents_post(owner: str, repo: str) -> Response:
     """Several files in one call (a token with write:repository, as Gitea asks for a POST)."""
-    check_scope("repository")
     found = models.require_repo(owner, repo, "read")
     paths = contents_ext.files_from_body(json_body())
     return json_response(contents_ext.get_files(found, paths, request.args.get("ref") or None))
@@ -133,7 +119,6 @@ def repo_get_file_contents_post(owner: str, repo: str) -> Response:
 
 def _writable(owner: str, repo: str) -> models.Repo:
     """The repository for a contents write: scope, caller, write permission, not archived."""
-    check_scope("repository")
     current_principal()
     found = models.require_repo(owner, repo, "write")
     require_unarchived(found)
@@ -175,33 +160,190 @@ def repo_delete_file(owner: str, repo: str, filepath: str) -> Response:
     return _write(owner, repo, filepath, "delete", ("sha",))
 
 
-def register(app: Flask) -> None:
-    """Attach the repository and contents routes; endpoint names are Gitea's operation ids."""
-    repo_path = "/repos/<owner>/<repo>"
-    rules: list[tuple[str, str, Callable[..., Response], list[str]]] = [
-        ("/user/repos", "createCurrentUserRepo", create_current_user_repo, ["POST"]),
-        ("/user/repos", "userCurrentListRepos", user_current_list_repos, ["GET"]),
-        ("/orgs/<org>/repos", "createOrgRepo", create_org_repo, ["POST"]),
-        ("/orgs/<org>/repos", "orgListRepos", org_list_repos, ["GET"]),
-        (repo_path, "repoGet", repo_get, ["GET"]),
-        (repo_path, "repoEdit", repo_edit, ["PATCH"]),
-        (repo_path, "repoDelete", repo_delete, ["DELETE"]),
-        (f"{repo_path}/contents", "repoChangeFiles", repo_change_files, ["POST"]),
-        (f"{repo_path}/contents-ext", "repoGetContentsExtRoot", repo_get_contents_ext_root, ["GET"]),
-        (f"{repo_path}/contents-ext/", "repoGetContentsExtRootSlash", repo_get_contents_ext_root, ["GET"]),
-        (f"{repo_path}/contents-ext/<path:filepath>", "repoGetContentsExt", repo_get_contents_ext, ["GET"]),
-        (f"{repo_path}/file-contents", "repoGetFileContents", repo_get_file_contents, ["GET"]),
-        (f"{repo_path}/file-contents", "repoGetFileContentsPost", repo_get_file_contents_post, ["POST"]),
-        (f"{repo_path}/diffpatch", "repoApplyDiffPatch", repo_apply_diff_patch, ["POST"]),
-        (f"{repo_path}/contents", "repoGetContentsList", repo_get_contents_list, ["GET"]),
-        (f"{repo_path}/contents/<path:filepath>", "repoGetContents", repo_get_contents, ["GET"]),
-        (f"{repo_path}/contents/<path:filepath>", "repoCreateFile", repo_create_file, ["POST"]),
-        (f"{repo_path}/contents/<path:filepath>", "repoUpdateFile", repo_update_file, ["PUT"]),
-        (f"{repo_path}/contents/<path:filepath>", "repoDeleteFile", repo_delete_file, ["DELETE"]),
-    ]
-    for path, endpoint, view, methods in rules:
-        app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=methods)
-    git = "/<owner>/<repo>.git"
-    app.add_url_rule(f"{git}/info/refs", endpoint="gitInfoRefs", view_func=githttp.info_refs, methods=["GET"])
-    services = '<any("git-upload-pack", "git-receive-pack"):service>'
-    app.add_url_rule(f"{git}/{services}", endpoint="gitServiceRpc", view_func=githttp.service_rpc, methods=["POST"])
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint("GET", "/<owner>/<repo>.git/info/refs", "gitInfoRefs", info_refs, "git", GIT),
+    Endpoint(
+        "POST",
+        '/<owner>/<repo>.git/<any("git-upload-pack", "git-receive-pack"):service>',
+        "gitServiceRpc",
+        service_rpc,
+        "git",
+        GIT,
+    ),
+    Endpoint(
+        "POST",
+        API + "/user/repos",
+        "createCurrentUserRepo",
+        create_current_user_repo,
+        "user",
+        token("repository", "user"),
+        body="CreateRepoOption",
+        status=201,
+        returns="repository",
+    ),
+    Endpoint(
+        "GET",
+        API + "/user/repos",
+        "userCurrentListRepos",
+        user_current_list_repos,
+        "user",
+        token("repository", "user"),
+        returns="[repository]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/orgs/<org>/repos",
+        "createOrgRepo",
+        create_org_repo,
+        "organization",
+        token("organization", "repository"),
+        body="CreateRepoOption",
+        status=201,
+        returns="repository",
+    ),
+    Endpoint(
+        "GET",
+        API + "/orgs/<org>/repos",
+        "orgListRepos",
+        org_list_repos,
+        "organization",
+        token("organization", "repository", anonymous_read=True),
+        returns="[repository]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>",
+        "repoGet",
+        repo_get,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="repository",
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/repos/<owner>/<repo>",
+        "repoEdit",
+        repo_edit,
+        "repository",
+        token("repository"),
+        body="EditRepoOption",
+        returns="repository",
+    ),
+    Endpoint("DELETE", API + "/repos/<owner>/<repo>", "repoDelete", repo_delete, "repository", token("repository")),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/contents",
+        "repoChangeFiles",
+        repo_change_files,
+        "repository",
+        token("repository"),
+        body="ChangeFilesOptions",
+        status=201,
+        returns="files_response",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/contents-ext",
+        "repoGetContentsExtRoot",
+        repo_get_contents_ext_root,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="contents_ext",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/contents-ext/",
+        "repoGetContentsExtRootSlash",
+        repo_get_contents_ext_root,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="contents_ext",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/contents-ext/<path:filepath>",
+        "repoGetContentsExt",
+        repo_get_contents_ext,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="contents_ext",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/file-contents",
+        "repoGetFileContents",
+        repo_get_file_contents,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="file_contents_list",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/file-contents",
+        "repoGetFileContentsPost",
+        repo_get_file_contents_post,
+        "repository",
+        token("repository"),
+        body="GetFilesOptions",
+        returns="file_contents_list",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/diffpatch",
+        "repoApplyDiffPatch",
+        repo_apply_diff_patch,
+        "repository",
+        token("repository"),
+        body="ApplyDiffPatchFileOptions",
+        status=201,
+        returns="file_patch_response",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/contents",
+        "repoGetContentsList",
+        repo_get_contents_list,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="contents_list",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/contents/<path:filepath>",
+        "repoGetContents",
+        repo_get_contents,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="contents|contents_list",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/contents/<path:filepath>",
+        "repoCreateFile",
+        repo_create_file,
+        "repository",
+        token("repository"),
+        body="CreateFileOptions",
+        status=201,
+        returns="file_response",
+    ),
+    Endpoint(
+        "PUT",
+        API + "/repos/<owner>/<repo>/contents/<path:filepath>",
+        "repoUpdateFile",
+        repo_update_file,
+        "repository",
+        token("repository"),
+        body="UpdateFileOptions",
+        returns="file_response",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/contents/<path:filepath>",
+        "repoDeleteFile",
+        repo_delete_file,
+        "repository",
+        token("repository"),
+        returns="file_delete_response",
+    ),
+)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from flask import Response
 
-from flask import Flask, Response
-
+from ..access import PUBLIC
+from ..endpoints import Endpoint
 from ..rest import json_response
 from . import models
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS"]
 
 API = "/api/v1"
 
@@ -44,15 +44,59 @@ def get_label_template_info(name: str) -> Response:
     return json_response([models.label_template_to_api(label) for label in models.label_template(name)])
 
 
-def register(app: Flask) -> None:
-    """Attach the template routes; endpoint names are Gitea's operation ids."""
-    rules: list[tuple[str, str, Callable[..., Response]]] = [
-        ("/licenses", "listLicenseTemplates", list_license_templates),
-        ("/licenses/<name>", "getLicenseTemplateInfo", get_license_template_info),
-        ("/gitignore/templates", "listGitignoresTemplates", list_gitignores_templates),
-        ("/gitignore/templates/<name>", "getGitignoreTemplateInfo", get_gitignore_template_info),
-        ("/label/templates", "listLabelTemplates", list_label_templates),
-        ("/label/templates/<name>", "getLabelTemplateInfo", get_label_template_info),
-    ]
-    for path, endpoint, view in rules:
-        app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=["GET"])
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/licenses",
+        "listLicenseTemplates",
+        list_license_templates,
+        "miscellaneous",
+        PUBLIC,
+        returns="[license_template_list_entry]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/licenses/<name>",
+        "getLicenseTemplateInfo",
+        get_license_template_info,
+        "miscellaneous",
+        PUBLIC,
+        returns="license_template_info",
+    ),
+    Endpoint(
+        "GET",
+        API + "/gitignore/templates",
+        "listGitignoresTemplates",
+        list_gitignores_templates,
+        "miscellaneous",
+        PUBLIC,
+        returns="string_list",
+    ),
+    Endpoint(
+        "GET",
+        API + "/gitignore/templates/<name>",
+        "getGitignoreTemplateInfo",
+        get_gitignore_template_info,
+        "miscellaneous",
+        PUBLIC,
+        returns="gitignore_template_info",
+    ),
+    Endpoint(
+        "GET",
+        API + "/label/templates",
+        "listLabelTemplates",
+        list_label_templates,
+        "miscellaneous",
+        PUBLIC,
+        returns="string_list",
+    ),
+    Endpoint(
+        "GET",
+        API + "/label/templates/<name>",
+        "getLabelTemplateInfo",
+        get_label_template_info,
+        "miscellaneous",
+        PUBLIC,
+        returns="[label_template]",
+    ),
+)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-from ..auth import check_scope
+from ..access import token
 from ..context import forge
+from ..endpoints import Endpoint
 from ..errors import Unprocessable
 from ..events import RepoDeletedEvent
 from ..repos.models import Need, Repo, require_repo
@@ -13,14 +14,13 @@ from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
 from .errors import InvalidTopics
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 API = "/api/v1"
 
 
 def _repo(owner: str, name: str, need: Need = "read") -> Repo:
-    """Scope first (403 before any lookup), then the repository with the needed permission."""
-    check_scope("repository", anonymous_ok=need == "read")
+    """The repository with the needed permission (the scope was checked before the view)."""
     return require_repo(owner, name, need)
 
 
@@ -60,7 +60,6 @@ def delete_topic(owner: str, repo: str, topic: str) -> Response:
 
 def topic_search() -> Response:
     """Search topics via keyword."""
-    check_scope("repository", anonymous_ok=True)
     page = page_params()
     topics, total = models.search_topics(request.args.get("q", ""), page.limit, page.offset)
     return paged_response({"topics": [models.topic_to_api(topic) for topic in topics]}, page, total)
@@ -73,12 +72,53 @@ def _invalid_topics(error: InvalidTopics) -> Response:
 
 
 def register(app: Flask) -> None:
-    """Mount the topic routes with Gitea's operation ids; forget a deleted repository's topics."""
-    repo_topics = f"{API}/repos/<owner>/<repo>/topics"
-    app.add_url_rule(repo_topics, endpoint="repoListTopics", view_func=list_topics, methods=["GET"])
-    app.add_url_rule(repo_topics, endpoint="repoUpdateTopics", view_func=update_topics, methods=["PUT"])
-    app.add_url_rule(f"{repo_topics}/<topic>", endpoint="repoAddTopic", view_func=add_topic, methods=["PUT"])
-    app.add_url_rule(f"{repo_topics}/<topic>", endpoint="repoDeleteTopic", view_func=delete_topic, methods=["DELETE"])
-    app.add_url_rule(f"{API}/topics/search", endpoint="topicSearch", view_func=topic_search, methods=["GET"])
+    """Answer invalid topics as Gitea does; forget a deleted repository's topics."""
     app.register_error_handler(InvalidTopics, _invalid_topics)
     forge().events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/topics",
+        "repoListTopics",
+        list_topics,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="topic_names",
+    ),
+    Endpoint(
+        "PUT",
+        API + "/repos/<owner>/<repo>/topics",
+        "repoUpdateTopics",
+        update_topics,
+        "repository",
+        token("repository"),
+        body="RepoTopicOptions",
+    ),
+    Endpoint(
+        "PUT",
+        API + "/repos/<owner>/<repo>/topics/<topic>",
+        "repoAddTopic",
+        add_topic,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/topics/<topic>",
+        "repoDeleteTopic",
+        delete_topic,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/topics/search",
+        "topicSearch",
+        topic_search,
+        "miscellaneous",
+        token("repository", anonymous_read=True),
+        returns="topic_search",
+    ),
+)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from ..errors import BadRequest, NotFound, Unauthorized, Unprocessable
+from ..errors import BadRequest, NotFound, Unprocessable
 
 __all__ = [
     "AccessTokenNotFound",
-    "BasicAuthRequired",
     "InvalidScope",
     "NameReserved",
     "TokenNameTaken",
@@ -42,7 +41,3 @@ class TokenNameTaken(BadRequest):
 
 class AccessTokenNotFound(NotFound):
     default_message = "access token does not exist"
-
-
-class BasicAuthRequired(Unauthorized):
-    default_message = "auth required"

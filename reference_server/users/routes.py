@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from flask import Flask, Response, request
 
-from ..auth import Principal, check_scope, current_principal, optional_principal, require_admin
+from ..access import ADMIN, basic, token
+from ..auth import Principal, current_principal, optional_principal
 from ..context import forge
+from ..endpoints import Endpoint
+from ..errors import BasicAuthRequired
 from ..events import AccountDeletedEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import models
-from .errors import BasicAuthRequired, UserNotFound
-from .settings import register_settings
-from .token_self import register_token_self
+from .errors import UserNotFound
+from .settings import get_user_settings, update_user_settings
+from .token_self import delete_current_token, get_current_token
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 API = "/api/v1"
 
@@ -29,14 +30,13 @@ def _require_password(principal: Principal) -> None:
 
 def admin_create_user() -> Response:
     """Create a user (site admin)."""
-    require_admin()
     user = models.create_user(json_body())
     return json_response(models.user_to_api(user), status=201)
 
 
 def admin_search_users() -> Response:
     """Every user, or those whose name, full name or e-mail contains ``q`` (site admin), oldest first."""
-    principal = require_admin()
+    principal = current_principal()
     page = page_params()
     found, total = models.search_accounts(
         is_org=False, keyword=request.args.get("q", ""), limit=page.limit, offset=page.offset
@@ -46,21 +46,19 @@ def admin_search_users() -> Response:
 
 def admin_delete_user(username: str) -> Response:
     """Delete a user (site admin); ?purge=true also deletes its repositories."""
-    principal = require_admin()
+    principal = current_principal()
     models.delete_user(username, purge=bool(query_bool("purge")), doer=principal)
     return empty()
 
 
 def user_get_current() -> Response:
     """The authenticated user."""
-    check_scope("user")
     principal = current_principal()
     return json_response(models.user_to_api(models.get_user(principal.user_id)))
 
 
 def user_get(username: str) -> Response:
     """A user by name."""
-    check_scope("user", anonymous_ok=True)
     user = models.get_user_by_name(username)
     if not models.is_visible_to(user, optional_principal()):
         raise UserNotFound(f"user does not exist [name: {username}]")
@@ -100,19 +98,89 @@ def user_delete_access_token(username: str, token: str) -> Response:
 
 
 def register(app: Flask) -> None:
-    """Attach the users routes; endpoint names are Gitea's operation ids."""
-    rules: list[tuple[str, str, Callable[..., Response], list[str]]] = [
-        ("/admin/users", "adminCreateUser", admin_create_user, ["POST"]),
-        ("/admin/users", "adminSearchUsers", admin_search_users, ["GET"]),
-        ("/admin/users/<username>", "adminDeleteUser", admin_delete_user, ["DELETE"]),
-        ("/user", "userGetCurrent", user_get_current, ["GET"]),
-        ("/users/<username>", "userGet", user_get, ["GET"]),
-        ("/users/<username>/tokens", "userCreateToken", user_create_token, ["POST"]),
-        ("/users/<username>/tokens", "userGetTokens", user_get_tokens, ["GET"]),
-        ("/users/<username>/tokens/<token>", "userDeleteAccessToken", user_delete_access_token, ["DELETE"]),
-    ]
-    for path, endpoint, view, methods in rules:
-        app.add_url_rule(API + path, endpoint=endpoint, view_func=view, methods=methods)
+    """Remove an owner's empty directory when the account goes."""
     forge().events.subscribe(AccountDeletedEvent, models.remove_empty_owner_dir)
-    register_token_self(app)
-    register_settings(app)
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "POST",
+        API + "/admin/users",
+        "adminCreateUser",
+        admin_create_user,
+        "admin",
+        ADMIN,
+        body="CreateUserOption",
+        status=201,
+        returns="user",
+    ),
+    Endpoint("GET", API + "/admin/users", "adminSearchUsers", admin_search_users, "admin", ADMIN, returns="[user]"),
+    Endpoint("DELETE", API + "/admin/users/<username>", "adminDeleteUser", admin_delete_user, "admin", ADMIN),
+    Endpoint("GET", API + "/user", "userGetCurrent", user_get_current, "user", token("user"), returns="user"),
+    Endpoint(
+        "GET",
+        API + "/users/<username>",
+        "userGet",
+        user_get,
+        "user",
+        token("user", anonymous_read=True),
+        returns="user",
+    ),
+    Endpoint(
+        "POST",
+        API + "/users/<username>/tokens",
+        "userCreateToken",
+        user_create_token,
+        "user",
+        basic("user"),
+        body="CreateAccessTokenOption",
+        status=201,
+        returns="access_token",
+    ),
+    Endpoint(
+        "GET",
+        API + "/users/<username>/tokens",
+        "userGetTokens",
+        user_get_tokens,
+        "user",
+        basic("user"),
+        returns="[access_token]",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/users/<username>/tokens/<token>",
+        "userDeleteAccessToken",
+        user_delete_access_token,
+        "user",
+        basic("user"),
+    ),
+    Endpoint(
+        "GET",
+        API + "/user/settings",
+        "getUserSettings",
+        get_user_settings,
+        "settings",
+        token("user"),
+        returns="user_settings",
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/user/settings",
+        "updateUserSettings",
+        update_user_settings,
+        "settings",
+        token("user"),
+        body="UserSettingsOptions",
+        returns="user_settings",
+    ),
+    Endpoint(
+        "GET",
+        API + "/token",
+        "getCurrentToken",
+        get_current_token,
+        "miscellaneous",
+        token(),
+        returns="current_access_token",
+    ),
+    Endpoint("DELETE", API + "/token", "deleteCurrentToken", delete_current_token, "miscellaneous", token()),
+)

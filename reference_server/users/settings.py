@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response
+from flask import Response
 
-from ..auth import check_scope, current_principal
+from ..auth import current_principal
 from ..context import forge, now_seconds
 from ..errors import Forbidden, Unprocessable
 from ..rest import json_body, json_response
 from . import store
 from .models import get_user
 
-__all__ = ["DEFAULT_THEME", "UserSettings", "get_settings", "register_settings", "settings_to_api", "update_settings"]
+__all__ = ["DEFAULT_THEME", "UserSettings", "get_settings", "settings_to_api", "update_settings"]
 
 API = "/api/v1"
 DEFAULT_THEME = "gitea-auto"
@@ -149,22 +149,12 @@ def settings_to_api(settings: UserSettings) -> dict[str, Any]:
 
 def get_user_settings() -> Response:
     """Get the authenticated user's settings."""
-    check_scope("user")
     return json_response(settings_to_api(get_settings(current_principal().user_id)))
 
 
 def update_user_settings() -> Response:
     """Update the authenticated user's settings; answers them as they are now."""
-    check_scope("user")
     principal = current_principal()
     if principal.user_id < 0:
         raise Forbidden("the Actions user has no settings to change")
     return json_response(settings_to_api(update_settings(principal.user_id, json_body())))
-
-
-def register_settings(app: Flask) -> None:
-    """Mount ``/user/settings`` with Gitea's operation ids."""
-    app.add_url_rule(f"{API}/user/settings", endpoint="getUserSettings", view_func=get_user_settings, methods=["GET"])
-    app.add_url_rule(
-        f"{API}/user/settings", endpoint="updateUserSettings", view_func=update_user_settings, methods=["PATCH"]
-    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Response, request
 
 from ..auth import current_principal
 from ..db import Row
@@ -19,7 +19,7 @@ from . import store
 from .errors import AccessTokenNotFound
 from .tokens import token_hash
 
-__all__ = ["current_token_to_api", "register_token_self"]
+__all__ = ["current_token_to_api"]
 
 API = "/api/v1"
 
@@ -58,9 +58,3 @@ def delete_current_token() -> Response:
     """Delete the calling token; the next request with it is unauthenticated (401)."""
     store.delete_token(_presented_token()["id"])
     return empty()
-
-
-def register_token_self(app: Flask) -> None:
-    """Mount ``/token`` with Gitea's operation ids."""
-    app.add_url_rule(f"{API}/token", endpoint="getCurrentToken", view_func=get_current_token, methods=["GET"])
-    app.add_url_rule(f"{API}/token", endpoint="deleteCurrentToken", view_func=delete_current_token, methods=["DELETE"])

@@ -8,9 +8,11 @@ from typing import Any
 
 from flask import Flask, Response, request
 
+from ..access import token
 from ..actions.models import get_job, get_run
-from ..auth import check_scope, current_principal
+from ..auth import current_principal
 from ..context import forge
+from ..endpoints import API, Endpoint
 from ..events import JobStatusEvent, RepoDeletedEvent, RunStatusEvent
 from ..gitcli import valid_branch_name
 from ..repos.errors import BranchNotFound
@@ -19,7 +21,7 @@ from . import models, store
 from .delivery import delivery_for, install_delivery, schedule
 from .payloads import job_payload, push_test_payload, run_payload
 
-__all__ = ["register"]
+__all__ = ["ENDPOINTS", "register"]
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +32,6 @@ def _admin_repo(owner: str, repo: str) -> Any:
     """The repository, for a caller with ``repository`` scope who administers it (Gitea's ``reqAdmin``)."""
     from ..repos.models import require_repo
 
-    check_scope("repository")
     return require_repo(owner, repo, "admin")
 
 
@@ -123,16 +124,69 @@ def _guarded(listener: Callable[[Any], None]) -> Callable[[Any], None]:
 
 
 def register(app: Flask) -> None:
-    """Mount the hook routes (endpoint names are Gitea's operation ids), the delivery worker and listeners."""
-    app.add_url_rule(HOOKS, endpoint="repoListHooks", view_func=hook_list, methods=["GET"])
-    app.add_url_rule(HOOKS, endpoint="repoCreateHook", view_func=hook_create, methods=["POST"])
-    app.add_url_rule(f"{HOOKS}/<hook_id>", endpoint="repoGetHook", view_func=hook_get, methods=["GET"])
-    app.add_url_rule(f"{HOOKS}/<hook_id>", endpoint="repoEditHook", view_func=hook_edit, methods=["PATCH"])
-    app.add_url_rule(f"{HOOKS}/<hook_id>", endpoint="repoDeleteHook", view_func=hook_delete, methods=["DELETE"])
-    app.add_url_rule(f"{HOOKS}/<hook_id>/tests", endpoint="repoTestHook", view_func=hook_test, methods=["POST"])
+    """Start the delivery worker and the listeners."""
     install_delivery(app)
     models.seal_stored_credentials()
     events = forge().events
     events.subscribe(RunStatusEvent, _guarded(on_run_status))
     events.subscribe(JobStatusEvent, _guarded(on_job_status))
     events.subscribe(RepoDeletedEvent, _guarded(on_repo_deleted))
+
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/hooks",
+        "repoListHooks",
+        hook_list,
+        "repository",
+        token("repository"),
+        returns="[hook]",
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/hooks",
+        "repoCreateHook",
+        hook_create,
+        "repository",
+        token("repository"),
+        body="CreateHookOption",
+        status=201,
+        returns="hook",
+    ),
+    Endpoint(
+        "GET",
+        API + "/repos/<owner>/<repo>/hooks/<hook_id>",
+        "repoGetHook",
+        hook_get,
+        "repository",
+        token("repository"),
+        returns="hook",
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/repos/<owner>/<repo>/hooks/<hook_id>",
+        "repoEditHook",
+        hook_edit,
+        "repository",
+        token("repository"),
+        body="EditHookOption",
+        returns="hook",
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/hooks/<hook_id>",
+        "repoDeleteHook",
+        hook_delete,
+        "repository",
+        token("repository"),
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/hooks/<hook_id>/tests",
+        "repoTestHook",
+        hook_test,
+        "repository",
+        token("repository"),
+    ),
+)

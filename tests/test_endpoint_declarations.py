@@ -1,0 +1,56 @@
+"""Every route comes from one declaration (``routes.ENDPOINTS`` of its family), and every declaration is complete:
+a tag, an access rule, a known body model, and success answers naming real ``schemas/`` files."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+
+from reference_server.access import Rule
+from reference_server.app import declared_endpoints
+from reference_server.endpoints import EMPTY, FILE, RAW_TEXT, SURFACES, TAGS, TEXT, Endpoint, endpoint_of
+from reference_server.misc.apibodies import MODELS
+from reference_server.misc.openapi_schemas import SCHEMAS_DIR, schema_files
+
+DECLARED = declared_endpoints()
+
+
+def _name(endpoint: Endpoint) -> str:
+    return f"{endpoint.method} {endpoint.path} ({endpoint.operation_id})"
+
+
+def test_every_route_of_the_app_is_declared(app: Flask) -> None:
+    undeclared = [
+        f"{method} {rule.rule}"
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint != "static"
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})
+        if endpoint_of(app, rule.endpoint, method) is None
+    ]
+    assert not undeclared
+
+
+def test_every_declaration_is_registered_once(app: Flask) -> None:
+    registered = {rule.endpoint for rule in app.url_map.iter_rules()}
+    assert {endpoint.operation_id for endpoint in DECLARED} <= registered
+    keys = [(endpoint.method, endpoint.path) for endpoint in DECLARED]
+    assert len(keys) == len(set(keys))
+
+
+@pytest.mark.parametrize("endpoint", DECLARED, ids=_name)
+def test_a_declaration_names_a_tag_a_rule_and_known_models(endpoint: Endpoint) -> None:
+    assert endpoint.tag in (TAGS if endpoint.is_rest and "/-/" not in endpoint.path else SURFACES)
+    assert isinstance(endpoint.access, Rule) and endpoint.access.kinds
+    assert endpoint.body in (None, RAW_TEXT) or endpoint.body in MODELS
+    assert 200 <= endpoint.status < 300
+    if endpoint.returns not in (None, EMPTY, TEXT, FILE):
+        assert all((SCHEMAS_DIR / f"{name}.json").is_file() for name in schema_files(endpoint.returns))
+    if endpoint.returns == EMPTY:
+        assert endpoint.status in (200, 201, 204)
+
+
+def test_a_route_without_a_declaration_fails_the_description(app: Flask) -> None:
+    """A route added behind the table's back has no tag or rule: the API description refuses to build."""
+    app.add_url_rule("/api/v1/undeclared", endpoint="undeclared", view_func=lambda: "", methods=["GET"])
+    with app.test_client() as client:
+        assert client.get("/swagger.v1.json").status_code == 500
