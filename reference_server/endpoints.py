@@ -46,20 +46,18 @@ FILE = "file"
 RAW_TEXT = "text"
 """``body`` of an operation whose request body is plain text, not a JSON option model."""
 
-TAGS = frozenset(
-    {
-        "admin",
-        "issue",
-        "miscellaneous",
-        "notification",
-        "organization",
-        "package",
-        "repository",
-        "settings",
-        "user",
-    }
+TAGS = (
+    "admin",
+    "issue",
+    "miscellaneous",
+    "notification",
+    "organization",
+    "package",
+    "repository",
+    "settings",
+    "user",
 )
-"""Gitea's API tags; every ``/api/v1`` operation carries one."""
+"""Gitea's API tags, in Gitea's (alphabetical) order; every ``/api/v1`` operation carries one."""
 SURFACES = frozenset({"activitypub", "artifacts", "avatars", "description", "git", "lfs", "reference", "runner"})
 """Tags of the routes outside Gitea's REST description: wire protocols, pictures, the description itself and
 the test hooks."""

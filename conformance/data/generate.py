@@ -24,19 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 from conformance.coverage import METHODS  # noqa: E402
 from conformance.operations import GITEA_FILE, GITEA_VERSION, REFERENCE_FILE  # noqa: E402
+from reference_server.endpoints import TAGS as GITEA_TAGS  # noqa: E402 - the build tool alone reads the server
 
 GITEA_SOURCE = ROOT.parent / "shared" / "reference" / "gitea-1.27-operations-detail.md"
-GITEA_TAGS = (
-    "admin",
-    "issue",
-    "miscellaneous",
-    "notification",
-    "organization",
-    "package",
-    "repository",
-    "settings",
-    "user",
-)
 _LINE = re.compile(r"^- `(?P<method>[A-Z]+) (?P<path>\S+)` \((?P<operation>\w+)\)")
 
 
