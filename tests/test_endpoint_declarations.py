@@ -43,6 +43,7 @@ def test_a_declaration_names_a_tag_a_rule_and_known_models(endpoint: Endpoint) -
     assert isinstance(endpoint.access, Rule) and endpoint.access.kinds
     assert endpoint.body in (None, RAW_TEXT) or endpoint.body in MODELS
     assert 200 <= endpoint.status < 300
+    assert all(400 <= status < 500 for status in endpoint.errors)
     if endpoint.returns not in (None, EMPTY, TEXT, FILE):
         assert all((SCHEMAS_DIR / f"{name}.json").is_file() for name in schema_files(endpoint.returns))
     if endpoint.returns == EMPTY:

@@ -211,6 +211,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="action_workflow_list",
+        errors=(400, 403, 404, 422, 500),
     ),
     Endpoint(
         "GET",
@@ -220,6 +221,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="action_workflow",
+        errors=(400, 403, 404, 422, 500),
     ),
     Endpoint(
         "PUT",
@@ -228,6 +230,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         disable_workflow,
         "repository",
         token("repository"),
+        errors=(400, 403, 404, 422),
     ),
     Endpoint(
         "PUT",
@@ -236,6 +239,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         enable_workflow,
         "repository",
         token("repository"),
+        errors=(400, 403, 404, 409, 422),
     ),
     Endpoint(
         "POST",
@@ -246,6 +250,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("repository"),
         body="CreateActionWorkflowDispatch",
         returns="action_run_details",
+        errors=(400, 403, 404, 422),
     ),
     Endpoint(
         "GET",
@@ -255,6 +260,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="action_workflow_run_list",
+        errors=(400, 404),
     ),
     Endpoint(
         "GET",
@@ -298,6 +304,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="action_workflow_job_list",
+        errors=(400, 404, 422),
     ),
     Endpoint(
         "GET",
@@ -307,6 +314,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="action_workflow_job",
+        errors=(400, 404),
     ),
     Endpoint(
         "GET",
@@ -315,6 +323,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         get_job_logs,
         "repository",
         token("repository"),
+        errors=(400, 404),
     ),
     Endpoint(
         "GET",
@@ -324,6 +333,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="action_task_list",
+        errors=(400, 403, 404, 409, 422),
     ),
     Endpoint(
         ANY_METHOD,

@@ -144,6 +144,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="artifact_list",
+        errors=(400, 404),
     ),
     Endpoint(
         "GET",
@@ -162,6 +163,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="artifact",
+        errors=(400, 404),
     ),
     Endpoint(
         "DELETE",
@@ -170,6 +172,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         rest_api.delete_artifact,
         "repository",
         token("repository"),
+        errors=(400, 404),
     ),
     Endpoint(
         "GET",
@@ -179,6 +182,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns=FILE,
+        errors=(400, 404),
     ),
     Endpoint(
         "GET",

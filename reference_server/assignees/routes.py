@@ -77,6 +77,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="[user]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -85,6 +86,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         check_repo_assignee,
         "repository",
         token("repository"),
+        errors=(400, 404),
     ),
     Endpoint(
         "GET",
@@ -93,6 +95,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         check_issue_assignee,
         "issue",
         token("issue", anonymous_read=True),
+        errors=(400, 404),
     ),
     Endpoint(
         "POST",
@@ -104,6 +107,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="IssueAssigneesOption",
         status=201,
         returns="issue",
+        errors=(400, 403, 404, 422),
     ),
     Endpoint(
         "DELETE",
@@ -113,5 +117,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("issue"),
         returns="issue",
+        errors=(403, 404, 422),
     ),
 )

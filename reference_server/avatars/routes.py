@@ -120,6 +120,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         body="UpdateRepoAvatarOption",
+        errors=(404,),
     ),
     Endpoint(
         "DELETE",
@@ -128,6 +129,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_delete_avatar,
         "repository",
         token("repository"),
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -137,6 +139,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "organization",
         token("organization"),
         body="UpdateUserAvatarOption",
+        errors=(404,),
     ),
     Endpoint(
         "DELETE",
@@ -145,6 +148,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_delete_avatar,
         "organization",
         token("organization"),
+        errors=(404,),
     ),
     Endpoint("GET", "/avatars/<digest>", "avatarPicture", serve_account_avatar, "avatars", PUBLIC),
     Endpoint("GET", "/repo-avatars/<name>", "repoAvatarPicture", serve_repo_avatar, "avatars", PUBLIC),

@@ -90,6 +90,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "admin",
         ADMIN,
         returns="[badge]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -99,9 +100,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "admin",
         ADMIN,
         body="UserBadgeOption",
+        errors=(403,),
     ),
     Endpoint(
-        "DELETE", API + "/admin/users/<username>/badges", "adminDeleteUserBadges", delete_user_badges, "admin", ADMIN
+        "DELETE",
+        API + "/admin/users/<username>/badges",
+        "adminDeleteUserBadges",
+        delete_user_badges,
+        "admin",
+        ADMIN,
+        errors=(403, 422),
     ),
     Endpoint(
         "GET",

@@ -83,6 +83,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateBranchRepoOption",
         status=201,
         returns="branch",
+        errors=(403, 404, 409, 423),
     ),
     Endpoint(
         "GET",
@@ -92,6 +93,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="branch",
+        errors=(404,),
     ),
     Endpoint(
         "DELETE",
@@ -100,6 +102,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_delete_branch,
         "repository",
         token("repository"),
+        errors=(403, 404, 423),
     ),
     Endpoint(
         "PATCH",
@@ -109,6 +112,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         body="RenameBranchRepoOption",
+        errors=(403, 404, 422),
     ),
     Endpoint(
         "PUT",
@@ -118,5 +122,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         body="UpdateBranchRepoOption",
+        errors=(403, 404, 409, 422),
     ),
 )

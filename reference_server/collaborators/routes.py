@@ -69,6 +69,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="[user]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -77,6 +78,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_check_collaborator,
         "repository",
         token("repository"),
+        errors=(404, 422),
     ),
     Endpoint(
         "PUT",
@@ -86,6 +88,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         body="AddCollaboratorOption",
+        errors=(403, 404, 422),
     ),
     Endpoint(
         "DELETE",
@@ -94,6 +97,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_delete_collaborator,
         "repository",
         token("repository"),
+        errors=(404, 422),
     ),
     Endpoint(
         "GET",
@@ -103,5 +107,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="repo_collaborator_permission",
+        errors=(403, 404),
     ),
 )

@@ -83,6 +83,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="[commit]",
+        errors=(404, 409),
     ),
     Endpoint(
         "GET",
@@ -92,6 +93,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="commit",
+        errors=(404, 422),
     ),
     Endpoint(
         "GET",
@@ -101,5 +103,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="compare",
+        errors=(400, 404),
     ),
 )

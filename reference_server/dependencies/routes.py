@@ -91,6 +91,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("issue", anonymous_read=True),
         returns="[issue]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -102,6 +103,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="IssueMeta",
         status=201,
         returns="issue",
+        errors=(404, 423),
     ),
     Endpoint(
         "DELETE",
@@ -112,6 +114,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("issue"),
         status=201,
         returns="issue",
+        errors=(404, 423),
     ),
     Endpoint(
         "GET",
@@ -121,6 +124,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("issue", anonymous_read=True),
         returns="[issue]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -132,6 +136,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="IssueMeta",
         status=201,
         returns="issue",
+        errors=(404,),
     ),
     Endpoint(
         "DELETE",
@@ -142,5 +147,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("issue"),
         status=201,
         returns="issue",
+        errors=(404,),
     ),
 )

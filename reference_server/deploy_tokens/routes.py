@@ -90,6 +90,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="deploy_key_list",
+        errors=(404,),
     ),
     Endpoint(
         "POST",

@@ -76,6 +76,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "user",
         token("user", anonymous_read=True),
         returns="[activity]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -85,6 +86,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="[activity]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -94,6 +96,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "organization",
         token("organization", anonymous_read=True),
         returns="[activity]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -103,5 +106,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "miscellaneous",
         token("organization"),
         returns="[activity]",
+        errors=(404,),
     ),
 )

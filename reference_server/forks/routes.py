@@ -76,6 +76,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateForkOption",
         status=202,
         returns="repository",
+        errors=(403, 404, 409, 422),
     ),
     Endpoint(
         "GET",
@@ -85,6 +86,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="[repository]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -95,6 +97,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("repository"),
         body="MergeUpstreamRequest",
         returns="merge_upstream_response",
+        errors=(400, 404),
     ),
     Endpoint(
         "GET",
@@ -140,6 +143,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="MigrateRepoOptions",
         status=201,
         returns="repository",
+        errors=(403, 409, 422),
     ),
     Endpoint(
         "POST",
@@ -149,5 +153,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns=EMPTY,
+        errors=(403, 404),
     ),
 )

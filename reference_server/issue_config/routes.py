@@ -52,6 +52,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="issue_config",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -61,6 +62,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="issue_config_validation",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -70,5 +72,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="[issue_template]",
+        errors=(404,),
     ),
 )

@@ -190,6 +190,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("issue", anonymous_read=True),
         returns="[issue]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -201,6 +202,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateIssueOption",
         status=201,
         returns="issue",
+        errors=(403, 404, 412, 422, 423),
     ),
     Endpoint(
         "GET",
@@ -210,6 +212,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("issue", anonymous_read=True),
         returns="issue",
+        errors=(404,),
     ),
     Endpoint(
         "PATCH",
@@ -221,6 +224,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="EditIssueOption",
         status=201,
         returns="issue",
+        errors=(403, 404, 412),
     ),
     Endpoint(
         "GET",
@@ -230,6 +234,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("issue", anonymous_read=True),
         returns="[comment]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -241,6 +246,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateIssueCommentOption",
         status=201,
         returns="comment",
+        errors=(403, 404, 423),
     ),
     Endpoint(
         "GET",
@@ -277,6 +283,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("issue", anonymous_read=True),
         returns="[timeline_comment]",
+        errors=(404,),
     ),
     Endpoint(
         "PUT",
@@ -286,6 +293,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("issue"),
         body="LockIssueOption",
+        errors=(403, 404),
     ),
     Endpoint(
         "DELETE",
@@ -294,5 +302,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         unlock_issue,
         "issue",
         token("issue"),
+        errors=(403, 404),
     ),
 )

@@ -70,6 +70,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("issue", anonymous_read=True),
         returns="[label]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -81,6 +82,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateLabelOption",
         status=201,
         returns="label",
+        errors=(404, 422),
     ),
     Endpoint(
         "GET",

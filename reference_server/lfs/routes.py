@@ -163,5 +163,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns=FILE,
+        errors=(404,),
     ),
 )

@@ -40,5 +40,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="string_list",
+        errors=(404,),
     ),
 )

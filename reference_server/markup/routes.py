@@ -94,6 +94,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("misc"),
         body="MarkupOption",
         returns=TEXT,
+        errors=(422,),
     ),
     Endpoint(
         "POST",
@@ -104,6 +105,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("misc"),
         body="MarkdownOption",
         returns=TEXT,
+        errors=(422,),
     ),
     Endpoint(
         "POST",
@@ -114,6 +116,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("misc"),
         body=RAW_TEXT,
         returns=TEXT,
+        errors=(422,),
     ),
     Endpoint(
         "POST",

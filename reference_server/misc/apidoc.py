@@ -209,9 +209,20 @@ def swagger2(app: Flask, forge: Forge) -> dict[str, Any]:
     }
 
 
+_REFUSAL = {
+    "description": _REFUSED,
+    "content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/APIError"}},
+        "text/plain": {"schema": {"type": "string"}},
+    },
+}
+"""A 4xx answer: Gitea's APIError body (some refusals, such as a missing Git object, are plain text)."""
+
+
 def _responses3(path: str, endpoint: Endpoint) -> dict[str, Any]:
-    """The declared success status with its ``schemas/`` body, other 2XX in their media types (any JSON), 4XX as
-    APIError; nothing else is declared, so a 5xx contradicts the description."""
+    """The declared success status with its ``schemas/`` body, other 2XX in their media types (any JSON), the
+    documented refusals and any other 4XX as APIError; nothing else is declared, so a 5xx contradicts the
+    description."""
     any_result: dict[str, Any] = {}
     created: dict[str, Any] = {}
     if endpoint.returns == EMPTY and endpoint.status in (200, 201):
@@ -229,13 +240,8 @@ def _responses3(path: str, endpoint: Endpoint) -> dict[str, Any]:
             "description": _SUCCESS,
             "content": {media: {"schema": any_result} for media in _success_types(endpoint)},
         },
-        "4XX": {
-            "description": _REFUSED,
-            "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/APIError"}},
-                "text/plain": {"schema": {"type": "string"}},
-            },
-        },
+        **{str(status): _REFUSAL for status in endpoint.errors},
+        "4XX": _REFUSAL,
     }
 
 

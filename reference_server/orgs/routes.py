@@ -326,9 +326,17 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateOrgOption",
         status=201,
         returns="organization",
+        errors=(403, 422),
     ),
     Endpoint(
-        "GET", API + "/admin/orgs", "adminGetAllOrgs", admin_get_all_orgs, "admin", ADMIN, returns="[organization]"
+        "GET",
+        API + "/admin/orgs",
+        "adminGetAllOrgs",
+        admin_get_all_orgs,
+        "admin",
+        ADMIN,
+        returns="[organization]",
+        errors=(403,),
     ),
     Endpoint(
         "GET",
@@ -338,6 +346,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "organization",
         token("organization", anonymous_read=True),
         returns="organization",
+        errors=(404,),
     ),
     Endpoint(
         "PATCH",
@@ -348,8 +357,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("organization"),
         body="EditOrgOption",
         returns="organization",
+        errors=(404,),
     ),
-    Endpoint("DELETE", API + "/orgs/<org>", "orgDelete", org_delete, "organization", token("organization")),
+    Endpoint(
+        "DELETE", API + "/orgs/<org>", "orgDelete", org_delete, "organization", token("organization"), errors=(404,)
+    ),
     Endpoint(
         "POST",
         API + "/orgs/<org>/rename",
@@ -358,6 +370,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "organization",
         token("organization"),
         body="RenameOrgOption",
+        errors=(403, 422),
     ),
     Endpoint(
         "GET",
@@ -367,6 +380,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "organization",
         token("organization"),
         returns="[user]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -375,6 +389,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_is_member,
         "organization",
         token("organization"),
+        errors=(404,),
     ),
     Endpoint(
         "DELETE",
@@ -383,6 +398,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_delete_member,
         "organization",
         token("organization"),
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -392,6 +408,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "organization",
         token("organization", anonymous_read=True),
         returns="[user]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -400,6 +417,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_is_public_member,
         "organization",
         token("organization", anonymous_read=True),
+        errors=(404,),
     ),
     Endpoint(
         "PUT",
@@ -408,6 +426,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_publicize_member,
         "organization",
         token("organization"),
+        errors=(403, 404),
     ),
     Endpoint(
         "DELETE",
@@ -416,6 +435,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_conceal_member,
         "organization",
         token("organization"),
+        errors=(403, 404),
     ),
     Endpoint(
         "GET",
@@ -425,6 +445,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "organization",
         token("organization"),
         returns="[team]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -436,6 +457,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateTeamOption",
         status=201,
         returns="team",
+        errors=(404, 422),
     ),
     Endpoint(
         "GET",
@@ -445,6 +467,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "miscellaneous",
         token("organization"),
         returns="team",
+        errors=(404,),
     ),
     Endpoint(
         "PATCH",
@@ -455,9 +478,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("organization"),
         body="EditTeamOption",
         returns="team",
+        errors=(404,),
     ),
     Endpoint(
-        "DELETE", API + "/teams/<int:id>", "orgDeleteTeam", org_delete_team, "miscellaneous", token("organization")
+        "DELETE",
+        API + "/teams/<int:id>",
+        "orgDeleteTeam",
+        org_delete_team,
+        "miscellaneous",
+        token("organization"),
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -467,6 +497,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "miscellaneous",
         token("organization"),
         returns="[user]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -476,6 +507,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "miscellaneous",
         token("organization"),
         returns="user",
+        errors=(404,),
     ),
     Endpoint(
         "PUT",
@@ -484,6 +516,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_add_team_member,
         "miscellaneous",
         token("organization"),
+        errors=(403, 404),
     ),
     Endpoint(
         "DELETE",
@@ -492,6 +525,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_remove_team_member,
         "miscellaneous",
         token("organization"),
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -501,6 +535,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "miscellaneous",
         token("organization"),
         returns="[repository]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -510,6 +545,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "miscellaneous",
         token("organization"),
         returns="repository",
+        errors=(404,),
     ),
     Endpoint(
         "PUT",
@@ -518,6 +554,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_add_team_repository,
         "miscellaneous",
         token("organization"),
+        errors=(403, 404),
     ),
     Endpoint(
         "DELETE",
@@ -526,6 +563,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_remove_team_repository,
         "miscellaneous",
         token("organization"),
+        errors=(403, 404),
     ),
     Endpoint(
         "GET",
@@ -535,6 +573,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "user",
         token("organization", "user"),
         returns="[organization]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -544,6 +583,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "user",
         token("organization", "user", anonymous_read=True),
         returns="[organization]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",

@@ -73,7 +73,13 @@ def new_pin_allowed(owner: str, repo: str) -> Response:
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
-        "POST", API + "/repos/<owner>/<repo>/issues/<int:index>/pin", "pinIssue", pin_issue, "issue", token("issue")
+        "POST",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/pin",
+        "pinIssue",
+        pin_issue,
+        "issue",
+        token("issue"),
+        errors=(403, 404),
     ),
     Endpoint(
         "DELETE",
@@ -82,6 +88,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         unpin_issue,
         "issue",
         token("issue"),
+        errors=(403, 404),
     ),
     Endpoint(
         "PATCH",
@@ -90,6 +97,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         move_issue_pin,
         "issue",
         token("issue"),
+        errors=(403, 404),
     ),
     Endpoint(
         "GET",
@@ -99,6 +107,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("issue", anonymous_read=True),
         returns="[issue]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -108,6 +117,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("repository", anonymous_read=True),
         returns="[pull_request]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -117,5 +127,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="new_issue_pins_allowed",
+        errors=(404,),
     ),
 )

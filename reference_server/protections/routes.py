@@ -123,6 +123,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateBranchProtectionOption",
         status=201,
         returns="branch_protection",
+        errors=(403, 404, 422, 423),
     ),
     Endpoint(
         "POST",
@@ -132,6 +133,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         body="UpdateBranchProtectionPriories",
+        errors=(404, 422, 423),
     ),
     Endpoint(
         "GET",
@@ -141,6 +143,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="branch_protection",
+        errors=(404,),
     ),
     Endpoint(
         "PATCH",
@@ -151,6 +154,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("repository"),
         body="EditBranchProtectionOption",
         returns="branch_protection",
+        errors=(404, 422, 423),
     ),
     Endpoint(
         "DELETE",
@@ -159,6 +163,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         branch_protection_delete,
         "repository",
         token("repository"),
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -179,6 +184,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateTagProtectionOption",
         status=201,
         returns="tag_protection",
+        errors=(403, 404, 422, 423),
     ),
     Endpoint(
         "GET",

@@ -230,6 +230,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("repository", anonymous_read=True),
         returns="[pull_request]",
+        errors=(404, 500),
     ),
     Endpoint(
         "POST",
@@ -241,6 +242,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreatePullRequestOption",
         status=201,
         returns="pull_request",
+        errors=(403, 404, 409, 422, 423),
     ),
     Endpoint(
         "GET",
@@ -250,6 +252,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("repository", anonymous_read=True),
         returns="pull_request",
+        errors=(404,),
     ),
     Endpoint(
         "PATCH",
@@ -261,6 +264,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="EditPullRequestOption",
         status=201,
         returns="pull_request",
+        errors=(403, 404, 409, 412, 422),
     ),
     Endpoint(
         "GET",
@@ -278,6 +282,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("repository", anonymous_read=True),
         returns="[commit]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -287,6 +292,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("repository", anonymous_read=True),
         returns="[changed_file]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -296,6 +302,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("repository"),
         returns=EMPTY,
+        errors=(403, 404, 409, 422),
     ),
     Endpoint(
         "POST",
@@ -306,6 +313,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("repository"),
         body="MergePullRequestOption",
         returns=EMPTY,
+        errors=(403, 404, 405, 409, 423),
     ),
     Endpoint(
         "GET",
@@ -314,6 +322,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         is_merged,
         "issue",
         token("repository", anonymous_read=True),
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -323,6 +332,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("repository", anonymous_read=True),
         returns="[pull_review]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -333,6 +343,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("repository"),
         body="CreatePullReviewOptions",
         returns="pull_review",
+        errors=(404, 422),
     ),
     Endpoint(
         "GET",

@@ -180,6 +180,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateRepoOption",
         status=201,
         returns="repository",
+        errors=(400, 409, 422),
     ),
     Endpoint(
         "GET",
@@ -200,6 +201,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateRepoOption",
         status=201,
         returns="repository",
+        errors=(400, 403, 404),
     ),
     Endpoint(
         "GET",
@@ -209,6 +211,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "organization",
         token("organization", "repository", anonymous_read=True),
         returns="[repository]",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -218,6 +221,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="repository",
+        errors=(404,),
     ),
     Endpoint(
         "PATCH",
@@ -228,8 +232,17 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("repository"),
         body="EditRepoOption",
         returns="repository",
+        errors=(403, 404, 422),
     ),
-    Endpoint("DELETE", API + "/repos/<owner>/<repo>", "repoDelete", repo_delete, "repository", token("repository")),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>",
+        "repoDelete",
+        repo_delete,
+        "repository",
+        token("repository"),
+        errors=(403, 404),
+    ),
     Endpoint(
         "POST",
         API + "/repos/<owner>/<repo>/contents",
@@ -240,6 +253,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="ChangeFilesOptions",
         status=201,
         returns="files_response",
+        errors=(403, 404, 422, 423),
     ),
     Endpoint(
         "GET",
@@ -267,6 +281,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="contents_ext",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -276,6 +291,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="file_contents_list",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -286,6 +302,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("repository"),
         body="GetFilesOptions",
         returns="file_contents_list",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -297,6 +314,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="ApplyDiffPatchFileOptions",
         status=201,
         returns="file_patch_response",
+        errors=(404, 423),
     ),
     Endpoint(
         "GET",
@@ -306,6 +324,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="contents_list",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -315,6 +334,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="contents|contents_list",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -326,6 +346,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateFileOptions",
         status=201,
         returns="file_response",
+        errors=(403, 404, 422, 423),
     ),
     Endpoint(
         "PUT",
@@ -336,6 +357,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("repository"),
         body="UpdateFileOptions",
         returns="file_response",
+        errors=(403, 404, 422, 423),
     ),
     Endpoint(
         "DELETE",
@@ -345,5 +367,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="file_delete_response",
+        errors=(400, 403, 404, 422, 423),
     ),
 )

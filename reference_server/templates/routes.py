@@ -62,6 +62,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "miscellaneous",
         PUBLIC,
         returns="license_template_info",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -80,6 +81,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "miscellaneous",
         PUBLIC,
         returns="gitignore_template_info",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -98,5 +100,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "miscellaneous",
         PUBLIC,
         returns="[label_template]",
+        errors=(404,),
     ),
 )

@@ -86,6 +86,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository", anonymous_read=True),
         returns="topic_names",
+        errors=(404,),
     ),
     Endpoint(
         "PUT",
@@ -95,6 +96,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         body="RepoTopicOptions",
+        errors=(404, 422),
     ),
     Endpoint(
         "PUT",
@@ -103,6 +105,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         add_topic,
         "repository",
         token("repository"),
+        errors=(404, 422),
     ),
     Endpoint(
         "DELETE",
@@ -111,6 +114,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         delete_topic,
         "repository",
         token("repository"),
+        errors=(404, 422),
     ),
     Endpoint(
         "GET",
@@ -120,5 +124,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "miscellaneous",
         token("repository", anonymous_read=True),
         returns="topic_search",
+        errors=(403, 404),
     ),
 )

@@ -113,9 +113,27 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateUserOption",
         status=201,
         returns="user",
+        errors=(400, 403, 422),
     ),
-    Endpoint("GET", API + "/admin/users", "adminSearchUsers", admin_search_users, "admin", ADMIN, returns="[user]"),
-    Endpoint("DELETE", API + "/admin/users/<username>", "adminDeleteUser", admin_delete_user, "admin", ADMIN),
+    Endpoint(
+        "GET",
+        API + "/admin/users",
+        "adminSearchUsers",
+        admin_search_users,
+        "admin",
+        ADMIN,
+        returns="[user]",
+        errors=(403, 422),
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/admin/users/<username>",
+        "adminDeleteUser",
+        admin_delete_user,
+        "admin",
+        ADMIN,
+        errors=(403, 404, 422),
+    ),
     Endpoint("GET", API + "/user", "userGetCurrent", user_get_current, "user", token("user"), returns="user"),
     Endpoint(
         "GET",
@@ -125,6 +143,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "user",
         token("user", anonymous_read=True),
         returns="user",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -136,6 +155,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateAccessTokenOption",
         status=201,
         returns="access_token",
+        errors=(400, 403),
     ),
     Endpoint(
         "GET",
@@ -145,6 +165,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "user",
         basic("user"),
         returns="[access_token]",
+        errors=(403,),
     ),
     Endpoint(
         "DELETE",
@@ -153,6 +174,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         user_delete_access_token,
         "user",
         basic("user"),
+        errors=(403, 404, 422),
     ),
     Endpoint(
         "GET",

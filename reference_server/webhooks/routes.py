@@ -142,6 +142,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="[hook]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -153,6 +154,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         body="CreateHookOption",
         status=201,
         returns="hook",
+        errors=(404,),
     ),
     Endpoint(
         "GET",
