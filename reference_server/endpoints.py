@@ -85,7 +85,7 @@ class Endpoint:
     """The success body: a ``schemas/`` file name, ``[name]`` for an array of them, ``a|b`` for either;
     :data:`EMPTY`, :data:`TEXT` or :data:`FILE`; None when undeclared (a unit test refuses it)."""
     errors: tuple[int, ...] = ()
-    """Error statuses the operation documents beyond the common ones (401, 403, 404, 422)."""
+    """The refusals (4xx) Gitea documents for the operation; its documented 5xx are no part of a contract."""
 
     @property
     def methods(self) -> tuple[str, ...]:

@@ -211,7 +211,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="action_workflow_list",
-        errors=(400, 403, 404, 422, 500),
+        errors=(400, 403, 404, 422),
     ),
     Endpoint(
         "GET",
@@ -221,7 +221,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         token("repository"),
         returns="action_workflow",
-        errors=(400, 403, 404, 422, 500),
+        errors=(400, 403, 404, 422),
     ),
     Endpoint(
         "PUT",

@@ -230,7 +230,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issue",
         token("repository", anonymous_read=True),
         returns="[pull_request]",
-        errors=(404, 500),
+        errors=(404,),
     ),
     Endpoint(
         "POST",

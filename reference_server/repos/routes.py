@@ -12,6 +12,7 @@ from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from . import contents, contents_ext, diffpatch, edit, file_changes, models
 from .commit_gate import require_unarchived
+from .errors import RepoNotFound
 from .githttp import info_refs, service_rpc
 
 __all__ = ["ENDPOINTS"]
@@ -63,6 +64,14 @@ def org_list_repos(org: str) -> Response:
 def repo_get(owner: str, repo: str) -> Response:
     """A repository."""
     return json_response(models.repo_to_api(models.require_repo(owner, repo, "read")))
+
+
+def repo_get_by_id(id: int) -> Response:
+    """A repository by its id; 404 when there is none or the caller may not read it, without naming it."""
+    found = models.get_repo_by_id(id)
+    if not models.permission(optional_principal(), found).can_read:
+        raise RepoNotFound(f"repository does not exist [id: {id}]")
+    return json_response(models.repo_to_api(found))
 
 
 def repo_edit(owner: str, repo: str) -> Response:
@@ -218,6 +227,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         API + "/repos/<owner>/<repo>",
         "repoGet",
         repo_get,
+        "repository",
+        token("repository", anonymous_read=True),
+        returns="repository",
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        API + "/repositories/<int:id>",
+        "repoGetByID",
+        repo_get_by_id,
         "repository",
         token("repository", anonymous_read=True),
         returns="repository",
