@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from reference_server.misc.response_schemas import (
     RESPONSE_SCHEMAS,
     SCHEMAS_DIR,
+    SUCCESS_STATUS_KEY,
     component_name,
     convert_schema,
     openapi30_components,
@@ -66,10 +67,26 @@ def test_every_mapped_operation_declares_its_status_with_a_component_schema(clie
     operations = {op["operationId"]: op for methods in document["paths"].values() for op in methods.values()}
     assert set(RESPONSE_SCHEMAS) <= set(operations), sorted(set(RESPONSE_SCHEMAS) - set(operations))
     for operation_id, (status, spec) in RESPONSE_SCHEMAS.items():
-        declared = operations[operation_id]["responses"][str(status)]["content"]["application/json"]["schema"]
+        responses = operations[operation_id]["responses"]
+        assert responses[SUCCESS_STATUS_KEY] == str(status), operation_id
+        if not spec:  # no JSON body: the status alone is declared
+            continue
+        declared = responses[str(status)]["content"]["application/json"]["schema"]
         names = {name.strip("[]") for name in spec.split("|")}
         assert {ref.rsplit("/", 1)[-1] for ref in _refs(declared)} == {component_name(name) for name in names}
     assert document["openapi"] == "3.0.3"
+
+
+def test_every_served_operation_declares_its_success_answer(client: FlaskClient) -> None:
+    """The contract check needs each operation's success status and body (or that it has no JSON body)."""
+    document = _document(client)
+    undeclared = sorted(
+        f"{method.upper()} {path} ({operation['operationId']})"
+        for path, methods in document["paths"].items()
+        for method, operation in methods.items()
+        if SUCCESS_STATUS_KEY not in operation["responses"]
+    )
+    assert not undeclared, f"operations without a declared success answer (response_schemas): {undeclared}"
 
 
 def test_components_use_only_openapi30_keywords_and_every_ref_resolves(client: FlaskClient) -> None:
@@ -79,7 +96,7 @@ def test_components_use_only_openapi30_keywords_and_every_ref_resolves(client: F
     assert types <= _OPENAPI30_TYPES
     for ref in _refs(components):
         assert ref.startswith("#/components/schemas/") and ref.rsplit("/", 1)[-1] in components, ref
-    mapped = {name.strip("[]") for _, spec in RESPONSE_SCHEMAS.values() for name in spec.split("|")}
+    mapped = {name.strip("[]") for _, spec in RESPONSE_SCHEMAS.values() if spec for name in spec.split("|")}
     assert all((SCHEMAS_DIR / f"{name}.json").is_file() and component_name(name) in components for name in mapped)
 
 

@@ -13,7 +13,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["RESPONSE_SCHEMAS", "component_name", "convert_schema", "openapi30_components", "success_response"]
+__all__ = [
+    "RESPONSE_SCHEMAS",
+    "SUCCESS_STATUS_KEY",
+    "component_name",
+    "convert_schema",
+    "openapi30_components",
+    "success_response",
+]
 
 SCHEMAS_DIR = Path(__file__).resolve().parents[2] / "schemas"
 """The kit's ``schemas/`` directory, next to the ``reference_server`` package in the checkout."""
@@ -55,6 +62,50 @@ _GROUPS = {
         for key, value in _PROJECTS.items()
     },
 }
+
+_TEXT_OR_FILE = (
+    *("renderMarkdown", "renderMarkdownRaw", "renderMarkup", "repoRenderMarkdown", "repoRenderMarkdownRaw"),
+    *("repoRenderMarkup", "repoDownloadPullDiffOrPatch", "repoGetRawFileOrLFS", "actions_get_job_logs_get"),
+    "artifacts_zip_raw",
+)
+"""Issue 14 item 4: rendered HTML, a diff, a log, a file or a zip, in their own media types."""
+_CREATED_EMPTY = (
+    *(f"actions_{scope}_put_secret" for scope in ("org", "repo", "user")),
+    *(f"actions_{scope}_create_variable" for scope in ("org", "repo", "user")),
+    *("orgAddIssueToProjectColumn", "repoAddIssueToProjectColumn", "userAddIssueToProjectColumn"),
+    "userAddIssueToUserProjectColumn",
+)
+"""Issue 14 item 4: 201 without a body, as Gitea answers (a secret that already existed answers 204)."""
+_PROJECT_CHANGES = (
+    "Delete{s}Project",
+    "Move{s}ProjectColumns",
+    "Delete{s}ProjectColumn",
+    "SetDefault{s}ProjectColumn",
+    "RemoveIssueFrom{s}ProjectColumn",
+    "Move{s}ProjectIssue",
+)
+_NO_CONTENT = (
+    *(f"actions_{scope}_replace_token_delete" for scope in _RUNNER_SCOPES),
+    *(f"actions_{scope}_delete_runner_delete" for scope in _RUNNER_SCOPES),
+    *(f"actions_{scope}_{verb}" for scope in ("org", "repo", "user") for verb in ("delete_secret", "delete_variable")),
+    *(f"actions_{scope}_update_variable" for scope in ("org", "repo", "user")),
+    *("actions_delete_run_delete", "actions_cancel_run_post", "actions_disable_workflow_put"),
+    *("actions_enable_workflow_put", "artifacts_delete"),
+    *(owner + key.format(s="") for owner in ("org", "repo", "user") for key in _PROJECT_CHANGES),
+    *("user" + key.format(s="User") for key in _PROJECT_CHANGES),
+    *("adminDeleteUser", "adminDeleteUserBadges", "adminAddUserBadges", "orgDelete", "renameOrg"),
+    *("orgDeleteAvatar", "orgUpdateAvatar", "repoDeleteAvatar", "repoUpdateAvatar", "userDeleteAvatar"),
+    *("userUpdateAvatar", "orgDeleteMember", "orgIsMember", "orgConcealMember", "orgIsPublicMember"),
+    *("orgPublicizeMember", "orgDeleteTeam", "orgRemoveTeamMember", "orgAddTeamMember", "orgRemoveTeamRepository"),
+    *("orgAddTeamRepository", "repoDelete", "repoCheckAssignee", "issueCheckAssignee", "repoDeleteCollaborator"),
+    *("repoCheckCollaborator", "repoAddCollaborator", "repoUpdateBranchProtectionPriories"),
+    *("repoDeleteBranchProtection", "repoDeleteBranch", "repoRenameBranch", "repoUpdateBranch"),
+    *("repoDeleteTagProtection", "repoDeleteHook", "repoTestHook", "repoDeleteKey", "issueDeleteLabel"),
+    *("issueDeleteComment", "issueLockIssue", "issueUnlockIssue", "pinIssue", "unpinIssue", "moveIssuePin"),
+    *("repoPullRequestIsMerged", "repoSyncForkDefault", "repoSyncForkBranch", "repoUpdateTopics"),
+    *("repoAddTopic", "repoDeleteTopic", "deleteCurrentToken", "userDeleteAccessToken"),
+)
+"""Issue 14 item 4: 204 No Content (deletions, membership checks, changes Gitea acknowledges without a body)."""
 
 RESPONSE_SCHEMAS: dict[str, tuple[int, str]] = {
     **_GROUPS,
@@ -202,9 +253,22 @@ RESPONSE_SCHEMAS: dict[str, tuple[int, str]] = {
     "userGetTokens": (200, "[access_token]"),
     "userCreateToken": (201, "access_token"),
     "getVersion": (200, "version"),
+    # ---- Issue 14 item 4: the rest of the served operations declare their success answer too; "" is an
+    # answer without a JSON body. One block, to move into the families' endpoint tables with the rest.
+    "getGeneralAPISettings": (200, "general_api_settings"),
+    **dict.fromkeys(_TEXT_OR_FILE, (200, "")),
+    **dict.fromkeys(("repoMergePullRequest", "repoMirrorSync", "repoUpdatePullRequest"), (200, "")),
+    **dict.fromkeys(_CREATED_EMPTY, (201, "")),
+    "artifacts_zip": (302, ""),
+    **dict.fromkeys(_NO_CONTENT, (204, "")),
 }
 """operationId -> (success status, schema): ``name`` one document, ``[name]`` an array of them,
-``a|b`` either (a file's contents or a directory's listing)."""
+``a|b`` either (a file's contents or a directory's listing), ``""`` no JSON body (nothing, a file, text,
+a redirect)."""
+
+SUCCESS_STATUS_KEY = "x-success-status"
+"""The responses' extension naming the declared success status (a string, so tools that read responses
+skip it): the only trace of a declared answer without a JSON body, whose status 204 or "2XX" already cover."""
 
 _REF_PREFIX = "#/components/schemas/"
 _DROPPED = ("$schema", "$id", "$defs", "$comment")
@@ -301,7 +365,7 @@ def _refs(node: Any) -> list[str]:
 
 
 def _mapped_files() -> set[str]:
-    return {name.strip("[]") for _, spec in RESPONSE_SCHEMAS.values() for name in spec.split("|")}
+    return {name.strip("[]") for _, spec in RESPONSE_SCHEMAS.values() if spec for name in spec.split("|")}
 
 
 @cache
@@ -326,10 +390,13 @@ def _body_schema(spec: str) -> dict[str, Any]:
 
 
 def success_response(operation_id: str) -> dict[str, Any]:
-    """The declared success answer of a mapped operation (``{}`` for an unmapped one): its status and JSON schema."""
+    """The declared success answer of a mapped operation (``{}`` for an unmapped one): its status, marked with
+    :data:`SUCCESS_STATUS_KEY`, and its JSON schema when it has one."""
     mapped = RESPONSE_SCHEMAS.get(operation_id)
     if mapped is None:
         return {}
     status, spec = mapped
+    if not spec:
+        return {SUCCESS_STATUS_KEY: str(status)}
     content = {"application/json": {"schema": _body_schema(spec)}}
-    return {str(status): {"description": f"the result ({spec})", "content": content}}
+    return {str(status): {"description": f"the result ({spec})", "content": content}, SUCCESS_STATUS_KEY: str(status)}
