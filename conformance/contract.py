@@ -208,20 +208,29 @@ class Contract:
         self.violations += violation is not None
         return violation
 
-    def _check(self, method: str, url: str, status: int, content_type: str, body: bytes) -> Violation | None:
+    def _applies(self, method: str, url: str, status: int, content_type: str) -> tuple[str, str, str] | None:
+        """``(operation id, path template, schema)`` of an answer the contract checks, else ``None``."""
         if method == "HEAD" or not url.startswith(self.api_url) or (status < 200 or 300 <= status < 400):
             return None
         path = "/" + urlsplit(url[len(self.api_url) :]).path
-        if path.startswith("/" + REFERENCE_ONLY):
+        if path.startswith("/" + REFERENCE_ONLY) or "json" not in content_type.lower():
             return None
         operation = self.operations.match(method, path)
-        operation_id = operation.operation_id if operation is not None else "(an operation the kit does not know)"
-        if "json" not in content_type.lower() or (operation is None and status < 400):
+        if operation is None:
+            return ("(an operation the kit does not know)", path, ERROR_SCHEMA) if status >= 400 else None
+        schema = self._schema(operation.operation_id, status)
+        return (operation.operation_id, operation.path, schema) if schema else None
+
+    def covers(self, method: str, url: str, status: int, content_type: str) -> str:
+        """The schema the contract validates this answer against ('' when it leaves the answer alone)."""
+        applies = self._applies(method.upper(), url, status, content_type)
+        return applies[2] if applies is not None else ""
+
+    def _check(self, method: str, url: str, status: int, content_type: str, body: bytes) -> Violation | None:
+        applies = self._applies(method, url, status, content_type)
+        if applies is None:
             return None
-        schema = self._schema(operation_id, status)
-        if not schema:
-            return None
-        template = operation.path if operation is not None else path
+        operation_id, template, schema = applies
         try:
             document = json.loads(body)
         except ValueError:

@@ -184,7 +184,7 @@ RESPONSE_SCHEMAS: dict[str, tuple[int, str]] = {
     "repoEditHook": (200, "hook"),
     "repoGetIssueConfig": (200, "issue_config"),
     "repoValidateIssueConfig": (200, "issue_config_validation"),
-    "repoGetIssueTemplates": (200, "[issue_template]"),
+    "repoGetIssueTemplates": (200, "issue_template_list"),  # issue 14 item 4: Gitea answers null for none
     "issueListIssues": (200, "[issue]"),
     "issueCreateIssue": (201, "issue"),
     "issueGetIssue": (200, "issue"),
