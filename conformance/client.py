@@ -318,9 +318,10 @@ class Recorder:
         contract = self.contract
         if contract is None:
             return
+        final = response.request if response.request is not None else request  # after redirects, if followed
         violation = contract.check(
-            request.method or "",
-            request.url or "",
+            final.method or "",
+            final.url or "",
             response.status_code,
             response.headers.get("Content-Type", ""),
             response.content,
