@@ -44,10 +44,11 @@ __all__ = [
 
 ERROR_SCHEMA = "error"
 ERROR_SCHEMAS: dict[str, dict[int, str]] = {
-    "repoUpdateTopics": {422: "invalid_topics_error"},
-    "repoAddTopic": {422: "invalid_topics_error"},
+    "repoUpdateTopics": {422: "invalid_topics_error|error"},
+    "repoAddTopic": {422: "invalid_topics_error|error"},
 }
-"""Refusals that are not Gitea's APIError: the topic routes answer 422 with the names they refused."""
+"""Refusals that may be other than Gitea's APIError: the topic routes answer 422 with the names they refused
+(a body that does not bind is still an APIError)."""
 MAX_DIFFERENCES = 5
 """Differences listed per answer; one wrong nested model can otherwise repeat the same breach for every item."""
 REFERENCE_ONLY = "-/"
@@ -124,7 +125,7 @@ def _cut(text: str) -> str:
     return text if len(text) <= _TEXT_LIMIT else text[:_TEXT_LIMIT] + "..."
 
 
-def describe(value: Any) -> str:
+def _describe(value: Any) -> str:
     """A short, typed account of a value: ``string "2024-01-01"``, ``object with keys a, b``."""
     kind = _kind(value)
     if isinstance(value, dict):
@@ -146,14 +147,14 @@ def _leaf(error: ValidationError) -> ValidationError:
     return error
 
 
-def difference(error: ValidationError) -> Difference:
+def _difference(error: ValidationError) -> Difference:
     """What one validation error means, as a pointer, the expectation and what was found."""
     error = _leaf(error)
     parts = list(error.absolute_path)
     rule, wanted, instance = error.validator, error.validator_value, error.instance
     if rule == "type":
         expected = " or ".join(wanted) if isinstance(wanted, list) else str(wanted)
-        return Difference(_pointer(parts), expected, describe(instance))
+        return Difference(_pointer(parts), expected, _describe(instance))
     if rule == "required":
         match = _REQUIRED.match(error.message)
         name = match.group("name") if match else str(wanted)
@@ -164,10 +165,10 @@ def difference(error: ValidationError) -> Difference:
         return Difference(_pointer(parts), "no other property", _cut(f"property {extra}"))
     if rule in ("enum", "const"):
         choices = wanted if rule == "enum" else [wanted]
-        return Difference(_pointer(parts), _cut("one of " + json.dumps(choices)), describe(instance))
+        return Difference(_pointer(parts), _cut("one of " + json.dumps(choices)), _describe(instance))
     if rule == "format":
-        return Difference(_pointer(parts), f"a {wanted} string", describe(instance))
-    return Difference(_pointer(parts), _cut(f"{rule} {json.dumps(wanted, default=str)}"), describe(instance))
+        return Difference(_pointer(parts), f"a {wanted} string", _describe(instance))
+    return Difference(_pointer(parts), _cut(f"{rule} {json.dumps(wanted, default=str)}"), _describe(instance))
 
 
 class Contract:
@@ -243,5 +244,5 @@ class Contract:
         if first is None:
             return None
         found_errors = [first, *(error for _, error in zip(range(MAX_DIFFERENCES - 1), errors, strict=False))]
-        differences = tuple(difference(error) for error in found_errors)
+        differences = tuple(_difference(error) for error in found_errors)
         return Violation(operation_id, method, template, status, schema, differences)
