@@ -6,7 +6,9 @@ requests would otherwise scan the environment on every request, a measurable sha
 time, and a proxy cannot serve a loopback address anyway.
 
 Every exchange is recorded into a :class:`Recorder` shared by the whole run; the plugin opens a fresh
-page of it for each scenario so a failed scenario's report shows exactly the traffic it caused.
+page of it for each scenario so a failed scenario's report shows exactly the traffic it caused. The run's
+recorder also holds the API contract (:mod:`conformance.contract`): every answer any client of the run
+receives is checked against it, and the breaches wait in the recorder until the plugin fails the step.
 Credentials never reach the transcript: ``Authorization`` values, ``token=``/``access_token=``/``sig=``
 query values, secret-looking JSON fields and every secret registered with :meth:`Recorder.add_secret`
 are replaced by ``***``.
@@ -27,6 +29,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import requests
 from requests.auth import AuthBase
+
+from .contract import Contract, Violation
 
 __all__ = [
     "BODY_LIMIT",
@@ -237,6 +241,10 @@ class Recorder:
     """Masked for the whole run (the admin's token)."""
     page_secrets: set[str] = field(default_factory=set)
     """Masked until the next page: a scenario's passwords and tokens, which no later scenario can use."""
+    contract: Contract | None = None
+    """The API contract every answer is checked against (the plugin sets the run's; none checks nothing)."""
+    violations: list[Violation] = field(default_factory=list)
+    """Breaches of the contract not yet reported (:meth:`take_violations`)."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _ordered: tuple[str, ...] | None = field(default=None, repr=False)
 
@@ -263,6 +271,7 @@ class Recorder:
         with self._lock:
             self.exchanges = []
             self.page_secrets = set()
+            self.violations = []
             self._ordered = None
 
     def page(self) -> list[Exchange]:
@@ -303,6 +312,36 @@ class Recorder:
         with self._lock:
             self.exchanges.append(exchange)
         return exchange
+
+    def check(self, request: requests.PreparedRequest, response: requests.Response) -> None:
+        """Check one answer against the contract; a breach (its found values masked) waits for the plugin."""
+        contract = self.contract
+        if contract is None:
+            return
+        final = response.request if response.request is not None else request  # after redirects, if followed
+        violation = contract.check(
+            final.method or "",
+            final.url or "",
+            response.status_code,
+            response.headers.get("Content-Type", ""),
+            response.content,
+        )
+        if violation is None:
+            return
+        secrets = self.masked_values()
+
+        def hide(pointer: str, found: str) -> str:
+            key = pointer.rsplit("/", 1)[-1]
+            return MASK if _is_secret_key(key, found.partition(" ")[2].strip('"')) else mask_text(found, secrets)
+
+        with self._lock:
+            self.violations.append(violation.masked(hide))
+
+    def take_violations(self) -> list[Violation]:
+        """The breaches since the last call (or page), forgotten once taken: each fails one step."""
+        with self._lock:
+            taken, self.violations = self.violations, []
+        return taken
 
 
 def json_of(response: requests.Response) -> Any:
@@ -393,6 +432,8 @@ class HttpClient:
             self.recorder.record(prepared, None, (time.perf_counter() - started) * 1000, error=str(error))
             raise
         self.recorder.record(prepared, response, (time.perf_counter() - started) * 1000, streamed=stream)
+        if not stream:
+            self.recorder.check(prepared, response)
         return response
 
     def get(self, path: str, **kwargs: Any) -> requests.Response:

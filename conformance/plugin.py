@@ -24,6 +24,7 @@ from .capabilities import CAPABILITY_PREFIX, PROBES, missing_capability, unsuppo
 from .clauses import load_catalogue
 from .client import HttpClient, TokenAuth
 from .context import ScenarioContext
+from .contract import Contract, ContractViolation
 from .identities import IdentityFactory
 from .ledger import CleanupLedger
 from .reporting import ReportingPlugin
@@ -183,6 +184,7 @@ def forge_api(target: Target, pytestconfig: pytest.Config) -> Iterator[ForgeApi]
     """The admin's facade; its traffic is part of each scenario's transcript."""
     state = _state(pytestconfig)
     state.recorder.add_secret(target.admin_token, run_wide=True)
+    state.recorder.contract = Contract(target.api_url)
     http = HttpClient(target.api_url, TokenAuth(target.admin_token), recorder=state.recorder)
     yield ForgeApi(http, target.base_url)
     http.close()
@@ -258,6 +260,37 @@ def _scenario_cleanup(pytestconfig: pytest.Config) -> Iterator[None]:
     state = _state(pytestconfig)
     if state.ledger is not None and not state.keep_data:
         state.ledger.cleanup_scenario()
+    violations = state.recorder.take_violations()
+    if violations:
+        raise ContractViolation(violations)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_bdd_after_step(  # noqa: PLR0917 - pluggy passes hook arguments positionally
+    request: pytest.FixtureRequest, feature: Any, scenario: Any, step: Any, step_func: Any, step_func_args: Any
+) -> None:
+    """A step whose traffic broke the API contract fails, even when the step itself only wanted the status."""
+    violations = _state(request.config).recorder.take_violations()
+    if not violations:
+        return
+    error = ContractViolation(violations)
+    request.config.hook.pytest_bdd_step_error(
+        request=request,
+        feature=feature,
+        scenario=scenario,
+        step=step,
+        step_func=step_func,
+        step_func_args=step_func_args,
+        exception=error,
+    )
+    raise error
+
+
+def pytest_bdd_step_error(request: pytest.FixtureRequest, exception: Exception) -> None:
+    """A step that failed for its own reason also says how its traffic broke the contract, if it did."""
+    violations = _state(request.config).recorder.take_violations()
+    if violations and not isinstance(exception, ContractViolation):
+        exception.add_note(str(ContractViolation(violations)))
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

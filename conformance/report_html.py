@@ -217,6 +217,12 @@ def _operations(results: dict[str, Any]) -> str:
     if coverage["unmatched_requests"]:
         items = "".join(f"<li><code>{_e(request)}</code></li>" for request in coverage["unmatched_requests"])
         parts.append(f"<details><summary>Requests that match no operation</summary><ul>{items}</ul></details>")
+    contract = results.get("contract")
+    if contract:
+        parts.append(
+            f"<p>API contract: {contract['validated']} JSON answers were validated against their operation's "
+            f"schema, {contract['violations']} broke it (each fails its step; see the failures above).</p>"
+        )
     return "".join(parts)
 
 

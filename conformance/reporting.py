@@ -35,6 +35,7 @@ from .results import (
     UNPARSABLE_FEATURE,
     RunRecords,
     ScenarioResult,
+    add_contract_totals,
     assemble,
     scenario_info,
     summary_lines,
@@ -342,7 +343,9 @@ class ReportingPlugin:
     def runner_output(self) -> dict[str, Any]:
         """The target, every collected scenario, the disabled ones, the API description and the leaks."""
         target = self.state.target
+        contract = self.state.recorder.contract
         return {
+            "contract": contract.totals() if contract is not None else None,
             "leaks": self.state.results.leaks,
             "target": None
             if target is None
@@ -396,8 +399,16 @@ class ReportingPlugin:
         """What the runners knew: this process's own in a serial run, the workers' under xdist."""
         if not self.worker_outputs:
             return self.runner_output()
-        merged: dict[str, Any] = {"target": None, "inventory": [], "disabled": {}, "description": None, "leaks": []}
+        merged: dict[str, Any] = {
+            "target": None,
+            "inventory": [],
+            "disabled": {},
+            "description": None,
+            "leaks": [],
+            "contract": None,
+        }
         for output in self.worker_outputs:
+            merged["contract"] = add_contract_totals(merged["contract"], output.get("contract"))
             merged["target"] = merged["target"] or output.get("target")
             merged["inventory"] = merged["inventory"] or output.get("inventory", [])
             merged["description"] = merged["description"] or output.get("description")

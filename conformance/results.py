@@ -35,6 +35,7 @@ __all__ = [
     "RunRecords",
     "RunResults",
     "ScenarioResult",
+    "add_contract_totals",
     "area_of",
     "assemble",
     "clauses_of",
@@ -156,6 +157,15 @@ def render_summary_table(groups: dict[str, Counts], title: str = "area") -> list
     return lines
 
 
+def add_contract_totals(total: dict[str, Any] | None, more: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The contract check's counts of two processes (xdist workers) added up; ``None`` where none ran."""
+    if not isinstance(more, dict):
+        return total
+    if total is None:
+        return dict(more)
+    return {key: round(total.get(key, 0) + value, 3) for key, value in more.items()}
+
+
 def _no_coverage() -> dict[str, Any]:
     return {"source": "", "total": 0, "covered": 0, "by_tag": {}, "uncovered": [], "unmatched_requests": []}
 
@@ -182,6 +192,8 @@ class RunResults:
     clause_coverage: list[dict[str, Any]] = field(default_factory=list)
     operation_coverage: dict[str, Any] = field(default_factory=_no_coverage)
     gitea_operation_coverage: dict[str, Any] = field(default_factory=_no_coverage)
+    contract: dict[str, Any] | None = None
+    """What the contract check did: answers validated, violations, seconds spent (``None``: no target reached)."""
 
     def totals(self) -> Counts:
         """Counts over every scenario."""
@@ -209,6 +221,7 @@ class RunResults:
             "clause_coverage": self.clause_coverage,
             "operation_coverage": self.operation_coverage,
             "gitea_operation_coverage": self.gitea_operation_coverage,
+            "contract": self.contract,
             "scenarios": [scenario.as_dict() for scenario in self.scenarios],
             "leaks": self.leaks,
         }
@@ -271,6 +284,7 @@ def assemble(
         record.outcome, record.message = DISABLED, reason
         scenarios.append(record)
     results.scenarios = scenarios
+    results.contract = runner.get("contract")
     results.operation_coverage = _operations(scenarios, gathered.traffic, runner.get("description"))
     gitea = load_operations(GITEA_FILE)
     results.gitea_operation_coverage = operation_coverage(OperationMap.from_list(gitea), gathered.traffic, gitea.source)
@@ -392,6 +406,12 @@ def summary_lines(results: RunResults, report_dir: Path | None) -> list[tuple[st
         write(
             f"operations reached: {own['covered']} of the {own['total']} the target describes; "
             f"{gitea['covered']} of {gitea['source']}'s {gitea['total']} (per tag in report.html)"
+        )
+    if results.contract:
+        contract = results.contract
+        write(
+            f"API contract: {contract['validated']} JSON answers validated against their operation's schema "
+            f"({contract['seconds']:.1f} s), {contract['violations']} violation(s)"
         )
     left_out = len(results.scenarios) - len(ran)
     if left_out:

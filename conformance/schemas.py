@@ -2,6 +2,10 @@
 
 Every schema file has ``$id`` ``https://conformance.forge.invalid/schemas/<name>.json`` so a
 ``{"$ref": "user.json"}`` in another file resolves through the registry.
+
+Validators are compiled once per process, over a copy of the schema with its ``$ref``s inlined (a
+reference that would loop, a repository's ``parent``, stays one): resolving a reference costs more than
+checking what it points to, and the contract check validates thousands of answers in a run.
 """
 
 from __future__ import annotations
@@ -16,9 +20,19 @@ from referencing import Registry, Resource
 
 from .paths import SCHEMAS_DIR
 
-__all__ = ["SCHEMA_BASE", "SchemaMismatchError", "schema_names", "validate", "validator_for"]
+__all__ = [
+    "SCHEMA_BASE",
+    "SchemaMismatchError",
+    "body_validator",
+    "inlined",
+    "schema_names",
+    "validate",
+    "validator_for",
+]
 
 SCHEMA_BASE = "https://conformance.forge.invalid/schemas/"
+_NOT_COPIED = frozenset({"$ref", "$id", "$schema", "$defs"})
+"""Keys an inlined copy leaves out: its references are resolved, so its own identity and definitions are not needed."""
 
 
 class SchemaMismatchError(AssertionError):
@@ -42,17 +56,70 @@ def schema_names() -> list[str]:
     return sorted(path.stem for path in SCHEMAS_DIR.glob("*.json"))
 
 
+def _contents(file_name: str) -> Any:
+    try:
+        return _registry().contents(SCHEMA_BASE + file_name)
+    except LookupError:
+        raise SchemaMismatchError(f'there is no schema "{file_name.removesuffix(".json")}" in {SCHEMAS_DIR}') from None
+
+
+def _target(file_name: str, pointer: str) -> Any:
+    """The node a ``file#pointer`` reference names (pointers are ``/$defs/name`` in the kit's schemas)."""
+    node = _contents(file_name)
+    for part in pointer.split("/")[1:]:
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+def _inline(node: Any, file_name: str, stack: tuple[str, ...]) -> Any:
+    if isinstance(node, list):
+        return [_inline(item, file_name, stack) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _inline(value, file_name, stack) for key, value in node.items() if key not in _NOT_COPIED}
+    ref = node.get("$ref")
+    if not isinstance(ref, str):
+        return out
+    target, _, pointer = ref.partition("#")
+    key = f"{target or file_name}#{pointer}"
+    if key in stack:
+        resolved: Any = {"$ref": SCHEMA_BASE + key}
+    else:
+        resolved = _inline(_target(target or file_name, pointer), target or file_name, (*stack, key))
+    if not out:
+        return resolved
+    out["allOf"] = [resolved, *out.get("allOf", [])]  # a reference with siblings applies both, as allOf does
+    return out
+
+
+def inlined(file_name: str) -> dict[str, Any]:
+    """Schema ``file_name`` with its references replaced by what they name (a loop stays a reference)."""
+    schema = _inline(_contents(file_name), file_name, (f"{file_name}#",))
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
+
+def _compiled(schema: dict[str, Any]) -> Draft202012Validator:
+    return Draft202012Validator(schema, registry=_registry(), format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
 @cache
 def validator_for(name: str) -> Draft202012Validator:
     """The validator of schema ``name`` (``user`` or ``user.json``)."""
     file_name = name if name.endswith(".json") else f"{name}.json"
-    registry = _registry()
-    try:
-        schema = registry.contents(SCHEMA_BASE + file_name)
-    except LookupError:
-        raise SchemaMismatchError(f'there is no schema "{name}" in {SCHEMAS_DIR}') from None
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    Draft202012Validator.check_schema(_contents(file_name))
+    return _compiled(inlined(file_name))
+
+
+@cache
+def body_validator(spec: str) -> Draft202012Validator:
+    """The validator of an answer's body as ``conformance.operations`` writes it: ``name``, ``[name]`` (an array
+    of them) or ``a|b`` (either); compiled once per process, like :func:`validator_for`."""
+    choices: list[dict[str, Any]] = []
+    for name in spec.split("|"):
+        schema = validator_for(name.strip("[]")).schema
+        assert isinstance(schema, dict)
+        choices.append({"type": "array", "items": schema} if name.startswith("[") else schema)
+    return _compiled(choices[0] if len(choices) == 1 else {"anyOf": choices})
 
 
 def validate(document: Any, name: str) -> None:

@@ -65,8 +65,9 @@ HARNESS_EXCEPTIONS = frozenset(
 )
 """Exception class names that say the harness or its machine broke, wherever they were raised."""
 
-ASSERTION_EXCEPTIONS = frozenset({"AssertionError", "SchemaMismatchError", "Failed"})
-"""Exception class names that are a check finding the target wrong (``Failed`` is ``pytest.fail``)."""
+ASSERTION_EXCEPTIONS = frozenset({"AssertionError", "SchemaMismatchError", "ContractViolation", "Failed"})
+"""Exception class names that are a check finding the target wrong (``Failed`` is ``pytest.fail``; a
+ContractViolation is an answer breaking its operation's schema, even in a Given step)."""
 
 
 @dataclass(frozen=True)

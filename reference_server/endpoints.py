@@ -26,6 +26,7 @@ __all__ = [
     "EMPTY",
     "FILE",
     "TEXT",
+    "WIRE",
     "Endpoint",
     "endpoint_of",
     "endpoints_of",
@@ -43,6 +44,8 @@ TEXT = "text"
 """``returns`` of an operation that answers rendered HTML or plain text (markup, diffs, patches)."""
 FILE = "file"
 """``returns`` of an operation that answers a file in its own media type (raw files, avatars, zips)."""
+WIRE = "wire"
+"""``returns`` of a wire protocol's route (Git smart HTTP, LFS transfers, Twirp, Connect): its own format."""
 RAW_TEXT = "text"
 """``body`` of an operation whose request body is plain text, not a JSON option model."""
 
@@ -83,7 +86,7 @@ class Endpoint:
     """The success status."""
     returns: str | None = None
     """The success body: a ``schemas/`` file name, ``[name]`` for an array of them, ``a|b`` for either;
-    :data:`EMPTY`, :data:`TEXT` or :data:`FILE`; None when undeclared (a unit test refuses it)."""
+    :data:`EMPTY`, :data:`TEXT`, :data:`FILE` or :data:`WIRE`; None when undeclared (a unit test refuses it)."""
     errors: tuple[int, ...] = ()
     """The refusals (4xx) Gitea documents for the operation; its documented 5xx are no part of a contract."""
 

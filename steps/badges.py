@@ -21,7 +21,6 @@ from conformance.capabilities import register_probe
 from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
-from conformance.schemas import validate
 from steps.common import phrase
 
 __all__: list[str] = []
@@ -140,13 +139,12 @@ def holds_none(ctx: ScenarioContext, who: str) -> None:
     assert total == "0", f"X-Total-Count is {total!r}, expected 0"
 
 
-@then(phrase('every listed badge matches the schema "{schema}" and "{short}" is described'))
-def listed_badges_shape(ctx: ScenarioContext, schema: str, short: str) -> None:
-    """Each badge has the swagger's keys; the named one carries the description and image it was defined with."""
+@then(phrase('the listed badge "{short}" carries its description and image'))
+def listed_badge_described(ctx: ScenarioContext, short: str) -> None:
+    """The named badge carries the description and image it was defined with (the contract check holds every
+    listed badge to the swagger's keys)."""
     body = json_of(ctx.last_response())
     assert isinstance(body, list) and body, f"expected a non-empty array: {ctx.last_response().text[:300]}"
-    for badge in body:
-        validate(badge, schema)
     slug = ctx.real_name(short)
     found = [badge for badge in body if badge.get("slug") == slug]
     assert found, f"{slug} is not listed"

@@ -174,7 +174,6 @@ def remove_topic(ctx: ScenarioContext, who: str, name: str, short: str) -> None:
 def topic_list_exact(ctx: ScenarioContext, names: str) -> None:
     """The answer's ``topics`` are the scenario's topics, in this order."""
     body = response_json(ctx)
-    validate(body, "topic_names")
     expected = [_topic(ctx, name) for name in _names(names)]
     assert body["topics"] == expected, f"topics are {body['topics']!r}, expected {expected!r}"
 
@@ -239,7 +238,6 @@ def search_scenario_topics(ctx: ScenarioContext, who: str) -> None:
 def search_finds(ctx: ScenarioContext, pairs: str) -> None:
     """``topics`` lists these topics with these repository counts (``name:count``), most used first."""
     body = response_json(ctx)
-    validate(body, "topic_search")
     expected = [(_topic(ctx, pair.split(":")[0].strip()), int(pair.split(":")[1])) for pair in pairs.split(",")]
     found = [(item["topic_name"], item["repo_count"]) for item in body["topics"]]
     assert found == expected, f"the search found {found!r}, expected {expected!r}"

@@ -119,6 +119,7 @@ def test_clause_coverage_has_every_clause_with_a_verdict() -> None:
         (FailureInfo("call", "AssertionError", "then"), "failed"),
         (FailureInfo("call", "AssertionError", "given"), "failed"),
         (FailureInfo("call", "SchemaMismatchError", "then"), "failed"),
+        (FailureInfo("call", "ContractViolation", "given"), "failed"),
         (FailureInfo("call", "KeyError", "then"), "failed"),
         (FailureInfo("call", "KeyError", "given"), "error"),
         (FailureInfo("call", "ConnectionError", "when"), "error"),

@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conformance.operations import REFERENCE_FILE, load_operations
+from conformance.schemas import schema_names
+
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = ROOT / "conformance" / "data" / "generate.py"
 
@@ -29,3 +32,17 @@ def test_the_harness_does_not_import_the_reference_server() -> None:
             if any(name == "reference_server" or name.startswith("reference_server.") for name in names):
                 importing.append(str(path.relative_to(ROOT)))
     assert not importing, f"harness modules importing reference_server: {importing}"
+
+
+def test_every_reference_operation_declares_its_success_answer_with_existing_schemas() -> None:
+    """The contract check validates answers against these: an operation without one would go unchecked."""
+    listed = load_operations(REFERENCE_FILE)
+    undeclared = [
+        f"{method} {path} ({operation_id})"
+        for method, path, operation_id, _ in listed.rows
+        if operation_id not in listed.answers
+    ]
+    assert not undeclared, f"operations the reference serves without a declared success answer: {undeclared}"
+    missing = sorted({name for answer in listed.answers.values() for name in answer.schemas} - set(schema_names()))
+    assert not missing, f"declared answers name schemas that do not exist: {missing}"
+    assert all(200 <= answer.status < 400 for answer in listed.answers.values())

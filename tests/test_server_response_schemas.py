@@ -15,20 +15,24 @@ from flask.testing import FlaskClient
 
 from reference_server.app import declared_endpoints
 from reference_server.endpoints import EMPTY, FILE, TEXT
-from reference_server.misc.openapi_schemas import SCHEMAS_DIR, component_name, convert_schema, openapi30_components
+from reference_server.misc.openapi_schemas import (
+    SCHEMAS_DIR,
+    SUCCESS_STATUS_KEY,
+    component_name,
+    convert_schema,
+    openapi30_components,
+)
 
 _PARAM = re.compile(r"<(?:[^:>]+:)?([^>]+)>")
 DECLARED = {
     (_PARAM.sub(r"{\1}", endpoint.path.removeprefix("/api/v1")), endpoint.method.lower()): (
         endpoint.status,
-        endpoint.returns,
+        "" if endpoint.returns in (EMPTY, TEXT, FILE) else str(endpoint.returns),
     )
     for endpoint in declared_endpoints()
-    if endpoint.is_rest
-    and not endpoint.path.startswith("/api/v1/-/")
-    and endpoint.returns not in (None, EMPTY, TEXT, FILE)
+    if endpoint.is_rest and not endpoint.path.startswith("/api/v1/-/")
 }
-"""(path template, method) -> (status, schema spec) of every REST operation declaring a JSON success body."""
+"""(path template, method) -> (status, schema spec, "" for an answer without a JSON body) of every REST operation."""
 
 _OPENAPI30_KEYWORDS = {
     *("title", "description", "format", "default", "example", "deprecated", "readOnly", "writeOnly", "nullable"),
@@ -74,13 +78,28 @@ def _document(client: FlaskClient) -> dict[str, Any]:
 def test_every_mapped_operation_declares_its_status_with_a_component_schema(client: FlaskClient) -> None:
     document = _document(client)
     operations = {(path, method): op for path, methods in document["paths"].items() for method, op in methods.items()}
-    assert set(DECLARED) <= set(operations), sorted(set(DECLARED) - set(operations))
+    assert set(DECLARED) == set(operations), sorted(set(DECLARED) ^ set(operations))
     for key, (status, spec) in DECLARED.items():
-        assert isinstance(spec, str)
-        declared = operations[key]["responses"][str(status)]["content"]["application/json"]["schema"]
+        responses = operations[key]["responses"]
+        assert responses[SUCCESS_STATUS_KEY] == str(status), key
+        if not spec:  # no JSON body: the status alone is declared
+            continue
+        declared = responses[str(status)]["content"]["application/json"]["schema"]
         names = {name.strip("[]") for name in spec.split("|")}
         assert {ref.rsplit("/", 1)[-1] for ref in _refs(declared)} == {component_name(name) for name in names}
     assert document["openapi"] == "3.0.3"
+
+
+def test_every_served_operation_declares_its_success_answer(client: FlaskClient) -> None:
+    """The contract check needs each operation's success status and body (or that it has no JSON body)."""
+    document = _document(client)
+    undeclared = sorted(
+        f"{method.upper()} {path} ({operation['operationId']})"
+        for path, methods in document["paths"].items()
+        for method, operation in methods.items()
+        if SUCCESS_STATUS_KEY not in operation["responses"]
+    )
+    assert not undeclared, f"operations without a declared success answer (response_schemas): {undeclared}"
 
 
 def test_components_use_only_openapi30_keywords_and_every_ref_resolves(client: FlaskClient) -> None:
@@ -90,7 +109,7 @@ def test_components_use_only_openapi30_keywords_and_every_ref_resolves(client: F
     assert types <= _OPENAPI30_TYPES
     for ref in _refs(components):
         assert ref.startswith("#/components/schemas/") and ref.rsplit("/", 1)[-1] in components, ref
-    mapped = {name.strip("[]") for _, spec in DECLARED.values() for name in str(spec).split("|")}
+    mapped = {name.strip("[]") for _, spec in DECLARED.values() if spec for name in spec.split("|")}
     assert all((SCHEMAS_DIR / f"{name}.json").is_file() and component_name(name) in components for name in mapped)
 
 

@@ -1,7 +1,10 @@
 """Regenerate the operation lists of ``conformance/data`` (``./kit generate``; ``--check`` only compares).
 
 A build tool beside its output, like ``proto/generate.py``: it imports the reference server to read its
-API description; the harness only ever reads the JSON files it writes.
+API description; the harness only ever reads the JSON files it writes. The reference's rows carry, after
+the tag, the declared success status and body (``name``, ``[name]``, ``a|b`` or ``""`` without a JSON
+body) of its OpenAPI 3 document, where success bodies refer to ``schema_<file>`` components and the
+``x-success-status`` extension names the status.
 
 Gitea's list comes from ``../shared/reference/gitea-1.27-operations-detail.md``, whose operations are
 grouped by tag in alphabetical order (admin, issue, miscellaneous, notification, organization, package,
@@ -25,8 +28,11 @@ sys.path.insert(0, str(ROOT))
 from conformance.coverage import METHODS  # noqa: E402
 from conformance.operations import GITEA_FILE, GITEA_VERSION, REFERENCE_FILE  # noqa: E402
 from reference_server.endpoints import TAGS as GITEA_TAGS  # noqa: E402 - the build tool alone reads the server
+from reference_server.misc.openapi_schemas import SUCCESS_STATUS_KEY  # noqa: E402
 
 GITEA_SOURCE = ROOT.parent / "shared" / "reference" / "gitea-1.27-operations-detail.md"
+SCHEMA_COMPONENT = "schema_"
+"""The OpenAPI 3 document's components converted from ``schemas/<name>.json`` are ``schema_<name>``."""
 _LINE = re.compile(r"^- `(?P<method>[A-Z]+) (?P<path>\S+)` \((?P<operation>\w+)\)")
 
 
@@ -53,8 +59,37 @@ def gitea_document(text: str) -> dict[str, Any]:
     return {"source": f"Gitea {GITEA_VERSION}", "operations": sorted(rows.values(), key=lambda row: (row[1], row[0]))}
 
 
+def _schema_name(schema: dict[str, Any]) -> str:
+    """``{"$ref": "#/components/schemas/schema_user"}`` -> ``user``."""
+    ref = str(schema.get("$ref", ""))
+    name = ref.rsplit("/", 1)[-1]
+    if not name.startswith(SCHEMA_COMPONENT):
+        raise SystemExit(f"a success body refers to {ref!r}, not to a schemas/ file")
+    return name.removeprefix(SCHEMA_COMPONENT)
+
+
+def _spec(schema: dict[str, Any]) -> str:
+    """A success body's schema as ``name``, ``[name]`` or ``a|b``, the notation of ``conformance.operations``."""
+    if "anyOf" in schema:
+        return "|".join(_spec(choice) for choice in schema["anyOf"])
+    if schema.get("type") == "array":
+        return f"[{_schema_name(schema['items'])}]"
+    return _schema_name(schema)
+
+
+def declared_answer(responses: dict[str, Any]) -> list[Any]:
+    """``[status, spec]`` of an operation's declared success (``spec`` empty without a JSON body), or
+    ``[null, ""]`` when the description declares none."""
+    status = responses.get(SUCCESS_STATUS_KEY)
+    if status is None:
+        return [None, ""]
+    schema = ((responses.get(str(status)) or {}).get("content") or {}).get("application/json", {}).get("schema")
+    return [int(status), _spec(schema) if schema else ""]
+
+
 def reference_document() -> dict[str, Any]:
-    """The reference server's operations with their tags, from its own Swagger document."""
+    """The reference server's operations with their tags, from its own Swagger document, and their declared
+    success answers, from its OpenAPI 3 document."""
     from reference_server import Config, create_app  # noqa: PLC0415 - the build tool alone reads the server
     from reference_server.misc import apidoc  # noqa: PLC0415
 
@@ -63,10 +98,17 @@ def reference_document() -> dict[str, Any]:
         try:
             with app.app_context():
                 swagger = apidoc.swagger2(app, app.extensions["forge"])
+                openapi = apidoc.openapi3(app, app.extensions["forge"])
         finally:
             app.extensions["forge"].db.close()
     rows = [
-        [method.upper(), path, str(operation["operationId"]), str((operation.get("tags") or ["misc"])[0])]
+        [
+            method.upper(),
+            path,
+            str(operation["operationId"]),
+            str((operation.get("tags") or ["misc"])[0]),
+            *declared_answer(openapi["paths"][path][method]["responses"]),
+        ]
         for path, methods in swagger["paths"].items()
         for method, operation in methods.items()
         if method in METHODS

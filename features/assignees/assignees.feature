@@ -22,7 +22,6 @@ Feature: Issues have assignee lists, changed by writers and limited to users who
     Given "bob" is a collaborator of "dev/app" with the permission "write"
     When "dev" assigns "bob, dev" to issue 1 of "dev/app"
     Then the response status is 201
-    And the response matches the schema "issue"
     And the response shows the assignees "bob, dev"
     And issue 1 of "dev/app" is assigned to "bob, dev"
     And the timeline of issue 1 of "dev/app" records the assignee changes "+bob, +dev" by "dev"
@@ -33,7 +32,6 @@ Feature: Issues have assignee lists, changed by writers and limited to users who
     And "dev" assigned "bob, dev" to issue 1 of "dev/app"
     When "bob" unassigns "bob" from issue 1 of "dev/app"
     Then the response status is 200
-    And the response matches the schema "issue"
     And the response shows the assignees "dev"
     And issue 1 of "dev/app" is assigned to "dev"
     And the timeline of issue 1 of "dev/app" records the assignee changes "+bob, +dev, -bob" by "dev, bob"
@@ -59,7 +57,6 @@ Feature: Issues have assignee lists, changed by writers and limited to users who
     And "carol" is a collaborator of "dev/app" with the permission "read"
     When "carol" lists the assignees of "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "user"
     And the response lists exactly "bob, dev"
 
   @gitea

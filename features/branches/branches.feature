@@ -14,7 +14,6 @@ Feature: Branches are listed, read, created and deleted
     Given the repository "alice/demo" has a branch "zeta"
     When "alice" lists the branches of "alice/demo" with limit 2 and page 1
     Then the response status is 200
-    And every item of the response matches the schema "branch"
     And the response lists the branches "dev, main"
     And the response header "X-Total-Count" is "3"
     And the response has the header "Link"
@@ -23,7 +22,6 @@ Feature: Branches are listed, read, created and deleted
   Scenario: A branch is read with its head commit
     When "alice" gets the branch "dev" of "alice/demo"
     Then the response status is 200
-    And the response matches the schema "branch"
     And the response is the branch "dev" at the head of "main" of "alice/demo"
 
   @gitea
@@ -31,7 +29,6 @@ Feature: Branches are listed, read, created and deleted
     Given the branch "dev" of "alice/demo" has 1 more commits
     When "alice" creates the branch "topic" in "alice/demo" from "dev"
     Then the response status is 201
-    And the response matches the schema "branch"
     And the branch "topic" of "alice/demo" points at the head of "dev"
 
   @gitea

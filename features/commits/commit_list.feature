@@ -14,7 +14,6 @@ Feature: The commit list of a repository, its count headers, filters and single 
   Scenario: The commit list gives its total in X-Total-Count and never sends X-Total
     When "alice" lists the commits of "alice/demo" with "limit=2"
     Then the response status is 200
-    And every item of the response matches the schema "commit"
     And the response lists the newest 2 commits of "main" of "alice/demo"
     And the response header "X-Total-Count" is "4"
     And the response has no header "X-Total"
@@ -86,7 +85,6 @@ Feature: The commit list of a repository, its count headers, filters and single 
   Scenario: A single commit carries its stats and affected files
     When "alice" gets the commit at the head of "main" of "alice/demo"
     Then the response status is 200
-    And the response matches the schema "commit"
     And the response is the commit at the head of "main" of "alice/demo" with its stats and files
     And the response field "files.0.filename" is "main-3.txt"
     And the response field "files.0.status" is "added"

@@ -20,7 +20,6 @@ Feature: Issues depend on and block other issues
   Scenario: An issue is made to depend on another; the other now blocks it
     When "dev" makes issue 2 of "dev/app" depend on issue 1 of "dev/app"
     Then the response status is 201
-    And the response matches the schema "issue.json"
     And the response field "number" is 2
     And the dependencies of issue 2 of "dev/app" are "dev/app#1"
     And the issues blocked by issue 1 of "dev/app" are "dev/app#2"
@@ -31,7 +30,6 @@ Feature: Issues depend on and block other issues
     Given "dev" made issue 2 of "dev/app" depend on issue 1 of "dev/app"
     When "bob" lists the dependencies of issue 2 of "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "issue.json"
     And the response lists the issues "dev/app#1"
     And the response header "X-Total-Count" is "1"
 
@@ -48,7 +46,6 @@ Feature: Issues depend on and block other issues
   Scenario: An issue is made to block another; the other now depends on it
     When "dev" makes issue 1 of "dev/app" block issue 2 of "dev/app"
     Then the response status is 201
-    And the response matches the schema "issue.json"
     And the response field "number" is 1
     And the dependencies of issue 2 of "dev/app" are "dev/app#1"
     And the issues blocked by issue 1 of "dev/app" are "dev/app#2"
@@ -58,7 +55,6 @@ Feature: Issues depend on and block other issues
     Given "dev" made issue 2 of "dev/app" depend on issue 1 of "dev/app"
     When "bob" lists the issues blocked by issue 1 of "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "issue.json"
     And the response lists the issues "dev/app#2"
     And the response header "X-Total-Count" is "1"
 

@@ -16,7 +16,6 @@ Feature: The activity feeds of organizations and teams
     Given "dev" opened the issue "Plan" in "acme/app"
     When "an anonymous client" lists the activity feed of the organization "acme"
     Then the response status is 200
-    And every item of the response matches the schema "activity"
     And the feed has a "create_issue" item by "dev"
     And every feed item is of "acme/app"
     And every feed item belongs to the feed of "acme"
@@ -48,7 +47,6 @@ Feature: The activity feeds of organizations and teams
     And "dev" opened the issue "Plan" in "acme/app"
     When "bob" lists the activity feed of the team "devs" of "acme"
     Then the response status is 200
-    And every item of the response matches the schema "activity"
     And the feed has a "create_issue" item by "dev"
     And every feed item is of "acme/app"
 

@@ -20,7 +20,6 @@ Feature: The activity feed of a repository
     And "bob" commented "Same here" on issue 1 of "dev/app"
     When "bob" lists the activity feed of "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "activity"
     And the feed lists, newest first, "comment_issue by bob, create_issue by dev, create_repo by dev"
     And the response header "X-Total-Count" is "3"
 
@@ -66,7 +65,6 @@ Feature: The activity feed of a repository
     When "dev" lists the activity feed of "dev/app"
     Then the feed has a "create_pull_request" item by "dev"
     And the feed has a "merge_pull_request" item by "dev"
-    And every item of the response matches the schema "activity"
 
   @gitea
   Scenario: The feed is paged with X-Total-Count and no Link header

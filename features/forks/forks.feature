@@ -21,7 +21,6 @@ Feature: Repositories are forked and forks are synced with their base
     Given a user "carol"
     When "carol" forks "alice/demo" as "carol/mine"
     Then the response status is 202
-    And the response matches the schema "repository"
     And the response is a fork of "alice/demo"
     And the branch "main" of "carol/mine" points at the head of the branch "main" of "alice/demo"
 
@@ -29,7 +28,6 @@ Feature: Repositories are forked and forks are synced with their base
   Scenario: A repository's forks are listed
     When "alice" lists the forks of "alice/demo"
     Then the response status is 200
-    And every item of the response matches the schema "repository"
     And the response lists the repository "bob/copy"
     And the response header "X-Total-Count" is "1"
 
@@ -45,7 +43,6 @@ Feature: Repositories are forked and forks are synced with their base
     Given the branch "main" of "alice/demo" has 2 more commits
     When "bob" merges upstream into the branch "main" of "bob/copy"
     Then the response status is 200
-    And the response matches the schema "merge_upstream_response"
     And the response field "merge_type" is "fast-forward"
     And the branch "main" of "bob/copy" points at the head of the branch "main" of "alice/demo"
 
@@ -95,7 +92,6 @@ Feature: Repositories are forked and forks are synced with their base
     Given the branch "main" of "bob/copy" has 2 more commits
     When "alice" compares "main...{bob}:main" in "alice/demo"
     Then the response status is 200
-    And the response matches the schema "compare"
     And the comparison counts 2 commits
     And the response lists the commits made on "main" of "bob/copy", newest first
 

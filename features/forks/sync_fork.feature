@@ -14,7 +14,6 @@ Feature: Forgejo's sync_fork routes tell how far a fork is behind and fast-forwa
   Scenario: The sync state counts the commits the fork lacks
     When "bob" reads the sync state of the branch "main" of "bob/copy"
     Then the response status is 200
-    And the response matches the schema "sync_fork_info"
     And the response field "allowed" is true
     And the response field "commits_behind" is 2
 

@@ -14,7 +14,6 @@ Feature: Comments on issues and the issue timeline
   Scenario: A reader comments on an issue
     When "bob" comments "Same here on Linux" on issue 1 of "dev/app"
     Then the response status is 201
-    And the response matches the schema "comment"
     And the response field "body" is "Same here on Linux"
     And the response field "user.login" is the name of "bob"
     And issue 1 of "dev/app" has 1 comments
@@ -24,7 +23,6 @@ Feature: Comments on issues and the issue timeline
     Given "bob" commented "Same here" on issue 1 of "dev/app"
     When "bob" changes the comment of "dev/app" to "Same here, on Linux and macOS"
     Then the response status is 200
-    And the response matches the schema "comment"
     And the response field "body" is "Same here, on Linux and macOS"
 
   @gitea
@@ -61,7 +59,6 @@ Feature: Comments on issues and the issue timeline
       """
     When "bob" reads the timeline of issue 1 of "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "timeline_comment"
     And the response field "0.type" is "comment"
     And the response field "0.body" is "Reproduced"
     And the response field "1.type" is "close"

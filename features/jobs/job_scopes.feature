@@ -49,14 +49,12 @@ Feature: Jobs are listed at the instance, user, organization and repository scop
   Scenario: The user scope lists exactly the jobs of the caller's own repositories
     When "dev" lists the jobs of user "dev"
     Then the response status is 200
-    And the response matches the schema "action_workflow_job_list"
     And the listed jobs are exactly 2 of "dev/app"
 
   @spec @clause_S4_3_jobs_scopes @clause_S2_3_workflow_job
   Scenario: The organization scope lists exactly the jobs of the organization's repositories
     When "dev" lists the jobs of organization "acme"
     Then the response status is 200
-    And the response matches the schema "action_workflow_job_list"
     And the listed jobs are exactly 1 of "acme/lib"
 
   @spec @clause_S4_3_jobs_scopes
@@ -71,7 +69,6 @@ Feature: Jobs are listed at the instance, user, organization and repository scop
     for with Gitea 1.27's order=desc.
     When "the admin" lists the jobs of the instance with the query "order=desc&limit=50"
     Then the response status is 200
-    And the response matches the schema "action_workflow_job_list"
     And the listed jobs include those of "dev/app,acme/lib,ops/tool"
 
   @gitea @clause_S4_3_jobs_scopes

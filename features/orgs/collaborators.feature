@@ -53,7 +53,6 @@ Feature: Repository collaborators and the access they get
     Given "bob" is a collaborator of "alice/vault" with the permission "read"
     When "bob" asks for the permission of "bob" on "alice/vault"
     Then the response status is 200
-    And the response matches the schema "repo_collaborator_permission"
     And the response field "permission" of the collaborator is "read" for "bob"
 
   @gitea
@@ -78,7 +77,6 @@ Feature: Repository collaborators and the access they get
     Given "bob" is a collaborator of "alice/vault" with the permission "read"
     When "bob" lists the collaborators of "alice/vault"
     Then the response status is 200
-    And every item of the response matches the schema "user"
     And the response lists exactly "bob"
     And the response header "X-Total-Count" is "1"
 

@@ -17,7 +17,6 @@ Feature: Editing an organization's profile
        "location": "Springfield", "visibility": "limited"}
       """
     Then the response status is 200
-    And the response matches the schema "organization"
     And the response field "full_name" is "Acme Corporation"
     And the response field "description" is "We make things"
     And the response field "website" is "https://acme.example"

@@ -24,7 +24,6 @@ Feature: Organization membership comes from teams
     Given "bob" is in the team "readers" of "acme"
     When "bob" lists the members of the team "readers" of "acme"
     Then the response status is 200
-    And every item of the response matches the schema "user"
     And the response lists exactly "bob"
     And the response header "X-Total-Count" is "1"
 
@@ -57,7 +56,6 @@ Feature: Organization membership comes from teams
     Given "bob" is in the team "readers" of "acme"
     When "bob" lists the members of "acme"
     Then the response status is 200
-    And every item of the response matches the schema "user"
     And the response lists exactly "alice, bob"
     And the response header "X-Total-Count" is "2"
 
@@ -92,7 +90,6 @@ Feature: Organization membership comes from teams
     Given "bob" is in the team "readers" of "acme"
     When "bob" lists their organizations
     Then the response status is 200
-    And every item of the response matches the schema "organization"
     And the response lists exactly "acme"
 
   @gitea
@@ -100,7 +97,6 @@ Feature: Organization membership comes from teams
     Given "bob" is in the team "readers" of "acme"
     When "bob" lists their teams
     Then the response status is 200
-    And every item of the response matches the schema "team"
     And the response lists the team "readers" with the permission "read"
 
   @gitea
@@ -118,5 +114,4 @@ Feature: Organization membership comes from teams
     And a user "carol"
     When "carol" lists the organizations of "bob"
     Then the response status is 200
-    And every item of the response matches the schema "organization"
     And the response lists exactly "acme"

@@ -60,7 +60,6 @@ Feature: A team's repositories and the access its members get
     And "bob" is in the team "readers" of "acme"
     When "bob" lists the repositories of the team "readers" of "acme"
     Then the response status is 200
-    And every item of the response matches the schema "repository"
     And the response is a list of 1 items
     And the response header "X-Total-Count" is "1"
 

@@ -15,21 +15,18 @@ Feature: Teams of an organization: the Owners team, creating, reading, editing a
   Scenario: The Owners team exists from the organization's creation
     When "alice" lists the teams of "acme"
     Then the response status is 200
-    And every item of the response matches the schema "team"
     And the response lists the team "Owners" with the permission "owner"
 
   @gitea
   Scenario: The Owners team holds the organization's creator
     When "alice" lists the members of the team "Owners" of "acme"
     Then the response status is 200
-    And every item of the response matches the schema "user"
     And the response lists exactly "alice"
 
   @gitea
   Scenario: An owner creates a team with a permission over repository units
     When "alice" creates the team "readers" in "acme" with the permission "read"
     Then the response status is 201
-    And the response matches the schema "team"
     And the response field "name" is "readers"
     And the response field "permission" is "read"
     And the team grants "read" on the unit "repo.code"
@@ -81,7 +78,6 @@ Feature: Teams of an organization: the Owners team, creating, reading, editing a
     And "bob" is in the team "readers" of "acme"
     When "bob" reads the team "readers" of "acme"
     Then the response status is 200
-    And the response matches the schema "team"
     And the team in the response belongs to "acme"
 
   @gitea
@@ -112,7 +108,6 @@ Feature: Teams of an organization: the Owners team, creating, reading, editing a
       {"name": "maintainers", "description": "keep it running", "permission": "write", "units": ["repo.code"]}
       """
     Then the response status is 200
-    And the response matches the schema "team"
     And the response field "name" is "maintainers"
     And the response field "description" is "keep it running"
     And the response field "permission" is "write"

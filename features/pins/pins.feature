@@ -29,7 +29,6 @@ Feature: Issues and pull requests are pinned, unpinned and reordered
     Given "dev" pinned the issues "3, 1, 2" of "dev/app" in this order
     When "bob" lists the pinned issues of "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "issue.json"
     And the response lists the pinned numbers "3, 1, 2" at positions 1 onwards
 
   @spec @clause_S3_issue_unpin @clause_S6_3 @clause_S4_4_pins @clause_S2_3_issue_pin
@@ -67,7 +66,6 @@ Feature: Issues and pull requests are pinned, unpinned and reordered
   Scenario: new_pin_allowed says whether one more issue and one more pull request fit
     When "bob" asks whether new pins are allowed in "dev/app"
     Then the response status is 200
-    And the response matches the schema "new_issue_pins_allowed.json"
     And the response field "issues" is true
     And the response field "pull_requests" is true
 
@@ -104,7 +102,6 @@ Feature: Issues and pull requests are pinned, unpinned and reordered
     And "dev" pinned issue 4 of "dev/app"
     When "bob" lists the pinned pull requests of "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "pull_request.json"
     And the response lists the pinned numbers "4" at positions 1 onwards
 
   @gitea

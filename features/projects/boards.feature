@@ -22,7 +22,6 @@ Feature: Project boards at repository, organization and user scope
   Scenario Outline: A board made from the kanban template starts with Gitea's columns at <kind> scope
     When "dev" creates the board "Roadmap" from the template "basic_kanban" for the <kind> "<owner>"
     Then the response status is 201
-    And the response matches the schema "project"
     And the response field "type" is "<type>"
     And the response field "state" is "open"
     And the response field "template_type" is "basic_kanban"
@@ -44,7 +43,6 @@ Feature: Project boards at repository, organization and user scope
     And the board "Done" is closed
     When "dev" lists the boards of the <kind> "<owner>" with "state=open"
     Then the response status is 200
-    And every item of the response matches the schema "project"
     And the response lists the boards "New, Old"
     And the response header "X-Total-Count" is "2"
 
@@ -82,7 +80,6 @@ Feature: Project boards at repository, organization and user scope
       {"state": "closed", "title": "Q3 (archived)"}
       """
     Then the response status is 200
-    And the response matches the schema "project"
     And the response field "title" is "Q3 (archived)"
     And the board "Q3" is closed
 
@@ -171,7 +168,6 @@ Feature: Project boards at repository, organization and user scope
     And the organization "acme" has the board "Roadmap"
     When "bob" reads the board "Roadmap"
     Then the response status is 200
-    And the response matches the schema "project"
 
   @gitea
   Scenario: Someone outside an organization cannot delete its board: 404, as Gitea answers

@@ -48,7 +48,6 @@ Feature: Issues on a project board
     And issue 1 of "acme/app" is in the column "Done" of the board "Roadmap"
     When "bob" lists the issues in the column "Done" of the board "Roadmap"
     Then the response status is 200
-    And every item of the response matches the schema "issue"
     And the response lists the issues titled "Ship it"
     And the response header "X-Total-Count" is "1"
 

@@ -16,7 +16,6 @@ Feature: Tag protection rules are managed over REST
       {"name_pattern": "v*", "whitelist_usernames": ["{dev}"]}
       """
     Then the response status is 201
-    And the response matches the schema "tag_protection"
     And the response field "name_pattern" is "v*"
     And the response field "whitelist_usernames" lists exactly the names of "dev"
     When "dev" edits the tag protection of "dev/app" with the body
@@ -24,7 +23,6 @@ Feature: Tag protection rules are managed over REST
       {"name_pattern": "/^v[0-9]+$/"}
       """
     Then the response status is 200
-    And the response matches the schema "tag_protection"
     And the response field "name_pattern" is "/^v[0-9]+$/"
     And the response field "whitelist_usernames" lists exactly the names of "dev"
     When "dev" gets the tag protection of "dev/app"
@@ -32,7 +30,6 @@ Feature: Tag protection rules are managed over REST
     And the response field "name_pattern" is "/^v[0-9]+$/"
     When "dev" lists the tag protections of "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "tag_protection"
     And the response is a list of 1 items
     When "dev" deletes the tag protection of "dev/app"
     Then the response status is 204

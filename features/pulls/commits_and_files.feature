@@ -30,7 +30,6 @@ Feature: The commits and changed files of a pull request carry their total count
   Scenario: The changed-file list of a pull request gives its total in X-Total-Count and sends no X-Total
     When "bob" lists the files of pull request 1 of "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "changed_file"
     And the response is a list of 2 items
     And the response header "X-Total-Count" is "2"
     And the response has no header "X-Total"
@@ -56,7 +55,6 @@ Feature: The commits and changed files of a pull request carry their total count
     When "bob" lists the commits of pull request 1 of "dev/app" with limit 10
     Then the response status is 200
     And the response is a list of 2 items
-    And every item of the response matches the schema "commit"
     And the response field "0.sha" is the remembered tip of "feature" of "dev/app"
 
   @gitea

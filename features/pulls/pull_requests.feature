@@ -15,7 +15,6 @@ Feature: Pull requests are opened from branches and read over REST
   Scenario: A reader opens a pull request of a branch into the default branch
     When "bob" opens a pull request of "feature" into "main" in "dev/app"
     Then the response status is 201
-    And the response matches the schema "pull_request"
     And the response field "number" is 1
     And the response field "state" is "open"
     And the response field "merged" is false
@@ -38,11 +37,9 @@ Feature: Pull requests are opened from branches and read over REST
     Given "bob" opened a pull request of "feature" into "main" in "dev/app"
     When "dev" reads pull request 1 of "dev/app"
     Then the response status is 200
-    And the response matches the schema "pull_request"
     And the response field "user.login" is the name of "bob"
     When "dev" reads issue 1 of "dev/app"
     Then the response status is 200
-    And the response matches the schema "issue"
     And the response field "pull_request.merged" is false
 
   @gitea

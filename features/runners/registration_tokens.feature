@@ -11,14 +11,12 @@ Feature: Runner registration tokens are obtained over REST
   Scenario: POST gives a registration token
     When the repository's owner requests a registration token with POST
     Then the response status is 200
-    And the response matches the schema "action_registration_token"
     And the registration token is not empty
 
   @spec @clause_S4_4_registration_tokens @clause_S9_4
   Scenario: The legacy GET still gives a registration token
     When the repository's owner requests a registration token with GET
     Then the response status is 200
-    And the response matches the schema "action_registration_token"
     And the registration token is not empty
 
   @gitea @clause_S4_4_registration_tokens

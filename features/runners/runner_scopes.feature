@@ -15,7 +15,6 @@ Feature: Runners are managed at the instance, user, organization and repository 
   Scenario Outline: A registration token is given at every scope, by POST and by the legacy GET
     When "<who>" sends <method> "<path>"
     Then the response status is 200
-    And the response matches the schema "action_registration_token"
     And the response field "token" is a non-empty text
 
     Examples:
@@ -60,7 +59,6 @@ Feature: Runners are managed at the instance, user, organization and repository 
     Given a mock runner "mine" registered at <scope> with the labels "ubuntu-latest"
     When "dev" gets the runner "mine" at <scope>
     Then the response status is 200
-    And the response matches the schema "action_runner"
     And the answer is the runner "mine" with disabled false
 
     Examples:

@@ -48,14 +48,12 @@ Feature: Runs are listed at the instance, user, organization and repository scop
   Scenario: The user scope lists exactly the runs of the caller's own repositories
     When "dev" lists the runs of user "dev"
     Then the response status is 200
-    And the response matches the schema "action_workflow_run_list"
     And the listed runs are exactly 1 of "dev/app"
 
   @spec @clause_S4_3_runs_scopes
   Scenario: The organization scope lists exactly the runs of the organization's repositories
     When "dev" lists the runs of organization "acme"
     Then the response status is 200
-    And the response matches the schema "action_workflow_run_list"
     And the listed runs are exactly 1 of "acme/lib"
 
   @spec @clause_S4_3_runs_scopes @clause_S4_4_runs_jobs_repo
@@ -68,7 +66,6 @@ Feature: Runs are listed at the instance, user, organization and repository scop
   Scenario: The instance scope lists the runs of every repository
     When "the admin" lists the runs of the instance
     Then the response status is 200
-    And the response matches the schema "action_workflow_run_list"
     And the listed runs include those of "dev/app,acme/lib,ops/tool"
 
   @gitea @clause_S4_3_runs_scopes

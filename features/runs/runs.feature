@@ -32,7 +32,6 @@ Feature: Workflow runs are created on push and listed over REST
     And a commit adding "notes.txt" is pushed to the repository
     When the repository's owner lists the workflow runs
     Then the response status is 200
-    And the response matches the schema "action_workflow_run_list"
     And the REST run list holds 2 runs with a total_count of 2
 
   @spec @clause_S2_2_id @clause_S2_2_run_number
@@ -49,7 +48,6 @@ Feature: Workflow runs are created on push and listed over REST
     Given the workflow "ci.yml" named "CI" is pushed to the repository
     When the repository's owner gets the run of "ci.yml" by its id
     Then the response status is 200
-    And the response matches the schema "action_workflow_run"
     And the REST run is the run of "ci.yml" with status "queued"
 
   @gitea @clause_S4_4_runs_jobs_repo
@@ -77,7 +75,6 @@ Feature: Workflow runs are created on push and listed over REST
     Given the workflow "ci.yml" named "CI" is pushed to the repository
     When the repository's owner lists the workflow runs at user scope
     Then the response status is 200
-    And the response matches the schema "action_workflow_run_list"
     And the REST run list includes the run of "ci.yml"
     When the administrator lists the workflow runs at global scope
     Then the response status is 200

@@ -22,7 +22,6 @@ Feature: Repository and user secrets, as Gitea has them
     Given the repository "dev/app" has the secret "API_KEY" set to "ck-api-value-1" with the description "the API"
     When "dev" lists the secrets of the repository "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "secret"
     And the secret list holds exactly "API_KEY"
     And the listed secret "API_KEY" has the description "the API"
     And no response of the scenario reveals a secret value

@@ -14,7 +14,6 @@ Feature: A user reads and changes their settings through /user/settings
   Scenario: The settings are one JSON object
     When "alice" reads their settings
     Then the response status is 200
-    And the response matches the schema "user_settings"
 
   @gitea @clause_S4_4_settings_topics
   Scenario: A change answers the settings and shows in the user's profile
@@ -23,7 +22,6 @@ Feature: A user reads and changes their settings through /user/settings
       {"full_name": "Alice Example", "location": "Lyon", "website": "https://alice.example", "hide_activity": true}
       """
     Then the response status is 200
-    And the response matches the schema "user_settings"
     And the response field "full_name" is "Alice Example"
     And the response field "website" is "https://alice.example"
     And the response field "hide_activity" is true
@@ -45,7 +43,6 @@ Feature: A user reads and changes their settings through /user/settings
   Scenario Outline: A <field> of <length> characters is accepted
     When "alice" updates their settings with a <field> of <length> characters
     Then the response status is 200
-    And the response matches the schema "user_settings"
 
     Examples:
       | field       | length |

@@ -10,7 +10,6 @@ Feature: License, gitignore and label templates are listed and read by anyone
   Scenario: License templates are listed with a URL that reads each one
     When "an anonymous client" lists the license templates
     Then the response status is 200
-    And every item of the response matches the schema "license_template_list_entry"
     And the license template list holds "MIT" with the URL of its template
     And the license template list holds "Apache-2.0" with the URL of its template
 
@@ -18,7 +17,6 @@ Feature: License, gitignore and label templates are listed and read by anyone
   Scenario: A license template is read with its text
     When "an anonymous client" reads the license template "MIT"
     Then the response status is 200
-    And the response matches the schema "license_template_info"
     And the response field "key" is "MIT"
     And the response field "name" is "MIT"
     And the template text in "body" contains "Permission is hereby granted, free of charge"
@@ -33,7 +31,6 @@ Feature: License, gitignore and label templates are listed and read by anyone
   Scenario: A gitignore template is read with its source
     When "an anonymous client" reads the gitignore template "Go"
     Then the response status is 200
-    And the response matches the schema "gitignore_template_info"
     And the response field "name" is "Go"
     And the template text in "source" contains "*.exe"
 
@@ -47,7 +44,6 @@ Feature: License, gitignore and label templates are listed and read by anyone
   Scenario: The Default label template gives its labels with colours without a hash sign
     When "an anonymous client" reads the label template "Default"
     Then the response status is 200
-    And every item of the response matches the schema "label_template"
     And the label template lists "bug" with the color "ee0701"
     And the label template lists "help wanted" with the color "128a0c"
 
@@ -55,7 +51,6 @@ Feature: License, gitignore and label templates are listed and read by anyone
   Scenario: The Advanced label template has scoped labels, exclusive within their scope
     When "an anonymous client" reads the label template "Advanced"
     Then the response status is 200
-    And every item of the response matches the schema "label_template"
     And the label template marks "Priority/High" as exclusive and "Kind/Bug" as not exclusive
 
   @gitea

@@ -9,7 +9,6 @@ Feature: Access tokens are created with basic auth, carry scopes, and stop worki
     Given a user "alice"
     When "alice" creates a token "ci" scoped "read:user,read:repository"
     Then the response status is 201
-    And the response matches the schema "access_token"
     And the response holds the secret of the token "ci"
     And the response field "scopes" lists "read:user"
     And the response field "scopes" lists "read:repository"
@@ -29,7 +28,6 @@ Feature: Access tokens are created with basic auth, carry scopes, and stop worki
     And "alice" has a token "ci" scoped "read:user"
     When "alice" lists their tokens
     Then the response status is 200
-    And every item of the response matches the schema "access_token"
     And the listed tokens include "ci" without its secret
     And the response is a list of 2 items
     And the response header "X-Total-Count" is "2"
@@ -87,7 +85,6 @@ Feature: Access tokens are created with basic auth, carry scopes, and stop worki
     And "alice" has a token "writer" scoped "write:repository"
     When the token "writer" is used to fetch the repository "alice/demo"
     Then the response status is 200
-    And the response matches the schema "repository"
 
   @gitea
   Scenario: A deleted token no longer authenticates

@@ -8,7 +8,6 @@ Feature: Reading users: the authenticated user and any user by name
     Given a user "alice"
     When "alice" fetches the authenticated user
     Then the response status is 200
-    And the response matches the schema "user"
     And the response field "login" is the name of "alice"
 
   @gitea
@@ -22,7 +21,6 @@ Feature: Reading users: the authenticated user and any user by name
     And a user "bob"
     When "alice" fetches the user "bob"
     Then the response status is 200
-    And the response matches the schema "user"
     And the response field "login" is the name of "bob"
 
   @gitea

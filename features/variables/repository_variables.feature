@@ -21,7 +21,6 @@ Feature: Repository variables are created, read, updated, renamed, deleted and l
     Given the repository "dev/app" has the variable "build_mode" set to "fast"
     When "dev" gets the variable "BUILD_MODE" of the repository "dev/app"
     Then the response status is 200
-    And the response matches the schema "action_variable"
     And the variable is "BUILD_MODE" with the value "fast"
     And the variable belongs to the repository "dev/app"
 
@@ -59,7 +58,6 @@ Feature: Repository variables are created, read, updated, renamed, deleted and l
     And the repository "dev/app" has the variable "BETA" set to "2"
     When "dev" lists the variables of the repository "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "action_variable"
     And the variable list holds exactly "ALPHA, BETA" with an X-Total-Count of 2
 
   @gitea @clause_S4_4_variables

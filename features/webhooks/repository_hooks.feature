@@ -18,7 +18,6 @@ Feature: Repository webhooks are managed over REST
        "config": {"url": "{receiver}", "content_type": "json", "secret": "created-secret-1"}}
       """
     Then the response status is 201
-    And the response matches the schema "hook"
     And the response is the webhook pointed at the receiver
     And the response field "type" is "gitea"
     And the response field "config.content_type" is "json"
@@ -33,7 +32,6 @@ Feature: Repository webhooks are managed over REST
     And "dev" has a webhook on "dev/app" for the events "workflow_run" with the secret "listed-secret-2"
     When "dev" lists the webhooks of "dev/app"
     Then the response status is 200
-    And every item of the response matches the schema "hook"
     And the response is a list of 2 items
     And the response header "X-Total-Count" is "2"
     And the response holds no hook secret
@@ -50,7 +48,6 @@ Feature: Repository webhooks are managed over REST
       {"active": false, "events": ["workflow_job"]}
       """
     Then the response status is 200
-    And the response matches the schema "hook"
     And the response field "active" is false
     And the response field "events" lists "workflow_job"
     And the response is the webhook pointed at the receiver

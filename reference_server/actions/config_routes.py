@@ -139,7 +139,9 @@ _ANSWERS: dict[str, dict[str, Any]] = {
     "list_variables": {"returns": "[action_variable]"},
     "get_variable": {"returns": "action_variable"},
     "create_variable": {"body": "CreateVariableOption", "status": 201, "returns": EMPTY},
-    "update_variable": {"body": "UpdateVariableOption"},
+    "update_variable": {"body": "UpdateVariableOption", "status": 204, "returns": EMPTY},
+    "delete_secret": {"status": 204, "returns": EMPTY},
+    "delete_variable": {"status": 204, "returns": EMPTY},
 }
 """What each action declares beyond its route: its body model and success answer."""
 

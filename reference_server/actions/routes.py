@@ -12,7 +12,7 @@ from flask import Flask, Response, request
 from ..access import RUNNER, token
 from ..auth import current_principal
 from ..context import forge
-from ..endpoints import ANY_METHOD, API, Endpoint
+from ..endpoints import ANY_METHOD, API, EMPTY, WIRE, Endpoint
 from ..errors import ApiError, Unprocessable
 from ..events import AccountDeletedEvent, PushEvent, RepoDeletedEvent, RunStatusEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
@@ -230,6 +230,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         disable_workflow,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(400, 403, 404, 422),
     ),
     Endpoint(
@@ -239,6 +241,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         enable_workflow,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(400, 403, 404, 409, 422),
     ),
     Endpoint(
@@ -278,6 +282,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         delete_run,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
     ),
     Endpoint(
         "GET",
@@ -295,6 +301,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         cancel_run,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
     ),
     Endpoint(
         "GET",
@@ -323,6 +331,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         get_job_logs,
         "repository",
         token("repository"),
+        returns=EMPTY,
         errors=(400, 404),
     ),
     Endpoint(
@@ -342,6 +351,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         runner_protocol.dispatch,
         "runner",
         RUNNER,
+        returns=WIRE,
     ),
     *SCOPED_ENDPOINTS,
     *CONFIG_ENDPOINTS,

@@ -17,7 +17,7 @@ from flask import Response, request
 from ..access import ADMIN, ADMIN_WRITE, JOB_TOKEN_REFUSAL, Rule, token
 from ..auth import current_principal
 from ..context import forge, now_seconds
-from ..endpoints import API, Endpoint
+from ..endpoints import API, EMPTY, Endpoint
 from ..errors import Forbidden, NotFound, Unprocessable
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries, runner_store
@@ -228,10 +228,10 @@ _SCOPES: list[tuple[str, str, ScopeOf, Rule, Rule, str]] = [
 _RUNNER_ROUTES: list[tuple[str, str, Callable[..., Response], dict[str, Any]]] = [
     ("POST", "/runners/registration-token", _token, {"returns": "action_registration_token"}),
     ("GET", "/runners/registration-token", _token, {"returns": "action_registration_token"}),
-    ("DELETE", "/runners/registration-token", _replace_token, {}),
+    ("DELETE", "/runners/registration-token", _replace_token, {"status": 204, "returns": EMPTY}),
     ("GET", "/runners", _runners, {"returns": "action_runner_list"}),
     ("GET", "/runners/<runner_id>", _get_runner, {"returns": "action_runner"}),
-    ("DELETE", "/runners/<runner_id>", _delete_runner, {}),
+    ("DELETE", "/runners/<runner_id>", _delete_runner, {"status": 204, "returns": EMPTY}),
     (
         "PATCH",
         "/runners/<runner_id>",

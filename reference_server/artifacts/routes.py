@@ -15,7 +15,7 @@ from google.protobuf.message import Message
 
 from ..access import JOB_OR_SIGNED, SIGNED, token
 from ..context import Forge
-from ..endpoints import ANY_METHOD, API, FILE, Endpoint
+from ..endpoints import ANY_METHOD, API, EMPTY, FILE, WIRE, Endpoint
 from ..errors import TwirpError
 from ..events import RepoDeletedEvent
 from . import models, rest_api
@@ -172,6 +172,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         rest_api.delete_artifact,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(400, 404),
     ),
     Endpoint(
@@ -181,7 +183,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         rest_api.artifact_zip,
         "repository",
         token("repository", anonymous_read=True),
-        returns=FILE,
+        status=302,
+        returns=EMPTY,
         errors=(400, 404),
     ),
     Endpoint(
@@ -200,5 +203,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         twirp_endpoint,
         "artifacts",
         JOB_OR_SIGNED,
+        returns=WIRE,
     ),
 )

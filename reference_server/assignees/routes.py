@@ -11,7 +11,7 @@ from flask import Response
 
 from ..access import token
 from ..auth import current_principal
-from ..endpoints import API, Endpoint
+from ..endpoints import API, EMPTY, Endpoint
 from ..issues import models as issues
 from ..issues.routes import issue_api
 from ..repos import models as repos
@@ -86,6 +86,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         check_repo_assignee,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(400, 404),
     ),
     Endpoint(
@@ -95,6 +97,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         check_issue_assignee,
         "issue",
         token("issue", anonymous_read=True),
+        status=204,
+        returns=EMPTY,
         errors=(400, 404),
     ),
     Endpoint(

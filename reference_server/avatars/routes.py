@@ -7,7 +7,7 @@ from flask import Flask, Response
 from ..access import PUBLIC, token
 from ..auth import current_principal
 from ..context import forge
-from ..endpoints import Endpoint
+from ..endpoints import EMPTY, FILE, Endpoint
 from ..events import AccountDeletedEvent, RepoDeletedEvent
 from ..repos.models import require_repo
 from ..rest import empty, json_body
@@ -109,9 +109,20 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         user_update_avatar,
         "user",
         token("user"),
+        status=204,
+        returns=EMPTY,
         body="UpdateUserAvatarOption",
     ),
-    Endpoint("DELETE", API + "/user/avatar", "userDeleteAvatar", user_delete_avatar, "user", token("user")),
+    Endpoint(
+        "DELETE",
+        API + "/user/avatar",
+        "userDeleteAvatar",
+        user_delete_avatar,
+        "user",
+        token("user"),
+        status=204,
+        returns=EMPTY,
+    ),
     Endpoint(
         "POST",
         API + "/repos/<owner>/<repo>/avatar",
@@ -119,6 +130,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_update_avatar,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         body="UpdateRepoAvatarOption",
         errors=(404,),
     ),
@@ -129,6 +142,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_delete_avatar,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(404,),
     ),
     Endpoint(
@@ -138,6 +153,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_update_avatar,
         "organization",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         body="UpdateUserAvatarOption",
         errors=(404,),
     ),
@@ -148,8 +165,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_delete_avatar,
         "organization",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         errors=(404,),
     ),
-    Endpoint("GET", "/avatars/<digest>", "avatarPicture", serve_account_avatar, "avatars", PUBLIC),
-    Endpoint("GET", "/repo-avatars/<name>", "repoAvatarPicture", serve_repo_avatar, "avatars", PUBLIC),
+    Endpoint("GET", "/avatars/<digest>", "avatarPicture", serve_account_avatar, "avatars", PUBLIC, returns=FILE),
+    Endpoint("GET", "/repo-avatars/<name>", "repoAvatarPicture", serve_repo_avatar, "avatars", PUBLIC, returns=FILE),
 )

@@ -99,6 +99,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         add_user_badges,
         "admin",
         ADMIN,
+        status=204,
+        returns=EMPTY,
         body="UserBadgeOption",
         errors=(403,),
     ),
@@ -109,6 +111,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         delete_user_badges,
         "admin",
         ADMIN,
+        status=204,
+        returns=EMPTY,
         errors=(403, 422),
     ),
     Endpoint(

@@ -6,7 +6,7 @@ from flask import Response, request
 
 from ..access import token
 from ..auth import current_principal, optional_principal
-from ..endpoints import Endpoint
+from ..endpoints import EMPTY, Endpoint
 from ..repos import models as repos
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
@@ -102,6 +102,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_delete_branch,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404, 423),
     ),
     Endpoint(
@@ -111,6 +113,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_rename_branch,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         body="RenameBranchRepoOption",
         errors=(403, 404, 422),
     ),
@@ -121,6 +125,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_update_branch,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         body="UpdateBranchRepoOption",
         errors=(403, 404, 409, 422),
     ),

@@ -6,7 +6,7 @@ from flask import Response
 
 from ..access import token
 from ..auth import current_principal
-from ..endpoints import Endpoint
+from ..endpoints import EMPTY, Endpoint
 from ..repos.models import Repo, require_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
@@ -78,6 +78,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_check_collaborator,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(404, 422),
     ),
     Endpoint(
@@ -87,6 +89,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_add_collaborator,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         body="AddCollaboratorOption",
         errors=(403, 404, 422),
     ),
@@ -97,6 +101,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_delete_collaborator,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(404, 422),
     ),
     Endpoint(

@@ -12,7 +12,7 @@ from flask import Flask, Response, request
 from ..access import token
 from ..auth import current_principal
 from ..context import forge
-from ..endpoints import API, Endpoint
+from ..endpoints import API, EMPTY, Endpoint
 from ..errors import BadRequest
 from ..events import RepoDeletedEvent
 from ..repos import models as repos
@@ -128,5 +128,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_delete_key,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
     ),
 )

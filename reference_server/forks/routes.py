@@ -124,6 +124,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_sync_fork,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
     ),
     Endpoint(
         "POST",
@@ -132,6 +134,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_sync_fork,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
     ),
     Endpoint(
         "POST",

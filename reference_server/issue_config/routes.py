@@ -71,7 +71,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         get_issue_templates,
         "repository",
         token("repository", anonymous_read=True),
-        returns="[issue_template]",
+        returns="issue_template_list",
         errors=(404,),
     ),
 )

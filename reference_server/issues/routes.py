@@ -13,7 +13,7 @@ from flask import Flask, Response, request
 from ..access import token
 from ..auth import Principal, current_principal, optional_principal
 from ..context import forge
-from ..endpoints import API, Endpoint
+from ..endpoints import API, EMPTY, Endpoint
 from ..events import RepoDeletedEvent
 from ..repos import models as repos
 from ..repos.errors import RepoPermissionDenied
@@ -274,6 +274,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         delete_comment,
         "issue",
         token("issue"),
+        status=204,
+        returns=EMPTY,
     ),
     Endpoint(
         "GET",
@@ -292,6 +294,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         lock_issue,
         "issue",
         token("issue"),
+        status=204,
+        returns=EMPTY,
         body="LockIssueOption",
         errors=(403, 404),
     ),
@@ -302,6 +306,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         unlock_issue,
         "issue",
         token("issue"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404),
     ),
 )

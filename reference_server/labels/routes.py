@@ -7,7 +7,7 @@ from flask import Flask, Response
 from ..access import token
 from ..auth import current_principal
 from ..context import forge
-from ..endpoints import Endpoint
+from ..endpoints import EMPTY, Endpoint
 from ..events import RepoDeletedEvent
 from ..repos.models import require_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
@@ -110,5 +110,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         issue_delete_label,
         "issue",
         token("issue"),
+        status=204,
+        returns=EMPTY,
     ),
 )

@@ -14,7 +14,7 @@ from flask import Flask, Response, request, send_file
 from ..access import GIT, token
 from ..auth import current_principal, optional_principal
 from ..context import forge
-from ..endpoints import API, FILE, Endpoint
+from ..endpoints import API, FILE, WIRE, Endpoint
 from ..errors import ApiError
 from ..events import RepoDeletedEvent
 from ..filenames import content_disposition
@@ -147,14 +147,36 @@ def register(app: Flask) -> None:
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/objects/batch", "lfsBatch", lfs_batch, "lfs", GIT),
-    Endpoint("PUT", "/<owner>/<repo>.git/info/lfs/objects/<oid>/<size>", "lfsUpload", lfs_upload, "lfs", GIT),
-    Endpoint("GET", "/<owner>/<repo>.git/info/lfs/objects/<oid>", "lfsDownload", lfs_download, "lfs", GIT),
-    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/verify", "lfsVerify", lfs_verify, "lfs", GIT),
-    Endpoint("GET", "/<owner>/<repo>.git/info/lfs/locks", "lfsListLocks", lfs_list_locks, "lfs", GIT),
-    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/locks", "lfsCreateLock", lfs_create_lock, "lfs", GIT),
-    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/locks/verify", "lfsVerifyLocks", lfs_verify_locks, "lfs", GIT),
-    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/locks/<lock_id>/unlock", "lfsUnlock", lfs_unlock, "lfs", GIT),
+    Endpoint(
+        "POST",
+        "/<owner>/<repo>.git/info/lfs/objects/batch",
+        "lfsBatch",
+        lfs_batch,
+        "lfs",
+        GIT,
+        returns="lfs_batch_response",
+    ),
+    Endpoint(
+        "PUT", "/<owner>/<repo>.git/info/lfs/objects/<oid>/<size>", "lfsUpload", lfs_upload, "lfs", GIT, returns=WIRE
+    ),
+    Endpoint(
+        "GET", "/<owner>/<repo>.git/info/lfs/objects/<oid>", "lfsDownload", lfs_download, "lfs", GIT, returns=WIRE
+    ),
+    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/verify", "lfsVerify", lfs_verify, "lfs", GIT, returns=WIRE),
+    Endpoint("GET", "/<owner>/<repo>.git/info/lfs/locks", "lfsListLocks", lfs_list_locks, "lfs", GIT, returns=WIRE),
+    Endpoint("POST", "/<owner>/<repo>.git/info/lfs/locks", "lfsCreateLock", lfs_create_lock, "lfs", GIT, returns=WIRE),
+    Endpoint(
+        "POST",
+        "/<owner>/<repo>.git/info/lfs/locks/verify",
+        "lfsVerifyLocks",
+        lfs_verify_locks,
+        "lfs",
+        GIT,
+        returns=WIRE,
+    ),
+    Endpoint(
+        "POST", "/<owner>/<repo>.git/info/lfs/locks/<lock_id>/unlock", "lfsUnlock", lfs_unlock, "lfs", GIT, returns=WIRE
+    ),
     Endpoint(
         "GET",
         API + "/repos/<owner>/<repo>/media/<path:filepath>",

@@ -14,9 +14,9 @@ from flask import Flask
 from werkzeug.routing import AnyConverter, IntegerConverter, PathConverter, Rule
 
 from ..context import Forge
-from ..endpoints import EMPTY, FILE, RAW_TEXT, TEXT, Endpoint, endpoint_of
+from ..endpoints import EMPTY, FILE, RAW_TEXT, TEXT, WIRE, Endpoint, endpoint_of
 from .apibodies import model_schemas
-from .openapi_schemas import openapi30_components, schema_files, success_response
+from .openapi_schemas import SUCCESS_STATUS_KEY, openapi30_components, schema_files, success_response
 
 __all__ = ["openapi3", "swagger2"]
 
@@ -169,7 +169,7 @@ def _success_types(endpoint: Endpoint) -> list[str]:
 
 def _schema_spec(endpoint: Endpoint) -> str | None:
     """The ``schemas/`` spec of a JSON success body, None for other answers."""
-    return None if endpoint.returns in (None, EMPTY, TEXT, FILE) else endpoint.returns
+    return None if endpoint.returns in (None, EMPTY, TEXT, FILE, WIRE) else endpoint.returns
 
 
 def swagger2(app: Flask, forge: Forge) -> dict[str, Any]:
@@ -232,7 +232,9 @@ def _responses3(path: str, endpoint: Endpoint) -> dict[str, Any]:
     if _REDIRECTING.match(path):
         created["3XX"] = {"description": "a redirect: the new name of a renamed account, or where the result is"}
     spec = _schema_spec(endpoint)
+    declared = {SUCCESS_STATUS_KEY: str(endpoint.status)} if endpoint.returns is not None else {}
     return {
+        **declared,
         **created,
         **(success_response(endpoint.status, spec) if spec else {}),
         "204": {"description": "done; no content"},

@@ -24,6 +24,11 @@ __all__ = [
 SCHEMAS_DIR = Path(__file__).resolve().parents[2] / "schemas"
 """The kit's ``schemas/`` directory, next to the ``reference_server`` package in the checkout."""
 
+SUCCESS_STATUS_KEY = "x-success-status"
+"""The responses' extension naming the declared success status (a string, so tools that read responses skip
+it): the only trace of a declared answer without a JSON body, which ``204`` or ``2XX`` already cover. The
+harness's operation list reads it (``conformance/data/generate.py``)."""
+
 _REF_PREFIX = "#/components/schemas/"
 _DROPPED = ("$schema", "$id", "$defs", "$comment")
 

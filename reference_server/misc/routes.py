@@ -6,7 +6,7 @@ from flask import Flask, Response, current_app
 
 from ..access import ADMIN, PUBLIC
 from ..context import forge
-from ..endpoints import Endpoint
+from ..endpoints import EMPTY, Endpoint
 from ..rest import empty, json_body, json_response
 from . import apidoc, models
 from .activitypub import register_activitypub
@@ -61,10 +61,43 @@ def register(app: Flask) -> None:
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("GET", API + "/version", "getVersion", get_version, "miscellaneous", PUBLIC, returns="version"),
-    Endpoint("GET", API + "/settings/api", "getGeneralAPISettings", get_general_api_settings, "settings", PUBLIC),
-    Endpoint("GET", "/swagger.v1.json", "swaggerJson", swagger_json, "description", PUBLIC),
-    Endpoint("GET", API + "/-/reference/clock", "referenceGetClock", reference_get_clock, "reference", ADMIN),
-    Endpoint("PUT", API + "/-/reference/clock", "referenceSetClock", reference_set_clock, "reference", ADMIN),
-    Endpoint("PUT", API + "/-/reference/hosts/<name>", "referenceSetHost", reference_set_host, "reference", ADMIN),
-    Endpoint("GET", "/openapi3.v1.json", "openapi3Json", openapi3_json, "description", PUBLIC),
+    Endpoint(
+        "GET",
+        API + "/settings/api",
+        "getGeneralAPISettings",
+        get_general_api_settings,
+        "settings",
+        PUBLIC,
+        returns="general_api_settings",
+    ),
+    Endpoint("GET", "/swagger.v1.json", "swaggerJson", swagger_json, "description", PUBLIC, returns="swagger"),
+    Endpoint(
+        "GET",
+        API + "/-/reference/clock",
+        "referenceGetClock",
+        reference_get_clock,
+        "reference",
+        ADMIN,
+        returns="reference_clock",
+    ),
+    Endpoint(
+        "PUT",
+        API + "/-/reference/clock",
+        "referenceSetClock",
+        reference_set_clock,
+        "reference",
+        ADMIN,
+        returns="reference_clock",
+    ),
+    Endpoint(
+        "PUT",
+        API + "/-/reference/hosts/<name>",
+        "referenceSetHost",
+        reference_set_host,
+        "reference",
+        ADMIN,
+        status=204,
+        returns=EMPTY,
+    ),
+    Endpoint("GET", "/openapi3.v1.json", "openapi3Json", openapi3_json, "description", PUBLIC, returns="openapi3"),
 )

@@ -6,7 +6,7 @@ from flask import Flask, Response, request
 
 from ..access import ADMIN, token
 from ..auth import Principal, check_scope, current_principal, optional_principal
-from ..endpoints import Endpoint
+from ..endpoints import EMPTY, Endpoint
 from ..errors import Unprocessable
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
@@ -360,7 +360,15 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         errors=(404,),
     ),
     Endpoint(
-        "DELETE", API + "/orgs/<org>", "orgDelete", org_delete, "organization", token("organization"), errors=(404,)
+        "DELETE",
+        API + "/orgs/<org>",
+        "orgDelete",
+        org_delete,
+        "organization",
+        token("organization"),
+        status=204,
+        returns=EMPTY,
+        errors=(404,),
     ),
     Endpoint(
         "POST",
@@ -369,6 +377,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         rename_org,
         "organization",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         body="RenameOrgOption",
         errors=(403, 422),
     ),
@@ -389,6 +399,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_is_member,
         "organization",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         errors=(404,),
     ),
     Endpoint(
@@ -398,6 +410,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_delete_member,
         "organization",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         errors=(404,),
     ),
     Endpoint(
@@ -417,6 +431,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_is_public_member,
         "organization",
         token("organization", anonymous_read=True),
+        status=204,
+        returns=EMPTY,
         errors=(404,),
     ),
     Endpoint(
@@ -426,6 +442,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_publicize_member,
         "organization",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404),
     ),
     Endpoint(
@@ -435,6 +453,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_conceal_member,
         "organization",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404),
     ),
     Endpoint(
@@ -487,6 +507,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_delete_team,
         "miscellaneous",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         errors=(404,),
     ),
     Endpoint(
@@ -516,6 +538,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_add_team_member,
         "miscellaneous",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404),
     ),
     Endpoint(
@@ -525,6 +549,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_remove_team_member,
         "miscellaneous",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         errors=(404,),
     ),
     Endpoint(
@@ -554,6 +580,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_add_team_repository,
         "miscellaneous",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404),
     ),
     Endpoint(
@@ -563,6 +591,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_remove_team_repository,
         "miscellaneous",
         token("organization"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404),
     ),
     Endpoint(

@@ -7,7 +7,7 @@ from flask import Response
 
 from ..access import token
 from ..auth import Principal, current_principal
-from ..endpoints import API, Endpoint
+from ..endpoints import API, EMPTY, Endpoint
 from ..issues.models import Issue, get_issue
 from ..issues.routes import issue_api
 from ..pulls.models import get_pull, pull_to_api
@@ -79,6 +79,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         pin_issue,
         "issue",
         token("issue"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404),
     ),
     Endpoint(
@@ -88,6 +90,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         unpin_issue,
         "issue",
         token("issue"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404),
     ),
     Endpoint(
@@ -97,6 +101,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         move_issue_pin,
         "issue",
         token("issue"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404),
     ),
     Endpoint(

@@ -147,19 +147,20 @@ def move_issue(scope: Scope, project_id: int, issue_id: int) -> Response:
 
 ONE = "/<int:id>"
 COLUMN = ONE + "/columns/<int:column_id>"
+NO_CONTENT: dict[str, Any] = {"status": 204, "returns": EMPTY}
 OPERATIONS: list[tuple[str, str, str, View, dict[str, Any]]] = [
     ("", "GET", "ListProjects", list_projects, {"returns": "[project]"}),
     ("", "POST", "CreateProject", create_project, {"status": 201, "returns": "project"}),
     (ONE, "GET", "GetProject", get_project, {"returns": "project"}),
     (ONE, "PATCH", "EditProject", edit_project, {"returns": "project"}),
-    (ONE, "DELETE", "DeleteProject", delete_project, {}),
+    (ONE, "DELETE", "DeleteProject", delete_project, NO_CONTENT),
     (ONE + "/columns", "GET", "ListProjectColumns", list_columns, {"returns": "[project_column]"}),
     (ONE + "/columns", "POST", "CreateProjectColumn", create_column, {"status": 201, "returns": "project_column"}),
-    (ONE + "/columns/move", "POST", "MoveProjectColumns", move_columns, {}),
+    (ONE + "/columns/move", "POST", "MoveProjectColumns", move_columns, NO_CONTENT),
     (COLUMN, "GET", "GetProjectColumn", get_column, {"returns": "project_column"}),
     (COLUMN, "PATCH", "EditProjectColumn", edit_column, {"returns": "project_column"}),
-    (COLUMN, "DELETE", "DeleteProjectColumn", delete_column, {}),
-    (COLUMN + "/default", "POST", "SetDefaultProjectColumn", set_default_column, {}),
+    (COLUMN, "DELETE", "DeleteProjectColumn", delete_column, NO_CONTENT),
+    (COLUMN + "/default", "POST", "SetDefaultProjectColumn", set_default_column, NO_CONTENT),
     (COLUMN + "/issues", "GET", "ListProjectColumnIssues", list_column_issues, {"returns": "[issue]"}),
     (
         COLUMN + "/issues/<int:issue_id>",
@@ -168,8 +169,8 @@ OPERATIONS: list[tuple[str, str, str, View, dict[str, Any]]] = [
         add_column_issue,
         {"status": 201, "returns": EMPTY},
     ),
-    (COLUMN + "/issues/<int:issue_id>", "DELETE", "RemoveIssueFromProjectColumn", remove_column_issue, {}),
-    (ONE + "/issues/<int:issue_id>/move", "POST", "MoveProjectIssue", move_issue, {}),
+    (COLUMN + "/issues/<int:issue_id>", "DELETE", "RemoveIssueFromProjectColumn", remove_column_issue, NO_CONTENT),
+    (ONE + "/issues/<int:issue_id>/move", "POST", "MoveProjectIssue", move_issue, NO_CONTENT),
 ]
 """Path after the scope's prefix, method, Gitea's operation name (without the scope prefix), view, and its
 success answer."""

@@ -8,7 +8,7 @@ from flask import Flask, Response
 
 from ..access import token
 from ..context import forge
-from ..endpoints import API, Endpoint
+from ..endpoints import API, EMPTY, Endpoint
 from ..events import RepoDeletedEvent
 from ..rest import empty, json_body, json_response
 from . import models, store, tags
@@ -132,6 +132,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         branch_protection_priorities,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         body="UpdateBranchProtectionPriories",
         errors=(404, 422, 423),
     ),
@@ -163,6 +165,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         branch_protection_delete,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(404,),
     ),
     Endpoint(
@@ -212,5 +216,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         tag_protection_delete,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
     ),
 )

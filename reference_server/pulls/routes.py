@@ -273,6 +273,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         pull_diff,
         "issue",
         token("repository", anonymous_read=True),
+        returns=EMPTY,
     ),
     Endpoint(
         "GET",
@@ -322,6 +323,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         is_merged,
         "issue",
         token("repository", anonymous_read=True),
+        status=204,
+        returns=EMPTY,
         errors=(404,),
     ),
     Endpoint(

@@ -6,7 +6,7 @@ from flask import Response, request
 
 from ..access import GIT, token
 from ..auth import current_principal, optional_principal
-from ..endpoints import Endpoint
+from ..endpoints import EMPTY, WIRE, Endpoint
 from ..errors import Forbidden
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
@@ -170,7 +170,7 @@ def repo_delete_file(owner: str, repo: str, filepath: str) -> Response:
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint("GET", "/<owner>/<repo>.git/info/refs", "gitInfoRefs", info_refs, "git", GIT),
+    Endpoint("GET", "/<owner>/<repo>.git/info/refs", "gitInfoRefs", info_refs, "git", GIT, returns=WIRE),
     Endpoint(
         "POST",
         '/<owner>/<repo>.git/<any("git-upload-pack", "git-receive-pack"):service>',
@@ -178,6 +178,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         service_rpc,
         "git",
         GIT,
+        returns=WIRE,
     ),
     Endpoint(
         "POST",
@@ -260,6 +261,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_delete,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404),
     ),
     Endpoint(

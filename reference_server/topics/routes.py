@@ -6,7 +6,7 @@ from flask import Flask, Response, request
 
 from ..access import token
 from ..context import forge
-from ..endpoints import Endpoint
+from ..endpoints import EMPTY, Endpoint
 from ..errors import Unprocessable
 from ..events import RepoDeletedEvent
 from ..repos.models import Need, Repo, require_repo
@@ -95,6 +95,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         update_topics,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         body="RepoTopicOptions",
         errors=(404, 422),
     ),
@@ -105,6 +107,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         add_topic,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(404, 422),
     ),
     Endpoint(
@@ -114,6 +118,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         delete_topic,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
         errors=(404, 422),
     ),
     Endpoint(

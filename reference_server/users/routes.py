@@ -7,7 +7,7 @@ from flask import Flask, Response, request
 from ..access import ADMIN, basic, token
 from ..auth import Principal, current_principal, optional_principal
 from ..context import forge
-from ..endpoints import Endpoint
+from ..endpoints import EMPTY, Endpoint
 from ..errors import BasicAuthRequired
 from ..events import AccountDeletedEvent
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
@@ -132,6 +132,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         admin_delete_user,
         "admin",
         ADMIN,
+        status=204,
+        returns=EMPTY,
         errors=(403, 404, 422),
     ),
     Endpoint("GET", API + "/user", "userGetCurrent", user_get_current, "user", token("user"), returns="user"),
@@ -174,6 +176,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         user_delete_access_token,
         "user",
         basic("user"),
+        status=204,
+        returns=EMPTY,
         errors=(403, 404, 422),
     ),
     Endpoint(
@@ -204,5 +208,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token(),
         returns="current_access_token",
     ),
-    Endpoint("DELETE", API + "/token", "deleteCurrentToken", delete_current_token, "miscellaneous", token()),
+    Endpoint(
+        "DELETE",
+        API + "/token",
+        "deleteCurrentToken",
+        delete_current_token,
+        "miscellaneous",
+        token(),
+        status=204,
+        returns=EMPTY,
+    ),
 )

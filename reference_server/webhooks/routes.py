@@ -12,7 +12,7 @@ from ..access import token
 from ..actions.models import get_job, get_run
 from ..auth import current_principal
 from ..context import forge
-from ..endpoints import API, Endpoint
+from ..endpoints import API, EMPTY, Endpoint
 from ..events import JobStatusEvent, RepoDeletedEvent, RunStatusEvent
 from ..gitcli import valid_branch_name
 from ..repos.errors import BranchNotFound
@@ -182,6 +182,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         hook_delete,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
     ),
     Endpoint(
         "POST",
@@ -190,5 +192,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         hook_test,
         "repository",
         token("repository"),
+        status=204,
+        returns=EMPTY,
     ),
 )
