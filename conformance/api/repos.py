@@ -37,6 +37,10 @@ class ReposApi(ApiArea):
         """``GET /repos/{owner}/{repo}``."""
         return self.http.get(f"repos/{quote_path(owner)}/{quote_path(name)}")
 
+    def get_by_id(self, repo_id: int) -> requests.Response:
+        """``GET /repositories/{id}`` (``repoGetByID``)."""
+        return self.http.get(f"repositories/{repo_id}")
+
     def delete(self, owner: str, name: str) -> requests.Response:
         """``DELETE /repos/{owner}/{repo}``."""
         return self.http.delete(f"repos/{quote_path(owner)}/{quote_path(name)}")
