@@ -16,12 +16,14 @@ from typing import Any
 
 from ..auth import optional_principal
 from ..gitcli import Git
+from ..permissions import permission
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from ..users import models as users
 from ..users.errors import UserNotFound
 from .errors import CommitNotFound, InvalidCompare
-from .models import CommitOptions, commit_to_api, read_commits, resolve_commit
+from .models import CommitOptions, read_commits, resolve_commit
+from .presenters import commit_to_api
 
 __all__ = ["CompareRequest", "Comparison", "compare", "compare_text", "compare_to_api", "parse_basehead"]
 
@@ -103,7 +105,7 @@ def parse_basehead(basehead: str) -> CompareRequest:
 
 
 def _readable(repo: repos.Repo) -> bool:
-    return repos.permission(optional_principal(), repo).can_read
+    return permission(optional_principal(), repo).can_read
 
 
 def _head_repository(base: repos.Repo, request: CompareRequest) -> repos.Repo:

@@ -26,6 +26,7 @@ from ..gitcli import ZERO_SHA, Git, GitError
 from ..orgs import models as orgs
 from ..orgs.errors import OrgNotFound
 from ..outgoing import curl_pin
+from ..permissions import is_org_member, is_org_owner, permission
 from ..repos import models as repos
 from ..users import models as users
 from ..users.errors import UserNotFound
@@ -68,7 +69,7 @@ def _fork_owner(principal: Principal, organization: str) -> users.User:
         org = orgs.get_org(organization, principal)
     except OrgNotFound as exc:
         raise InvalidCloneAddress(f"organization does not exist [name: {organization}]") from exc
-    if not principal.is_admin and not orgs.is_org_member(principal.user_id, org.id):
+    if not principal.is_admin and not is_org_member(principal.user_id, org.id):
         raise OwnerNotAllowed(f"User is no Member of Organisation '{org.name}'")
     return org
 
@@ -100,7 +101,7 @@ def list_forks(
 ) -> tuple[list[repos.Repo], int]:
     """The forks of ``parent`` the caller may see, oldest first, one page and the total."""
     forks, _ = repos.list_forks(parent, limit=1_000_000, offset=0)
-    visible = [fork for fork in forks if repos.permission(principal, fork).can_read]
+    visible = [fork for fork in forks if permission(principal, fork).can_read]
     return visible[offset : offset + limit], len(visible)
 
 
@@ -162,7 +163,7 @@ def _migration_owner(principal: Principal, owner_name: str) -> users.User:
         raise InvalidCloneAddress(f"user does not exist [name: {owner_name}]") from exc
     if owner.id == principal.user_id or principal.is_admin:
         return owner
-    if owner.is_org and orgs.is_org_owner(principal.user_id, owner.id):
+    if owner.is_org and is_org_owner(principal.user_id, owner.id):
         return owner
     if owner.is_org:
         raise OwnerNotAllowed("Given user is not allowed to create repository in organization.")

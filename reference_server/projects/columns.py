@@ -11,7 +11,7 @@ from typing import Any
 from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..issues.models import poster_to_api
+from ..issues.presenters import poster_to_api
 from ..timefmt import iso
 from . import store
 from .errors import ColumnNotFound, InvalidProjectOption

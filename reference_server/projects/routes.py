@@ -18,9 +18,10 @@ from ..auth import current_principal
 from ..context import forge
 from ..endpoints import EMPTY, Endpoint
 from ..events import AccountDeletedEvent, RepoDeletedEvent
-from ..issues.routes import issue_api
+from ..issues.presenters import issue_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import cards, columns, models
+from .presenters import project_to_api
 from .scopes import Scope, org_scope, repo_scope, self_scope, user_scope
 
 __all__ = ["ENDPOINTS", "register"]
@@ -33,26 +34,26 @@ def list_projects(scope: Scope) -> Response:
     """List the boards of the scope (``state`` open, closed or all; newest first)."""
     page = page_params()
     found, total = models.list_projects(scope, request.args.get("state", "open").strip(), page.limit, page.offset)
-    return paged_response([models.project_to_api(scope, project) for project in found], page, total)
+    return paged_response([project_to_api(scope, project) for project in found], page, total)
 
 
 def create_project(scope: Scope) -> Response:
     """Create a board (with the template's columns and a default column)."""
     principal = scope.require_write()
     project = models.create_project(scope, json_body(required=("title",)), principal)
-    return json_response(models.project_to_api(scope, project), status=201)
+    return json_response(project_to_api(scope, project), status=201)
 
 
 def get_project(scope: Scope, project_id: int) -> Response:
     """Get a board."""
-    return json_response(models.project_to_api(scope, models.get_project(scope, project_id)))
+    return json_response(project_to_api(scope, models.get_project(scope, project_id)))
 
 
 def edit_project(scope: Scope, project_id: int) -> Response:
     """Edit a board: title, description, card type, state (open or closed)."""
     scope.require_write()
     project = models.edit_project(scope, models.get_project(scope, project_id), json_body())
-    return json_response(models.project_to_api(scope, project))
+    return json_response(project_to_api(scope, project))
 
 
 def delete_project(scope: Scope, project_id: int) -> Response:

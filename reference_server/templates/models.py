@@ -30,7 +30,6 @@ __all__ = [
     "gitignore_names",
     "label_template",
     "label_template_names",
-    "label_template_to_api",
     "license_info",
     "license_list",
     "license_names",
@@ -227,8 +226,3 @@ def label_template(name: str) -> tuple[LabelTemplate, ...]:
     if found is None:
         raise LabelTemplateNotFound(f"label template does not exist [name: {name}]")
     return found
-
-
-def label_template_to_api(label: LabelTemplate) -> dict[str, Any]:
-    """Gitea's ``LabelTemplate``."""
-    return {"name": label.name, "exclusive": label.exclusive, "color": label.color, "description": label.description}
