@@ -1,4 +1,4 @@
-"""Branch rules and Gitea's ``Branch``; every branch change goes through :func:`move_refs`.
+"""Branch rules; every branch change goes through :func:`move_refs` (Gitea's ``Branch`` is :mod:`.presenters`).
 
 :func:`move_refs` is the ref-update choke point: under the repository's lock it asks
 :func:`authorize_ref_update` about each ``(ref, old, new)`` (where branch protection plugs in), moves

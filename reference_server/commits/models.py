@@ -1,5 +1,5 @@
-"""Commit history read straight from Git: filtered, counted and paged without loading the whole history,
-and Gitea's ``Commit`` shape (stats, affected files, verification, authors matched by e-mail)."""
+"""Commit history read straight from Git: filtered, counted and paged without loading the whole history
+(Gitea's ``Commit``, with stats, affected files and authors matched by e-mail, is :mod:`.presenters`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Gitea's ``Commit`` as the API shows it (with its files and stats when asked); above the models."""
+"""Gitea's ``Commit`` (with its files and stats when asked) and ``Compare`` as the API shows them; above the models."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from ..repos.contents import NOT_SIGNED
 from ..timefmt import iso, iso_or_zero
 from ..users import models as users
 from ..users.presenters import user_to_api
-from .models import CommitOptions
+from .compare import Comparison
+from .models import CommitOptions, read_commits
 
-__all__ = ["commit_to_api"]
+__all__ = ["commit_to_api", "compare_to_api"]
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 """The SHA-1 of the empty tree: the "parent" a root commit's changes are computed against."""
@@ -95,3 +96,13 @@ def commit_to_api(
         body["files"] = files if options.files else None
         body["stats"] = stats if options.stat else None
     return body
+
+
+def compare_to_api(comparison: Comparison, options: CommitOptions) -> dict[str, Any]:
+    """Gitea's ``Compare``: ``total_commits`` and the commits of ``base..head``, newest first."""
+    infos = read_commits(comparison.git, ["--end-of-options", f"{comparison.base}..{comparison.head}"])
+    accounts: dict[str, dict[str, Any] | None] = {}
+    commits = [
+        commit_to_api(comparison.head_repo, info, options, git=comparison.git, accounts=accounts) for info in infos
+    ]
+    return {"total_commits": len(commits), "commits": commits}

@@ -13,7 +13,7 @@ from ..repos.contents import validate_path
 from ..rest import json_response, page_params, paged_response, query_bool
 from . import compare, models
 from .errors import CommitNotFound, EmptyRepository
-from .presenters import commit_to_api
+from .presenters import commit_to_api, compare_to_api
 
 __all__ = ["ENDPOINTS"]
 
@@ -72,7 +72,7 @@ def repo_compare_diff(owner: str, repo: str, basehead: str) -> Response:
     if output in ("diff", "patch"):
         text = compare.compare_text(comparison, output)
         return Response(text, status=200, content_type="text/plain; charset=utf-8")
-    return json_response(compare.compare_to_api(comparison, _options()))
+    return json_response(compare_to_api(comparison, _options()))
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (

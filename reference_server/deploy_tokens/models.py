@@ -2,7 +2,7 @@
 or read-write, used as the password of Git and LFS requests, kept only as its SHA-256, regenerated in place.
 
 On Git paths (``/<owner>/<repo>.git/...``) a deploy token authenticates as the repository's owner (as Gitea's
-deploy keys push as the owner) while :func:`current_deploy_token` tells the Git and LFS handlers to grant only
+deploy keys push as the owner) while the request's binding (:func:`..permissions.git_permission`) grants only
 what the token allows, and only on its own repository.
 """
 
@@ -174,7 +174,8 @@ def verify_token(plaintext: str) -> DeployToken | None:
 
 def deploy_principal(token: DeployToken) -> Principal | None:
     """The caller a deploy token stands for: its repository's owner (as Gitea's deploy keys push), with the
-    repository scope only; :func:`repo_permission` then grants what the token allows on its repository alone."""
+    repository scope only; :func:`..permissions.git_permission` then grants what the token allows on its
+    repository alone."""
     try:
         repo = repos.get_repo_by_id(token.repo_id)
     except RepoNotFound:

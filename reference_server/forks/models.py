@@ -28,6 +28,7 @@ from ..orgs.errors import OrgNotFound
 from ..outgoing import curl_pin
 from ..permissions import is_org_member, is_org_owner, permission
 from ..repos import models as repos
+from ..repos.creation import create_repo_from_git
 from ..users import models as users
 from ..users.errors import UserNotFound
 from . import store
@@ -87,7 +88,7 @@ def create_fork(parent: repos.Repo, principal: Principal, options: Mapping[str, 
         parent.git.copy_to(git.path)
         return parent.default_branch
 
-    fork = repos.create_repo_from_git(
+    fork = create_repo_from_git(
         owner,
         {"name": name, "description": parent.description, "private": parent.private},
         populate,
@@ -207,7 +208,7 @@ def migrate(principal: Principal, options: Mapping[str, Any]) -> repos.Repo:
         "description": options.get("description") or "",
         "private": options.get("private") is True,
     }
-    repo = repos.create_repo_from_git(owner, options_for_repo, populate, mirror=mirror, original_url=url)
+    repo = create_repo_from_git(owner, options_for_repo, populate, mirror=mirror, original_url=url)
     if mirror:
         with forge().db.transaction():
             store.insert_mirror(repo.id, url, seal(authorization) if authorization else "", now_seconds())

@@ -158,7 +158,7 @@ def _assignee_names(options: Mapping[str, Any]) -> list[str] | None:
 
 def _assignable_ids(repo: repos.Repo, names: list[str]) -> list[int]:
     """The ids of the named users, each of whom must exist (422) and be assignable in the repository (422,
-    by the one rule of :func:`..assignees.models.can_be_assigned`)."""
+    by the one rule of :func:`..permissions.can_be_assigned`)."""
     ids: list[int] = []
     for name in names:
         try:

@@ -1,4 +1,4 @@
-"""Repository labels: Gitea's rules for names, colours and archiving, and the ``Label`` shape."""
+"""Repository labels: Gitea's rules for names, colours and archiving (the ``Label`` shape is :mod:`.presenters`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Organizations: creation with an Owners team, membership through teams, profile edits, Gitea's ``Organization``.
+"""Organizations: creation with an Owners team, membership through teams, profile edits (shapes: :mod:`.presenters`).
 
 Membership follows Gitea: a user belongs to an organization while in at least one of its teams, and the
 owners are the members of the Owners team (created with the organization, holding its creator).

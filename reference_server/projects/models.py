@@ -1,5 +1,5 @@
-"""Project boards: creation (with the template's columns), listing, editing, closing, deletion, and
-Gitea's ``Project`` shape. Columns live in :mod:`.columns`, the issues on them in :mod:`.cards`.
+"""Project boards: creation (with the template's columns), listing, editing, closing and deletion. Columns
+live in :mod:`.columns`, the issues on them in :mod:`.cards`, Gitea's ``Project`` in :mod:`.presenters`.
 
 Every board has exactly one default column from its creation on: the template's ``Backlog`` for
 ``basic_kanban`` and ``bug_triage`` (as Gitea creates them), else ``Uncategorized`` (the column Gitea

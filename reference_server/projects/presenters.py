@@ -1,4 +1,4 @@
-"""Gitea's ``Project`` as the API shows it, with the issue counts the caller may see; above the models."""
+"""Gitea's ``Project`` (with the issue counts the caller may see) and ``ProjectColumn``; above the models."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from ..timefmt import iso
 from . import store
+from .columns import Column
 from .models import Project
 from .scopes import Scope, can_read_repo
 
-__all__ = ["issue_counts", "project_to_api", "web_path"]
+__all__ = ["column_to_api", "issue_counts", "project_to_api", "web_path"]
 
 
 def web_path(scope: Scope, project: Project) -> str:
@@ -77,4 +78,21 @@ def project_to_api(scope: Scope, project: Project) -> dict[str, Any]:
     }
     if project.is_closed:
         body["closed_at"] = iso(project.closed)
+    return body
+
+
+def column_to_api(column: Column) -> dict[str, Any]:
+    """Gitea's ``ProjectColumn``; ``color`` only when the column has one (Gitea omits an empty one)."""
+    body: dict[str, Any] = {
+        "id": column.id,
+        "title": column.title,
+        "default": column.is_default,
+        "sorting": column.sorting,
+        "project_id": column.project_id,
+        "creator": poster_to_api(column.creator_id),
+        "created_at": iso(column.created),
+        "updated_at": iso(column.updated),
+    }
+    if column.color:
+        body["color"] = column.color
     return body

@@ -21,7 +21,7 @@ from ..events import AccountDeletedEvent, RepoDeletedEvent
 from ..issues.presenters import issue_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import cards, columns, models
-from .presenters import project_to_api
+from .presenters import column_to_api, project_to_api
 from .scopes import Scope, org_scope, repo_scope, self_scope, user_scope
 
 __all__ = ["ENDPOINTS", "register"]
@@ -67,7 +67,7 @@ def list_columns(scope: Scope, project_id: int) -> Response:
     """List a board's columns, left to right."""
     page = page_params()
     found, total = columns.list_columns(models.get_project(scope, project_id), page.limit, page.offset)
-    return paged_response([columns.column_to_api(column) for column in found], page, total)
+    return paged_response([column_to_api(column) for column in found], page, total)
 
 
 def _open_project(scope: Scope, project_id: int) -> models.Project:
@@ -82,7 +82,7 @@ def create_column(scope: Scope, project_id: int) -> Response:
     """Add a column at the right end of a board."""
     project = _open_project(scope, project_id)
     column = columns.create_column(project, json_body(required=("title",)), current_principal())
-    return json_response(columns.column_to_api(column), status=201)
+    return json_response(column_to_api(column), status=201)
 
 
 def move_columns(scope: Scope, project_id: int) -> Response:
@@ -94,14 +94,14 @@ def move_columns(scope: Scope, project_id: int) -> Response:
 def get_column(scope: Scope, project_id: int, column_id: int) -> Response:
     """Get a column of a board."""
     column = columns.get_column(models.get_project(scope, project_id), column_id)
-    return json_response(columns.column_to_api(column))
+    return json_response(column_to_api(column))
 
 
 def edit_column(scope: Scope, project_id: int, column_id: int) -> Response:
     """Edit a column: title, colour, sorting."""
     project = _open_project(scope, project_id)
     column = columns.edit_column(project, columns.get_column(project, column_id), json_body())
-    return json_response(columns.column_to_api(column))
+    return json_response(column_to_api(column))
 
 
 def delete_column(scope: Scope, project_id: int, column_id: int) -> Response:

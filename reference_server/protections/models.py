@@ -1,4 +1,4 @@
-"""Branch protection rules (with priority) and tag protection rules: options, state and Gitea's shapes.
+"""Branch protection rules (with priority) and tag protection rules: options and state (shapes: :mod:`.presenters`).
 
 Options are checked whole (types, users, teams) before anything is written, so a refused request
 changes nothing. The reference enforces pushing, force pushing, deletion and protected/unprotected

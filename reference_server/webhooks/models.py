@@ -1,4 +1,4 @@
-"""Repository webhooks as values, the rules of CreateHookOption and EditHookOption, and Gitea's ``Hook`` shape.
+"""Repository webhooks as values and the rules of CreateHookOption and EditHookOption (``Hook``: :mod:`.presenters`).
 
 Options are checked whole before anything is written, so a refused request changes nothing. The
 secret and the authorization header are credentials the server must use again (to sign, to send), so
