@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 from ..context import forge
 from ..errors import ApiError
-from ..repos.models import get_repo_by_id
+from ..repos.models import Repo, get_repo_by_id
 from ..repos.presenters import repo_to_api
 from ..timefmt import iso, iso_or_zero
 from ..users.models import get_user
@@ -16,9 +16,6 @@ from . import runner_store
 from .models import Job, Run, Runner, Task, get_job, get_run, get_runner, steps_of_task
 from .status import Status, api_status
 from .triggers import WorkflowFile
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
 
 __all__ = ["job_to_api", "run_details", "run_to_api", "runner_to_api", "task_to_api", "workflow_to_api"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Response, request
 
@@ -21,15 +21,12 @@ from ..endpoints import API, Endpoint
 from ..errors import Forbidden, NotFound, Unprocessable
 from ..orgs.models import get_org
 from ..permissions import is_org_member, is_org_owner, require_repo
-from ..repos.models import get_repo_by_id
+from ..repos.models import Repo, get_repo_by_id
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries, runner_store
 from .convert import job_to_api, run_to_api, runner_to_api
 from .models import Job, Run, Runner, get_run
 from .runners import registration_token, replace_registration_token
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
 
 __all__ = ["SCOPED_ENDPOINTS"]
 

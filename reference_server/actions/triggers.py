@@ -6,13 +6,13 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..context import forge, now_seconds
 from ..errors import ApiError, Unprocessable
 from ..events import PushEvent, RepoDeletedEvent
 from ..gitcli import ZERO_SHA, Git, GitError
-from ..repos.models import get_repo_by_id
+from ..repos.models import Repo, get_repo_by_id
 from ..repos.presenters import repo_to_api
 from ..users.models import get_user
 from ..users.presenters import user_to_api
@@ -29,9 +29,6 @@ from .models import (
 )
 from .status import Status
 from .workflow import WORKFLOW_DIRS, Workflow, WorkflowError, parse_workflow
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
 
 __all__ = [
     "WorkflowFile",

@@ -11,13 +11,13 @@ cannot loop.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..context import forge
 from ..errors import ApiError
 from ..events import RunStatusEvent
 from ..gitcli import Git
-from ..repos.models import get_repo_by_id
+from ..repos.models import Repo, get_repo_by_id
 from ..repos.presenters import repo_to_api
 from ..users.models import get_user
 from ..users.presenters import user_to_api
@@ -27,9 +27,6 @@ from .models import Run, get_run
 from .status import Status
 from .triggers import create_run, workflow_files
 from .workflow import Workflow, pattern_matches
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
 
 __all__ = ["MAX_CHAIN", "on_run_status", "triggered_by"]
 
