@@ -1,7 +1,7 @@
 """Every resource family, in dependency order: its endpoint table, its wiring besides routes, and its tables.
 
 The app builds itself from this one list. A family over Git data or configuration only keeps no tables, so it
-has no ``store`` module and declares no schema; a family packages' ``__init__`` imports nothing, so loading one
+has no ``store`` module and declares no schema; a family package's ``__init__`` imports nothing, so loading one
 module of a family never loads the rest of it.
 """
 
