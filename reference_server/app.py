@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, g, request
@@ -12,18 +11,26 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import IntegerConverter
 
 from .access import PUBLIC, Rule
-from .actions.config_store import SCHEMA as ACTIONS_CONFIG_SCHEMA
+from .auth import resolve_credentials
 from .blobs import BlobStore
+from .bodylimit import install_body_limit
 from .config import Config
 from .context import Forge
 from .db import Database
+from .deploy_tokens.models import git_principal_for_token
 from .diskfull import INSUFFICIENT_STORAGE, is_disk_full
 from .diskfull import MESSAGE as DISK_FULL_MESSAGE
 from .endpoints import Endpoint, enforce_access, register_endpoints
 from .errors import ApiError, ConnectError, TwirpError
 from .events import EventBus
+from .families import FAMILIES, SCHEMAS
+from .lfs.models import lfs_principal_for_token
+from .repos.store import upgrade as upgrade_repos_table
 from .rest import json_response
 from .signing import Signer, load_or_create_secret
+from .users.bootstrap import bootstrap as bootstrap_admin
+from .users.models import principal_for_password
+from .users.tokens import principal_for_token
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -36,76 +43,9 @@ TWIRP_PREFIX = "/twirp/"
 RUNNER_PREFIX = "/api/actions/"
 
 
-def _families() -> list[ModuleType]:
-    """Every resource family package, in dependency order; each has ``store.SCHEMA`` and ``routes.register``."""
-    from . import (
-        actions,
-        artifacts,
-        assignees,
-        avatars,
-        badges,
-        branches,
-        collaborators,
-        commits,
-        dependencies,
-        deploy_tokens,
-        feeds,
-        forks,
-        issue_config,
-        issues,
-        labels,
-        lfs,
-        licenses,
-        markup,
-        misc,
-        orgs,
-        pins,
-        projects,
-        protections,
-        pulls,
-        repos,
-        templates,
-        topics,
-        users,
-        webhooks,
-    )
-
-    return [
-        users,
-        orgs,
-        repos,
-        collaborators,
-        commits,
-        branches,
-        forks,
-        actions,
-        artifacts,
-        webhooks,
-        deploy_tokens,
-        lfs,
-        protections,
-        misc,
-        templates,
-        labels,
-        licenses,
-        avatars,
-        issues,
-        pulls,
-        topics,
-        badges,
-        pins,
-        dependencies,
-        assignees,
-        issue_config,
-        projects,
-        feeds,
-        markup,
-    ]
-
-
 def declared_endpoints() -> list[Endpoint]:
     """Every endpoint the families declare (the test hooks too): what the security tests enumerate."""
-    return [endpoint for family in _families() for endpoint in family.routes.ENDPOINTS]
+    return [endpoint for family in FAMILIES for endpoint in family.endpoints]
 
 
 def declared_rules() -> dict[str, Rule]:
@@ -203,10 +143,6 @@ def _install_error_handlers(app: Flask, forge: Forge) -> None:
 
 
 def _install_request_hooks(app: Flask) -> None:
-    from .auth import resolve_credentials
-    from .bodylimit import install_body_limit
-    from .users.models import principal_for_password, principal_for_token
-
     install_body_limit(app, exempt=(TWIRP_PREFIX,))  # the artifact service sets its own limits
 
     @app.before_request
@@ -214,13 +150,9 @@ def _install_request_hooks(app: Flask) -> None:
         if request.path.startswith("/api/v1/"):
             resolve_credentials(principal_for_token, principal_for_password)
         elif ".git/info/lfs/" in request.path:
-            from .deploy_tokens.models import lfs_principal_for_token  # also deploy and LFS transfer tokens
-
-            resolve_credentials(lfs_principal_for_token, principal_for_password)
+            resolve_credentials(lfs_principal_for_token, principal_for_password)  # also deploy and LFS transfer tokens
         elif request.path.endswith(".git") or ".git/" in request.path:
-            from .deploy_tokens.models import git_principal_for_token  # also deploy tokens
-
-            resolve_credentials(git_principal_for_token, principal_for_password)
+            resolve_credentials(git_principal_for_token, principal_for_password)  # also deploy tokens
 
     app.before_request(enforce_access)  # the declared access rule of the matched endpoint, before its view
 
@@ -249,21 +181,16 @@ def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = Non
     )
     app.extensions["forge"] = forge
     _ = (forge.webhook_hosts, forge.migration_hosts)  # a bad allow-list stops the start, not a delivery
-    families = _families()
-    forge.db.apply_schema([*(family.store.SCHEMA for family in families), ACTIONS_CONFIG_SCHEMA])
-    from .repos.store import upgrade as upgrade_repos_table
-
+    forge.db.apply_schema(SCHEMAS)
     upgrade_repos_table(forge.db)
     _install_error_handlers(app, forge)
     _install_request_hooks(app)
     with app.app_context():
-        from .users.models import bootstrap_admin
-
         app.config["GENERATED_ADMIN_TOKEN"] = bootstrap_admin()
-        for family in families:
-            register_endpoints(app, family.routes.ENDPOINTS, test_hooks=config.test_hooks)
-            if hasattr(family.routes, "register"):  # wiring besides routes: events, hooks, workers
-                family.routes.register(app)
+        for family in FAMILIES:
+            register_endpoints(app, family.endpoints, test_hooks=config.test_hooks)
+            if family.register is not None:  # wiring besides routes: events, hooks, workers
+                family.register(app)
     if configure is not None:
         configure(app)
     app.wsgi_app = SubPathMiddleware(app.wsgi_app, config.sub_path)  # type: ignore[method-assign]

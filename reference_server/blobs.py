@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -81,8 +82,6 @@ class BlobStore:
 
     def delete_tree(self, prefix: str) -> None:
         """Remove a folder of blobs (for example the staged blocks of one upload)."""
-        import shutil
-
         folder = self.path(prefix)
         if folder.is_dir():
             shutil.rmtree(folder, ignore_errors=True)

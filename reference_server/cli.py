@@ -6,9 +6,15 @@ import argparse
 import contextlib
 import logging
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from .config import Config, SystemClock
+import waitress.server
+
+from . import app as app_module
+from .badges.errors import BadgeFileError
+from .badges.models import load_badge_file
+from .config import Config, Limits, SystemClock
 from .passwords import PASSWORD_COSTS
 
 __all__ = ["RECV_BYTES", "main"]
@@ -67,16 +73,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     options = build_parser().parse_args(argv)
     logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    from dataclasses import replace
-
-    import waitress
-    from waitress.server import create_server
-
-    from .app import create_app
-    from .badges.errors import BadgeFileError
-    from .badges.models import load_badge_file
-    from .config import Limits
-
     try:
         badges = load_badge_file(options.badges) if options.badges else ()
     except BadgeFileError as exc:
@@ -96,11 +92,11 @@ def main(argv: list[str] | None = None) -> int:
         migrations_allowed_hosts=options.migrations_allowed_hosts,
     )
     try:
-        app = create_app(config)
+        app = app_module.create_app(config)
     except ValueError as exc:
         print(f"reference-server: {exc}", file=sys.stderr)
         return 2
-    server = create_server(
+    server = waitress.server.create_server(
         app,
         host=options.host,
         port=options.port,
@@ -118,7 +114,6 @@ def main(argv: list[str] | None = None) -> int:
     if generated:
         print(f"admin user {config.admin_username}, token: {generated}", flush=True)
     print(f"reference-server listening on http://{options.host}:{port}/ (base URL {config.base_url})", flush=True)
-    del waitress
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     return 0

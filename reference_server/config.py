@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
+from urllib.parse import urlsplit
 
 from .passwords import STANDARD_COST, ScryptCost
 
@@ -84,6 +85,4 @@ class Config:
     @property
     def sub_path(self) -> str:
         """The deployment sub-path without slashes ('' at the root)."""
-        from urllib.parse import urlsplit
-
         return urlsplit(self.base_url).path.strip("/")

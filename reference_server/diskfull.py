@@ -10,6 +10,8 @@ from __future__ import annotations
 import errno
 import sqlite3
 
+from .gitcli import GitError
+
 __all__ = ["INSUFFICIENT_STORAGE", "MESSAGE", "is_disk_full"]
 
 INSUFFICIENT_STORAGE = 507
@@ -23,8 +25,6 @@ def _says_disk_full(error: BaseException) -> bool:
     if isinstance(error, sqlite3.Error):
         code = getattr(error, "sqlite_errorcode", None)
         return code == sqlite3.SQLITE_FULL or "database or disk is full" in str(error)
-    from .gitcli import GitError
-
     if isinstance(error, GitError):
         text = str(error).lower()  # git's wording, and fast-import's "write error. Out of diskspace"
         return any(words in text for words in ("no space left on device", "disk quota exceeded", "out of diskspace"))

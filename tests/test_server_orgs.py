@@ -8,6 +8,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_server_orgs_support import API, assert_error, basic, make_org, make_user
 
+from reference_server.permissions import team_permission_on
+
 
 def team_named(client: FlaskClient, org: str, name: str, who: str = "olga") -> dict[str, Any]:
     teams = client.get(f"{API}/orgs/{org}/teams", headers=basic(who)).get_json()
@@ -131,7 +133,7 @@ def test_team_repositories_give_access(app: Flask, client: FlaskClient, admin_he
         found = orgs.find_team(users.get_user_by_name("guild").id, "DEVS")
         assert found is not None and found.id == team["id"]
         pete = users.get_user_by_name("pete")
-        assert orgs.team_permission_on(pete.id, repos.get_repo("guild", "vault")) == "write"
+        assert team_permission_on(pete.id, repos.get_repo("guild", "vault")) == "write"
     assert client.delete(f"{API}/teams/{team['id']}/repos/guild/vault", headers=basic("olga")).status_code == 204
     assert_error(client.get(f"{API}/repos/guild/vault", headers=basic("pete")), 404)
 

@@ -18,6 +18,7 @@ from werkzeug.serving import make_server
 from reference_server.auth import Principal
 from reference_server.events import PushEvent, RepoDeletedEvent
 from reference_server.gitcli import ZERO_SHA
+from reference_server.permissions import Permission, permission, require_repo
 from reference_server.repos import models as repos
 from reference_server.repos.errors import RepoNotFound, RepoPermissionDenied
 
@@ -240,13 +241,13 @@ def test_permission_and_require_repo_rules(app: Flask, client: FlaskClient, admi
         owner = Principal(owner_id, "nick", False, frozenset({"all"}))
         other = Principal(other_id, "olga", False, frozenset({"all"}))
         admin = Principal(1, "forge_admin", True, frozenset({"all"}))
-        assert repos.permission(None, pub) == repos.Permission(True, False, False)
-        assert repos.permission(None, priv) == repos.Permission(False, False, False)
-        assert repos.permission(owner, priv) == repos.Permission(True, True, True)
-        assert repos.permission(other, priv) == repos.Permission(False, False, False)
-        assert repos.permission(admin, priv) == repos.Permission(True, True, True)
+        assert permission(None, pub) == Permission(True, False, False)
+        assert permission(None, priv) == Permission(False, False, False)
+        assert permission(owner, priv) == Permission(True, True, True)
+        assert permission(other, priv) == Permission(False, False, False)
+        assert permission(admin, priv) == Permission(True, True, True)
         public_only = Principal(owner_id, "nick", False, frozenset({"all", "public-only"}))
-        assert repos.permission(public_only, priv).can_read is False
+        assert permission(public_only, priv).can_read is False
         assert pub.git_path == app.extensions["forge"].config.data_dir / "git" / "nick" / "pub.git"
         with pytest.raises(RepoNotFound):
             repos.get_repo_by_id(9999)
@@ -255,11 +256,11 @@ def test_permission_and_require_repo_rules(app: Flask, client: FlaskClient, admi
         from reference_server.users.models import principal_for_password, principal_for_token
 
         resolve_credentials(principal_for_token, principal_for_password)
-        assert repos.require_repo("nick", "pub", "read").name == "pub"
+        assert require_repo("nick", "pub", "read").name == "pub"
         with pytest.raises(RepoPermissionDenied):
-            repos.require_repo("nick", "pub", "write")
+            require_repo("nick", "pub", "write")
         with pytest.raises(RepoNotFound):
-            repos.require_repo("nick", "priv", "read")
+            require_repo("nick", "priv", "read")
 
 
 # -- Git smart HTTP --------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from reference_server import Config, create_app
+from reference_server.permissions import is_org_member, is_org_owner
 from reference_server.users import models as users
 
 ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567"  # the token tests/conftest.py configures
@@ -458,7 +459,6 @@ def test_organization_errors(client: FlaskClient, admin_headers: dict[str, str])
 
 
 def test_org_membership_helpers(app: Flask, client: FlaskClient, admin_headers: dict[str, str]) -> None:
-    from reference_server.orgs import models as orgs
 
     make_user(client, admin_headers, "quentin")
     make_user(client, admin_headers, "rita")
@@ -468,8 +468,8 @@ def test_org_membership_helpers(app: Flask, client: FlaskClient, admin_headers: 
         owner = users.get_user_by_name("quentin")
         other = users.get_user_by_name("rita")
         assert org.is_org and not owner.is_org
-        assert orgs.is_org_owner(owner.id, org.id) and orgs.is_org_member(owner.id, org.id)
-        assert not orgs.is_org_owner(other.id, org.id) and not orgs.is_org_member(other.id, org.id)
+        assert is_org_owner(owner.id, org.id) and is_org_member(owner.id, org.id)
+        assert not is_org_owner(other.id, org.id) and not is_org_member(other.id, org.id)
     assert_error(client.delete("/api/v1/admin/users/quentin", headers=admin_headers), 422, "organizations")
     assert client.delete("/api/v1/admin/users/quentin?purge=true", headers=admin_headers).status_code == 204
 

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 from ..context import forge
 from ..errors import ApiError
+from ..repos.models import Repo, get_repo_by_id
+from ..repos.presenters import repo_to_api
 from ..timefmt import iso, iso_or_zero
+from ..users.models import get_user
+from ..users.presenters import user_to_api
 from . import runner_store
 from .models import Job, Run, Runner, Task, get_job, get_run, get_runner, steps_of_task
 from .status import Status, api_status
 from .triggers import WorkflowFile
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
 
 __all__ = ["job_to_api", "run_details", "run_to_api", "runner_to_api", "task_to_api", "workflow_to_api"]
 
@@ -28,8 +29,6 @@ def _repo_html(repo: Repo) -> str:
 
 
 def _user(user_id: int) -> dict[str, Any] | None:
-    from ..users.models import get_user, user_to_api
-
     try:
         return user_to_api(get_user(user_id))
     except ApiError:
@@ -38,8 +37,6 @@ def _user(user_id: int) -> dict[str, Any] | None:
 
 def run_to_api(run: Run, repo: Repo) -> dict[str, Any]:
     """Gitea 1.27's ``ActionWorkflowRun``; ``conclusion`` only once completed, ``html_url`` by run id."""
-    from ..repos.models import repo_to_api
-
     status, conclusion = api_status(run.status)
     actor = _user(run.trigger_user_id)
     payload: dict[str, Any] = {
@@ -135,8 +132,6 @@ def task_to_api(task: Task) -> dict[str, Any] | None:
     job, run = get_job(task.job_id), get_run(task.run_id)
     if job is None or run is None:
         return None
-    from ..repos.models import get_repo_by_id
-
     repo = get_repo_by_id(run.repo_id)
     return {
         "id": task.id,

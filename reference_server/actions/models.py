@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
+
 from ..context import forge
 from ..db import Row
 from ..events import JobStatusEvent, RunStatusEvent
@@ -321,8 +323,6 @@ class TaskQueueSignal:
 
 
 def task_queue_signal() -> TaskQueueSignal:
-    from flask import current_app
-
     signal: TaskQueueSignal = current_app.extensions["actions_task_queue"]
     return signal
 

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from werkzeug.datastructures import MultiDict
 
+from ..artifacts.models import delete_artifacts_of_run
 from ..context import forge, now_seconds
 from ..errors import ApiError
 from ..gitcli import Git
+from ..users.models import find_account
 from . import runner_store, store
 from .convert import workflow_to_api
 from .errors import (
@@ -24,6 +26,7 @@ from .errors import (
 )
 from .models import Job, Run, Task, get_job, get_run
 from .status import STATUS_FILTERS
+from .tasks import cancel_run as cancel_unfinished
 from .triggers import workflow_files
 
 if TYPE_CHECKING:
@@ -136,8 +139,6 @@ def runs_page(
 ) -> tuple[list[Run], int]:
     """A page of runs of a repository, an owner or the instance, newest first, filtered by status, event,
     branch, actor and head_sha."""
-    from ..users.models import find_account
-
     statuses = _statuses(args)
     actor_id: int | None = None
     actor_name = args.get("actor")
@@ -205,8 +206,6 @@ def job_log_lines(job: Job) -> list[str]:
 
 def cancel_run(run: Run) -> None:
     """Cancel a run that is not done yet; 409 when it already is."""
-    from .tasks import cancel_run as cancel_unfinished
-
     if not cancel_unfinished(run.id):
         raise RunAlreadyDone()
 
@@ -215,8 +214,6 @@ def delete_run(run: Run) -> None:
     """Delete a finished run with its jobs, tasks, logs and artifacts; 400 while it is not done."""
     if not run.is_done:
         raise RunNotDone()
-    from ..artifacts.models import delete_artifacts_of_run
-
     with forge().db.transaction():
         delete_artifacts_of_run(run.id)
         store.delete_run(run.id)

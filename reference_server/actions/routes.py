@@ -15,6 +15,7 @@ from ..context import forge
 from ..endpoints import ANY_METHOD, API, EMPTY, WIRE, Endpoint
 from ..errors import ApiError, Unprocessable
 from ..events import AccountDeletedEvent, PushEvent, RepoDeletedEvent, RunStatusEvent
+from ..permissions import require_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries, runner_protocol
 from .config_routes import CONFIG_ENDPOINTS
@@ -27,7 +28,8 @@ from .triggers import dispatch_workflow, on_push, on_repo_deleted
 from .workflow_run import on_run_status
 
 if TYPE_CHECKING:
-    from ..repos.models import Need, Repo
+    from ..permissions import Need
+    from ..repos.models import Repo
 
 __all__ = ["ENDPOINTS", "register"]
 
@@ -36,8 +38,6 @@ log = logging.getLogger(__name__)
 
 def _repo(owner: str, name: str, need: Need = "read", *, anonymous_ok: bool = False) -> Repo:
     """The repository with the needed permission (the scope was checked before the view)."""
-    from ..repos.models import require_repo
-
     return require_repo(owner, name, need)
 
 

@@ -18,9 +18,10 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from ..context import forge, now_seconds
 from ..errors import ConnectError
+from . import runner_store
 from .connect import read_message, write_message
 from .errors import ConnectStatusError
-from .models import Runner, task_queue_signal
+from .models import Runner, bump_tasks_version, task_queue_signal
 from .runners import authenticate_runner, declare_runner, register_runner
 from .task_message import build_task_message
 from .tasks import LogRow, StepReport, TaskReport, pick_task, update_log, update_task
@@ -78,9 +79,6 @@ def declare() -> Response:
 
 
 def _tasks_version(runner: Runner) -> int:
-    from . import runner_store
-    from .models import bump_tasks_version
-
     version = runner_store.tasks_version(runner.owner_id, runner.repo_id)
     if version == 0:
         # 0 in a reply means "an old server that ignores tasks_version": start the scope at 1.

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from ..context import forge, now_seconds
 from ..errors import ApiError, ConnectError
 from ..events import AccountDeletedEvent
+from ..repos.models import get_repo_by_id
+from ..users.models import get_user
 from . import config_store, runner_store
 from .models import Runner
 from .secrets import seal, unseal
@@ -89,15 +91,11 @@ def _scope_exists(owner_id: int, repo_id: int) -> None:
     if repo_id < 0 or owner_id < 0:
         raise ConnectError("not_found", "owner of the token not found")
     if repo_id > 0:
-        from ..repos.models import get_repo_by_id
-
         try:
             get_repo_by_id(repo_id)
         except ApiError as exc:
             raise ConnectError("not_found", "repository of the token not found") from exc
     elif owner_id > 0:
-        from ..users.models import get_user
-
         try:
             get_user(owner_id)
         except ApiError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Response, request
 
@@ -19,14 +19,14 @@ from ..auth import current_principal
 from ..context import forge, now_seconds
 from ..endpoints import API, EMPTY, Endpoint
 from ..errors import Forbidden, NotFound, Unprocessable
+from ..orgs.models import get_org
+from ..permissions import is_org_member, is_org_owner, require_repo
+from ..repos.models import Repo, get_repo_by_id
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries, runner_store
 from .convert import job_to_api, run_to_api, runner_to_api
 from .models import Job, Run, Runner, get_run
 from .runners import registration_token, replace_registration_token
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
 
 __all__ = ["SCOPED_ENDPOINTS"]
 
@@ -54,8 +54,6 @@ class Scope:
 
 
 def repo_scope(owner: str, repo: str) -> Scope:
-    from ..repos.models import require_repo
-
     return Scope(0, require_repo(owner, repo, "admin").id)
 
 
@@ -69,8 +67,6 @@ def user_scope() -> Scope:
 
 
 def org_scope(org: str, *, owner: bool = True) -> Scope:
-    from ..orgs.models import get_org, is_org_member, is_org_owner
-
     principal = current_principal()
     account = get_org(org, principal)
     if owner and not (principal.is_admin or is_org_owner(principal.user_id, account.id)):
@@ -154,8 +150,6 @@ class _Repos:
         self._known: dict[int, Repo] = {}
 
     def __call__(self, repo_id: int) -> Repo:
-        from ..repos.models import get_repo_by_id
-
         if repo_id not in self._known:
             self._known[repo_id] = get_repo_by_id(repo_id)
         return self._known[repo_id]

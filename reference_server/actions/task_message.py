@@ -9,6 +9,8 @@ from google.protobuf.struct_pb2 import Struct
 
 from ..context import forge
 from ..errors import ApiError, ConnectError
+from ..repos.models import get_repo_by_id
+from ..users.models import get_user
 from . import runner_store
 from .models import Run, get_run, jobs_of_run
 from .secrets import job_secrets
@@ -39,9 +41,6 @@ EMPTY_CONTEXT_KEYS = (
 
 def _names(run: Run) -> tuple[str, str, str]:
     """``(owner/name, owner, actor)`` of a run, looked up now (empty when the account is gone)."""
-    from ..repos.models import get_repo_by_id
-    from ..users.models import get_user
-
     try:
         repo = get_repo_by_id(run.repo_id)
         full_name, owner = repo.full_name, repo.owner_name

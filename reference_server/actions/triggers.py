@@ -6,12 +6,16 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..context import forge, now_seconds
 from ..errors import ApiError, Unprocessable
 from ..events import PushEvent, RepoDeletedEvent
 from ..gitcli import ZERO_SHA, Git, GitError
+from ..repos.models import Repo, get_repo_by_id
+from ..repos.presenters import repo_to_api
+from ..users.models import get_user
+from ..users.presenters import user_to_api
 from . import runner_store, store
 from .errors import RefNotFound, WorkflowDisabled, WorkflowNotDispatchable, WorkflowNotFound
 from .models import (
@@ -25,9 +29,6 @@ from .models import (
 )
 from .status import Status
 from .workflow import WORKFLOW_DIRS, Workflow, WorkflowError, parse_workflow
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
 
 __all__ = [
     "WorkflowFile",
@@ -156,9 +157,6 @@ def _first_line(message: str) -> str:
 
 def on_push(event: PushEvent) -> None:
     """A ref moved: every enabled workflow of the new commit whose ``on: push`` filters match gets a run."""
-    from ..repos.models import get_repo_by_id, repo_to_api
-    from ..users.models import get_user, user_to_api
-
     if not event.after or event.after == ZERO_SHA or not event.ref.startswith(("refs/heads/", "refs/tags/")):
         return
     if event.pusher_id <= 0:
@@ -249,9 +247,6 @@ def find_workflow(git: Git, rev: str, workflow_id: str) -> WorkflowFile:
 
 def dispatch_workflow(repo: Repo, workflow_id: str, ref: str, given: Mapping[str, str], user_id: int) -> Run:
     """Start a ``workflow_dispatch`` run of the workflow as it is at ``ref``."""
-    from ..repos.models import repo_to_api
-    from ..users.models import get_user, user_to_api
-
     # Gitea's order: a disabled workflow is refused before the ref is looked up, the ref before the file.
     if workflow_id in store.disabled_workflows(repo.id):
         raise WorkflowDisabled("workflow is disabled")

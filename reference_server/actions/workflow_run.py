@@ -11,21 +11,22 @@ cannot loop.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..context import forge
 from ..errors import ApiError
 from ..events import RunStatusEvent
 from ..gitcli import Git
+from ..repos.models import Repo, get_repo_by_id
+from ..repos.presenters import repo_to_api
+from ..users.models import get_user
+from ..users.presenters import user_to_api
 from . import store
 from .convert import run_to_api
 from .models import Run, get_run
 from .status import Status
 from .triggers import create_run, workflow_files
 from .workflow import Workflow, pattern_matches
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
 
 __all__ = ["MAX_CHAIN", "on_run_status", "triggered_by"]
 
@@ -78,8 +79,6 @@ def on_run_status(event: RunStatusEvent) -> None:
     completed = get_run(event.run_id)
     if completed is None or _chain_depth(completed) >= MAX_CHAIN:
         return
-    from ..repos.models import get_repo_by_id
-
     try:
         repo = get_repo_by_id(completed.repo_id)
     except ApiError:
@@ -101,9 +100,6 @@ def on_run_status(event: RunStatusEvent) -> None:
 
 def _start(repo: Repo, workflow: Workflow, completed: Run, full_ref: str, sha: str) -> None:
     """One run of ``workflow``; a savepoint keeps a failed insert from leaving half a run behind."""
-    from ..repos.models import repo_to_api
-    from ..users.models import get_user, user_to_api
-
     conn = forge().db.conn
     sender = user_to_api(get_user(completed.trigger_user_id)) if completed.trigger_user_id > 0 else None
     payload: dict[str, Any] = {

@@ -53,11 +53,10 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from ..context import forge
 from ..filenames import path_like_reason
-from ..timefmt import iso
 from . import staging, store
 from .errors import (
     ArtifactExistsError,
@@ -79,7 +78,6 @@ __all__ = [
     "ZIP_TYPES",
     "ArtifactRow",
     "CreateRequest",
-    "artifact_to_api",
     "commit_block_list",
     "create_artifact",
     "delete_artifact",
@@ -443,20 +441,3 @@ def recover_storage() -> None:
         row = rows.get(int(folder.name)) if folder.name.isdigit() else None
         if row is None or row.status != PENDING:
             fg.blobs.delete_tree(f"{staging.STAGING_ROOT}/{folder.name}")
-
-
-def artifact_to_api(row: ArtifactRow, owner: str, repo: str, head_sha: str) -> dict[str, object]:
-    """Gitea's ``ActionArtifact`` for REST answers."""
-    url = forge().api_url(f"repos/{quote(owner, safe='')}/{quote(repo, safe='')}/actions/artifacts/{row.id}")
-    return {
-        "id": row.id,
-        "name": row.name,
-        "size_in_bytes": row.size,
-        "url": url,
-        "archive_download_url": url + "/zip",
-        "expired": is_expired(row, forge().now()),
-        "workflow_run": {"id": row.run_id, "repository_id": row.repo_id, "head_sha": head_sha},
-        "created_at": iso(row.created),
-        "updated_at": iso(row.updated),
-        "expires_at": iso(row.expires),
-    }

@@ -14,12 +14,16 @@ from urllib.parse import quote, urlencode
 from flask import Response, redirect, request
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..actions import models as actions
 from ..context import forge
 from ..errors import NotFound, Unauthorized
+from ..permissions import require_repo
+from ..repos.models import get_repo
 from ..rest import empty, json_response, page_params, paged_response
 from ..signing import UrlCheck, stray_parameter
 from . import models, store
 from .errors import ArtifactExpired, RestArtifactNotFound, RunNotFound
+from .presenters import artifact_to_api
 from .serve import serve_as_zip
 
 __all__ = [
@@ -37,8 +41,6 @@ PREFIX = "/api/v1/repos/<owner>/<repo>/actions"
 
 def _repo(owner: str, repo: str, need: Literal["read", "write"] = "read") -> tuple[int, str, str]:
     """(id, owner name, repo name) after the scope check (before any lookup) and the access check."""
-    from ..repos.models import require_repo
-
     found = require_repo(owner, repo, need)
     return found.id, found.owner_name, found.name
 
@@ -51,9 +53,7 @@ class _HeadShas:
 
     def __call__(self, run_id: int) -> str:
         if run_id not in self._known:
-            from ..actions.models import get_run
-
-            run = get_run(run_id)
+            run = actions.get_run(run_id)
             self._known[run_id] = run.head_sha if run is not None else ""
         return self._known[run_id]
 
@@ -61,9 +61,7 @@ class _HeadShas:
 def _listing(owner: str, repo: str, run_id: int | None) -> Response:
     repo_id, owner_name, repo_name = _repo(owner, repo)
     if run_id is not None:
-        from ..actions.models import get_run
-
-        run = get_run(run_id) if run_id <= store.MAX_ID else None
+        run = actions.get_run(run_id) if run_id <= store.MAX_ID else None
         if run is None or run.repo_id != repo_id:
             raise RunNotFound
     page = page_params()
@@ -72,7 +70,7 @@ def _listing(owner: str, repo: str, run_id: int | None) -> Response:
     )
     head_sha = _HeadShas()
     payload = {
-        "artifacts": [models.artifact_to_api(row, owner_name, repo_name, head_sha(row.run_id)) for row in rows],
+        "artifacts": [artifact_to_api(row, owner_name, repo_name, head_sha(row.run_id)) for row in rows],
         "total_count": total,
     }
     return paged_response(payload, page, total)
@@ -89,7 +87,7 @@ def list_run_artifacts(owner: str, repo: str, run_id: int) -> Response:
 def get_artifact(owner: str, repo: str, artifact_id: int) -> Response:
     repo_id, owner_name, repo_name = _repo(owner, repo)
     row = models.repo_artifact(repo_id, artifact_id)
-    return json_response(models.artifact_to_api(row, owner_name, repo_name, _HeadShas()(row.run_id)))
+    return json_response(artifact_to_api(row, owner_name, repo_name, _HeadShas()(row.run_id)))
 
 
 def delete_artifact(owner: str, repo: str, artifact_id: int) -> Response:
@@ -118,8 +116,6 @@ def artifact_zip(owner: str, repo: str, artifact_id: int) -> BaseResponse:
 
 def artifact_zip_raw(owner: str, repo: str, artifact_id: int) -> Response:
     """The ZIP behind a signed raw URL: the signature first (401), then the artifact (404)."""
-    from ..repos.models import get_repo
-
     fg = forge()
     try:
         repo_id: int | None = get_repo(owner, repo).id

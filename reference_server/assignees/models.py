@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..auth import ALL_SCOPES, Principal
+from ..auth import Principal
 from ..issues import models as issues
+from ..permissions import can_be_assigned, permission
 from ..repos import models as repos
 from ..repos.commit_gate import require_unarchived
 from ..users import models as users
@@ -24,21 +25,9 @@ from .errors import AssigneeNotAllowed, AssigneeUnknown, AssignPermissionDenied,
 __all__ = [
     "add_assignees",
     "assignable_users",
-    "can_be_assigned",
     "check_assignable",
     "remove_assignees",
 ]
-
-
-def can_be_assigned(user: users.User, repo: repos.Repo) -> bool:
-    """Gitea's ``CanBeAssigned``: an active user (not an organization, not a built-in account) with write
-    access to the code, issues or pull requests of the repository."""
-    if user.is_org or user.id <= 0 or not user.active:
-        return False
-    as_principal = Principal(user.id, user.name, user.is_admin, ALL_SCOPES)
-    if repos.permission(as_principal, repo).can_write:
-        return True
-    return repo.owner_is_org and store.team_writes_issues_or_pulls(repo.owner_id, user.id, repo.id)
 
 
 def assignable_users(repo: repos.Repo) -> list[users.User]:
@@ -86,7 +75,7 @@ def _users(names: list[str]) -> list[users.User]:
 
 def _require_writer(repo: repos.Repo, principal: Principal) -> None:
     """Only callers who can write the repository's issues and pulls change assignees (Gitea: 403)."""
-    if not repos.permission(principal, repo).can_write:
+    if not permission(principal, repo).can_write:
         raise AssignPermissionDenied()
 
 

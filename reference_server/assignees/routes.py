@@ -13,10 +13,11 @@ from ..access import token
 from ..auth import current_principal
 from ..endpoints import API, EMPTY, Endpoint
 from ..issues import models as issues
-from ..issues.routes import issue_api
+from ..issues.presenters import issue_api
+from ..permissions import require_repo
 from ..repos import models as repos
 from ..rest import empty, json_body, json_response
-from ..users.models import user_to_api
+from ..users.presenters import user_to_api
 from . import models
 
 __all__ = ["ENDPOINTS"]
@@ -28,7 +29,7 @@ ISSUE = f"{REPO}/issues/<int:index>"
 def _reader_repo(owner: str, repo: str) -> repos.Repo:
     """``reqToken`` + ``reqAnyRepoReader`` in the repository scope: 401, 403 scope, 404 invisible."""
     current_principal()
-    return repos.require_repo(owner, repo, "read")
+    return require_repo(owner, repo, "read")
 
 
 def list_assignees(owner: str, repo: str) -> Response:
@@ -46,7 +47,7 @@ def check_repo_assignee(owner: str, repo: str, assignee: str) -> Response:
 
 def check_issue_assignee(owner: str, repo: str, index: int, assignee: str) -> Response:
     """Gitea's ``issueCheckAssignee``: 204 when the user could be assigned to this issue (unknown issue 404)."""
-    found = repos.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     issues.get_issue(found, index)
     models.check_assignable(found, assignee)
     return empty()
@@ -55,7 +56,7 @@ def check_issue_assignee(owner: str, repo: str, index: int, assignee: str) -> Re
 def add_assignees(owner: str, repo: str, index: int) -> Response:
     """``IssueAssigneesOption {assignees}`` → 201 ``Issue``."""
     principal = current_principal()
-    found = repos.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     issue = models.add_assignees(found, index, json_body(), principal)
     return json_response(issue_api(found, issue), status=201)
 
@@ -63,7 +64,7 @@ def add_assignees(owner: str, repo: str, index: int) -> Response:
 def remove_assignees(owner: str, repo: str, index: int) -> Response:
     """``IssueAssigneesOption {assignees}`` → 200 ``Issue``."""
     principal = current_principal()
-    found = repos.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     issue = models.remove_assignees(found, index, json_body(), principal)
     return json_response(issue_api(found, issue))
 

@@ -6,10 +6,12 @@ from flask import Flask, Response
 
 from ..access import PUBLIC, token
 from ..auth import current_principal
+from ..bodies import optional_text
 from ..context import forge
 from ..endpoints import EMPTY, FILE, Endpoint
 from ..events import AccountDeletedEvent, RepoDeletedEvent
-from ..repos.models import require_repo
+from ..orgs import models as orgs
+from ..permissions import require_org_owner, require_repo
 from ..rest import empty, json_body
 from ..users import models as users
 from . import models
@@ -25,7 +27,7 @@ CACHE_CONTROL = "public, max-age=86400"
 
 def _image_option() -> str:
     """The ``image`` field of ``UpdateUserAvatarOption``/``UpdateRepoAvatarOption``: 422 when missing."""
-    return users.optional_text(json_body(required=("image",)), "image", MAX_IMAGE_TEXT)
+    return optional_text(json_body(required=("image",)), "image", MAX_IMAGE_TEXT)
 
 
 def user_update_avatar() -> Response:
@@ -57,11 +59,9 @@ def repo_delete_avatar(owner: str, repo: str) -> Response:
 
 
 def _owned_org(name: str) -> users.User:
-    from ..orgs import models as orgs
-
     principal = current_principal()
     org = orgs.get_org(name, principal)
-    orgs.require_owner(org, principal)
+    require_org_owner(org, principal)
     return org
 
 

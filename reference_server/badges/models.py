@@ -28,7 +28,6 @@ __all__ = [
     "BadgeDefinition",
     "add_user_badges",
     "all_badges",
-    "badge_to_api",
     "define_badge",
     "forget_badge",
     "load_badge_file",
@@ -156,9 +155,3 @@ def remove_user_badges(user_id: int, slugs: Sequence[str]) -> None:
     """Take these badges from the user; slugs the user does not hold (or that name nothing) are ignored."""
     with forge().db.transaction():
         store.unassign(user_id, slugs)
-
-
-def badge_to_api(badge: Badge) -> dict[str, Any]:
-    """The swagger's ``Badge`` keys (``id, slug, description, image_url``); Gitea itself sends ``ID, Slug,
-    Description, ImageURL`` because its model has no JSON tags: a documented deviation of the reference."""
-    return {"id": badge.id, "slug": badge.slug, "description": badge.description, "image_url": badge.image_url}

@@ -13,6 +13,7 @@ from ..rest import empty, json_body, json_response
 from ..users.errors import UserNotFound
 from ..users.models import User, get_user_by_name
 from . import models
+from .presenters import badge_to_api
 
 __all__ = ["ENDPOINTS", "register"]
 
@@ -40,7 +41,7 @@ def _slugs() -> list[str]:
 def list_user_badges(username: str) -> Response:
     """List a user's badges."""
     badges = models.user_badges(_user(username).id)
-    response = json_response([models.badge_to_api(badge) for badge in badges])
+    response = json_response([badge_to_api(badge) for badge in badges])
     response.headers["X-Total-Count"] = str(len(badges))
     response.headers["Access-Control-Expose-Headers"] = "X-Total-Count"
     return response
@@ -62,12 +63,12 @@ def delete_user_badges(username: str) -> Response:
 
 def reference_list_badges() -> Response:
     """Reference only: every badge definition (what an operator seeded)."""
-    return json_response([models.badge_to_api(badge) for badge in models.all_badges()])
+    return json_response([badge_to_api(badge) for badge in models.all_badges()])
 
 
 def reference_define_badge(slug: str) -> Response:
     """Reference only: define (or redefine) a badge, as an operator seeds Gitea's badge table."""
-    return json_response(models.badge_to_api(models.define_badge(slug, json_body())))
+    return json_response(badge_to_api(models.define_badge(slug, json_body())))
 
 
 def reference_forget_badge(slug: str) -> Response:

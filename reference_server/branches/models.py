@@ -1,4 +1,4 @@
-"""Branch rules and Gitea's ``Branch``; every branch change goes through :func:`move_refs`.
+"""Branch rules; every branch change goes through :func:`move_refs` (Gitea's ``Branch`` is :mod:`.presenters`).
 
 :func:`move_refs` is the ref-update choke point: under the repository's lock it asks
 :func:`authorize_ref_update` about each ``(ref, old, new)`` (where branch protection plugs in), moves
@@ -12,18 +12,17 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 from ..auth import Principal
 from ..context import forge
 from ..errors import Forbidden
 from ..events import DefaultBranchChangedEvent, PushEvent
 from ..gitcli import ZERO_SHA, RefUpdateRejectedError, valid_branch_name
+from ..permissions import permission
+from ..protections import models as protections
 from ..protections.guard import check_ref_update
+from ..protections.rules import first_matching_rule
 from ..repos import models as repos
-from ..repos.contents import NOT_SIGNED
-from ..timefmt import iso
-from ..users import models as users
 from .errors import (
     BranchExists,
     BranchMissing,
@@ -39,7 +38,6 @@ from .errors import (
 __all__ = [
     "RefUpdate",
     "authorize_ref_update",
-    "branch_to_api",
     "create_branch",
     "delete_branch",
     "get_branch",
@@ -106,71 +104,8 @@ def _valid_name(name: object, field: str) -> str:
     return name
 
 
-def _person(name: str, email: str) -> dict[str, str]:
-    account = users.find_user_by_email(email)
-    return {"name": name, "email": email, "username": account.name if account is not None else ""}
-
-
-def _protection_fields(repo: repos.Repo, name: str, principal: Principal | None, can_write: bool) -> dict[str, Any]:
-    """What the branch's effective protection rule (the first matching one by priority) says, as Gitea
-    shows it on a ``Branch``; a caller may push only when the rule lets them."""
-    from ..protections import guard
-    from ..protections import models as protections
-    from ..protections.rules import first_matching_rule
-
-    rule = first_matching_rule(protections.branch_rules(repo.id), name)
-    if rule is None:
-        return {
-            "protected": False,
-            "required_approvals": 0,
-            "enable_status_check": False,
-            "status_check_contexts": [],
-            "user_can_push": can_write,
-            "user_can_merge": can_write,
-            "effective_branch_protection_name": "",
-        }
-    stored = next((item for item in protections.list_branch_protections(repo) if item.id == rule.id), None)
-    settings: Mapping[str, Any] = stored.settings if stored is not None else {}
-    can_push = can_write and principal is not None and rule.can_push(guard.pusher_for(principal, repo))
-    return {
-        "protected": True,
-        "required_approvals": int(settings.get("required_approvals", 0)),
-        "enable_status_check": bool(settings.get("enable_status_check", False)),
-        "status_check_contexts": list(settings.get("status_check_contexts", [])),
-        "user_can_push": can_push,
-        "user_can_merge": can_write,
-        "effective_branch_protection_name": rule.rule_name,
-    }
-
-
 def _is_protected(repo: repos.Repo, name: str) -> bool:
-    from ..protections import models as protections
-    from ..protections.rules import first_matching_rule
-
     return first_matching_rule(protections.branch_rules(repo.id), name) is not None
-
-
-def branch_to_api(repo: repos.Repo, name: str, sha: str, principal: Principal | None) -> dict[str, Any]:
-    """Gitea's ``Branch``: its head as a ``PayloadCommit``, its protection and what the caller may do with it."""
-    info = repo.git.commit_info(sha)
-    can_write = repos.permission(principal, repo).can_write and not repo.is_mirror
-    base = f"{quote(repo.owner_name)}/{quote(repo.name)}"
-    return {
-        "name": name,
-        "commit": {
-            "id": sha,
-            "message": info.message,
-            "url": forge().url(f"{base}/commit/{sha}"),
-            "author": _person(info.author.name, info.author.email),
-            "committer": _person(info.committer.name, info.committer.email),
-            "verification": NOT_SIGNED,
-            "timestamp": iso(info.author.time),
-            "added": None,
-            "removed": None,
-            "modified": None,
-        },
-        **_protection_fields(repo, name, principal, can_write),
-    }
 
 
 def list_branches(repo: repos.Repo, keyword: str, offset: int, limit: int) -> tuple[list[tuple[str, str]], int]:
@@ -240,7 +175,7 @@ def rename_branch(repo: repos.Repo, principal: Principal, name: str, options: Ma
         raise BranchMissing("Branch doesn't exist.")
     if new_name == name or new_name in branches:
         raise RenameTargetExists()
-    if (name == repo.default_branch or _is_protected(repo, name)) and not repos.permission(principal, repo).is_admin:
+    if (name == repo.default_branch or _is_protected(repo, name)) and not permission(principal, repo).is_admin:
         raise BranchRefused("User must be a repo or site admin to rename default or protected branches.")
     head = branches[name]
     move_refs(

@@ -7,9 +7,10 @@ from flask import Response, request
 from ..access import token
 from ..auth import current_principal, optional_principal
 from ..endpoints import EMPTY, Endpoint
-from ..repos import models as repos
+from ..permissions import require_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
+from .presenters import branch_to_api
 
 __all__ = ["ENDPOINTS"]
 
@@ -18,39 +19,39 @@ API = "/api/v1"
 
 def repo_list_branches(owner: str, repo: str) -> Response:
     """List a repository's branches by name (``q`` filters), paged with ``X-Total-Count``."""
-    found = repos.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     page = page_params()
     chunk, total = models.list_branches(found, request.args.get("q", ""), page.offset, page.limit)
     viewer = optional_principal()
-    return paged_response([models.branch_to_api(found, name, sha, viewer) for name, sha in chunk], page, total)
+    return paged_response([branch_to_api(found, name, sha, viewer) for name, sha in chunk], page, total)
 
 
 def repo_get_branch(owner: str, repo: str, branch: str) -> Response:
     """One branch with its head commit."""
-    found = repos.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     sha = models.get_branch(found, branch)
-    return json_response(models.branch_to_api(found, branch, sha, optional_principal()))
+    return json_response(branch_to_api(found, branch, sha, optional_principal()))
 
 
 def repo_create_branch(owner: str, repo: str) -> Response:
     """Create a branch from a branch, tag or commit (201 ``Branch``)."""
     principal = current_principal()
-    found = repos.require_repo(owner, repo, "write")
+    found = require_repo(owner, repo, "write")
     name, sha = models.create_branch(found, principal, json_body())
-    return json_response(models.branch_to_api(found, name, sha, principal), status=201)
+    return json_response(branch_to_api(found, name, sha, principal), status=201)
 
 
 def repo_delete_branch(owner: str, repo: str, branch: str) -> Response:
     """Delete a branch (never the default one)."""
     principal = current_principal()
-    models.delete_branch(repos.require_repo(owner, repo, "write"), principal, branch)
+    models.delete_branch(require_repo(owner, repo, "write"), principal, branch)
     return empty()
 
 
 def repo_rename_branch(owner: str, repo: str, branch: str) -> Response:
     """Rename a branch (``{"name"}``; 204)."""
     principal = current_principal()
-    found = repos.require_repo(owner, repo, "write")
+    found = require_repo(owner, repo, "write")
     models.rename_branch(found, principal, branch, json_body(required=("name",)))
     return empty()
 
@@ -58,7 +59,7 @@ def repo_rename_branch(owner: str, repo: str, branch: str) -> Response:
 def repo_update_branch(owner: str, repo: str, branch: str) -> Response:
     """Move a branch to another commit (``new_commit_id``, optional ``old_commit_id`` check, ``force``; 204)."""
     principal = current_principal()
-    found = repos.require_repo(owner, repo, "write")
+    found = require_repo(owner, repo, "write")
     models.update_branch(found, principal, branch, json_body())
     return empty()
 

@@ -7,10 +7,12 @@ from flask import Response
 from ..access import token
 from ..auth import current_principal
 from ..endpoints import EMPTY, Endpoint
-from ..repos.models import Repo, require_repo
+from ..permissions import require_repo, require_repo_admin
+from ..repos.models import Repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
-from ..users import models as users
+from ..users.presenters import user_to_api
 from . import models
+from .presenters import permission_to_api
 
 __all__ = ["ENDPOINTS"]
 
@@ -29,7 +31,7 @@ def repo_list_collaborators(owner: str, repo: str) -> Response:
     found = _repo(owner, repo)
     page = page_params()
     collaborators, total = models.list_collaborators(found, page.limit, page.offset)
-    return paged_response([users.user_to_api(user) for user in collaborators], page, total)
+    return paged_response([user_to_api(user) for user in collaborators], page, total)
 
 
 def repo_check_collaborator(owner: str, repo: str, collaborator: str) -> Response:
@@ -41,7 +43,7 @@ def repo_check_collaborator(owner: str, repo: str, collaborator: str) -> Respons
 def repo_add_collaborator(owner: str, repo: str, collaborator: str) -> Response:
     """Add or update a collaborator (repository admins)."""
     found = _repo(owner, repo)
-    models.require_repo_admin(found, current_principal())
+    require_repo_admin(found, current_principal())
     models.put_collaborator(found, collaborator, json_body())
     return empty()
 
@@ -49,7 +51,7 @@ def repo_add_collaborator(owner: str, repo: str, collaborator: str) -> Response:
 def repo_delete_collaborator(owner: str, repo: str, collaborator: str) -> Response:
     """Remove a collaborator (repository admins)."""
     found = _repo(owner, repo)
-    models.require_repo_admin(found, current_principal())
+    require_repo_admin(found, current_principal())
     models.remove_collaborator(found, collaborator)
     return empty()
 
@@ -57,7 +59,7 @@ def repo_delete_collaborator(owner: str, repo: str, collaborator: str) -> Respon
 def repo_get_repo_permissions(owner: str, repo: str, collaborator: str) -> Response:
     """A user's permission on the repository."""
     found = _repo(owner, repo)
-    return json_response(models.permission_to_api(found, collaborator, current_principal()))
+    return json_response(permission_to_api(found, collaborator, current_principal()))
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (

@@ -12,18 +12,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from subprocess import CompletedProcess
-from typing import Any
 
 from ..auth import optional_principal
 from ..gitcli import Git
+from ..permissions import permission
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from ..users import models as users
 from ..users.errors import UserNotFound
 from .errors import CommitNotFound, InvalidCompare
-from .models import CommitOptions, commit_to_api, read_commits, resolve_commit
+from .models import resolve_commit
 
-__all__ = ["CompareRequest", "Comparison", "compare", "compare_text", "compare_to_api", "parse_basehead"]
+__all__ = ["CompareRequest", "Comparison", "compare", "compare_text", "parse_basehead"]
 
 MAX_FORK_DEPTH = 10
 
@@ -103,7 +103,7 @@ def parse_basehead(basehead: str) -> CompareRequest:
 
 
 def _readable(repo: repos.Repo) -> bool:
-    return repos.permission(optional_principal(), repo).can_read
+    return permission(optional_principal(), repo).can_read
 
 
 def _head_repository(base: repos.Repo, request: CompareRequest) -> repos.Repo:
@@ -167,16 +167,6 @@ def compare(base_repo: repos.Repo, basehead: str) -> Comparison:
     head = _resolve(head_repo.git, request.head_ref, head_repo.default_branch)
     git = base_repo.git if head_repo.id == base_repo.id else _CombinedGit(base_repo.git_path, head_repo.git_path)
     return Comparison(base_repo, head_repo, base, head, request.direct, git)
-
-
-def compare_to_api(comparison: Comparison, options: CommitOptions) -> dict[str, Any]:
-    """Gitea's ``Compare``: ``total_commits`` and the commits of ``base..head``, newest first."""
-    infos = read_commits(comparison.git, ["--end-of-options", f"{comparison.base}..{comparison.head}"])
-    accounts: dict[str, dict[str, Any] | None] = {}
-    commits = [
-        commit_to_api(comparison.head_repo, info, options, git=comparison.git, accounts=accounts) for info in infos
-    ]
-    return {"total_commits": len(commits), "commits": commits}
 
 
 def compare_text(comparison: Comparison, output: str) -> str:

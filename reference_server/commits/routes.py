@@ -8,11 +8,12 @@ from flask import Response, request
 
 from ..access import token
 from ..endpoints import Endpoint
-from ..repos import models as repos
+from ..permissions import require_repo
 from ..repos.contents import validate_path
 from ..rest import json_response, page_params, paged_response, query_bool
 from . import compare, models
 from .errors import CommitNotFound, EmptyRepository
+from .presenters import commit_to_api, compare_to_api
 
 __all__ = ["ENDPOINTS"]
 
@@ -31,7 +32,7 @@ def _options() -> models.CommitOptions:
 
 def repo_get_all_commits(owner: str, repo: str) -> Response:
     """List a repository's commits (``sha``, ``path``, ``since``, ``until``, ``not``), newest first, paged."""
-    found = repos.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     git = found.git
     if git.is_empty():
         raise EmptyRepository("Git Repository is empty.")
@@ -49,7 +50,7 @@ def repo_get_all_commits(owner: str, repo: str) -> Response:
     if total == 0 and query.path:
         raise CommitNotFound(f"no commit touches the path [path: {query.path}]")
     accounts: dict[str, dict[str, Any] | None] = {}
-    body = [models.commit_to_api(found, info, options, accounts=accounts) for info in infos]
+    body = [commit_to_api(found, info, options, accounts=accounts) for info in infos]
     response = paged_response(body, page, total)
     response.headers[PAGE_COUNT_HEADER] = str((total + page.limit - 1) // page.limit)
     response.headers["Access-Control-Expose-Headers"] = f"X-Total-Count, {PAGE_COUNT_HEADER}, Link"
@@ -58,20 +59,20 @@ def repo_get_all_commits(owner: str, repo: str) -> Response:
 
 def repo_get_single_commit(owner: str, repo: str, sha: str) -> Response:
     """A single commit by SHA (or ref) with its stats, files and verification."""
-    found = repos.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     info = models.get_commit(found, sha)
-    return json_response(models.commit_to_api(found, info, _options()))
+    return json_response(commit_to_api(found, info, _options()))
 
 
 def repo_compare_diff(owner: str, repo: str, basehead: str) -> Response:
     """Compare two branches, tags or commits (``base...head``, ``base..head``, a fork's ``owner:ref``)."""
-    found = repos.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     comparison = compare.compare(found, basehead)
     output = request.args.get("output", "")
     if output in ("diff", "patch"):
         text = compare.compare_text(comparison, output)
         return Response(text, status=200, content_type="text/plain; charset=utf-8")
-    return json_response(compare.compare_to_api(comparison, _options()))
+    return json_response(compare_to_api(comparison, _options()))
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (

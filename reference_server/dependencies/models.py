@@ -15,6 +15,7 @@ from ..auth import Principal
 from ..context import forge, now_seconds
 from ..issues.comments import CommentType, add_event
 from ..issues.models import Issue, get_issue, get_issue_by_id
+from ..permissions import permission
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from . import store
@@ -67,7 +68,7 @@ def resolve_issue_meta(path_repo: repos.Repo, options: Mapping[str, Any], princi
         repo = repos.get_repo(owner, name)
     except RepoNotFound:
         repo = None
-    if repo is None or not repos.permission(principal, repo).can_read:
+    if repo is None or not permission(principal, repo).can_read:
         raise RepoNotFound(f"repository does not exist [owner: {owner}, name: {name}]")
     return Linked(repo, get_issue(repo, index))
 
@@ -91,7 +92,7 @@ def _check_allowed(target: Linked, principal: Principal) -> None:
     that the caller reads the dependency is ensured when it is looked up."""
     if target.repo.archived:
         raise LinkNotAllowed(f"cannot change the dependencies of {target.label}: its repository is archived")
-    if not repos.permission(principal, target.repo).can_write:
+    if not permission(principal, target.repo).can_write:
         raise LinkNotAllowed(f"cannot change the dependencies of {target.label} without write access")
 
 
@@ -133,7 +134,7 @@ def _readable(issue_ids: list[int], principal: Principal | None) -> list[Linked]
         issue = get_issue_by_id(issue_id)
         if issue.repo_id not in allowed:
             repo = repos.get_repo_by_id(issue.repo_id)
-            allowed[issue.repo_id] = repo if repos.permission(principal, repo).can_read else None
+            allowed[issue.repo_id] = repo if permission(principal, repo).can_read else None
         repo_or_none = allowed[issue.repo_id]
         if repo_or_none is not None:
             found.append(Linked(repo_or_none, issue))

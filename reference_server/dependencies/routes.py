@@ -10,8 +10,8 @@ from ..access import token
 from ..auth import Principal, current_principal, optional_principal
 from ..endpoints import API, Endpoint
 from ..issues.models import get_issue, get_issue_by_id
-from ..issues.routes import issue_api
-from ..repos import models as repos
+from ..issues.presenters import issue_api
+from ..permissions import require_repo
 from ..repos.commit_gate import require_unarchived
 from ..rest import Page, json_body, json_response, page_params, paged_response
 from . import models
@@ -23,13 +23,13 @@ ISSUE = "/api/v1/repos/<owner>/<repo>/issues/<int:index>"
 
 def _path_issue(owner: str, repo: str, index: int) -> models.Linked:
     """Scope first (401/403 before any lookup), then a repository the caller can see (404), then the issue."""
-    found = repos.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     return models.Linked(found, get_issue(found, index))
 
 
 def _change(owner: str, repo: str, index: int, *, unarchived: bool) -> tuple[models.Linked, models.Linked, Principal]:
     """The path's issue, the body's issue and the caller of a POST or DELETE."""
-    found = repos.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     if unarchived:
         require_unarchived(found)
     principal = current_principal()

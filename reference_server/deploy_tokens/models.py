@@ -2,7 +2,7 @@
 or read-write, used as the password of Git and LFS requests, kept only as its SHA-256, regenerated in place.
 
 On Git paths (``/<owner>/<repo>.git/...``) a deploy token authenticates as the repository's owner (as Gitea's
-deploy keys push as the owner) while :func:`current_deploy_token` tells the Git and LFS handlers to grant only
+deploy keys push as the owner) while the request's binding (:func:`..permissions.git_permission`) grants only
 what the token allows, and only on its own repository.
 """
 
@@ -13,18 +13,15 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
-
-from flask import g
 
 from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
 from ..events import RepoDeletedEvent
+from ..permissions import RepoBinding, bind_request
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from ..rest import Page
-from ..timefmt import iso
 from ..users import models as users
 from ..users.tokens import principal_for_token, token_hash
 from . import store
@@ -35,22 +32,15 @@ __all__ = [
     "TOKEN_PREFIX",
     "DeployToken",
     "NewDeployToken",
-    "RepoBinding",
-    "bind_request",
     "create_token",
-    "current_binding",
-    "current_deploy_token",
     "delete_token",
     "deploy_principal",
     "get_token",
     "git_principal_for_token",
-    "lfs_principal_for_token",
     "list_tokens",
     "on_repo_deleted",
     "regenerate_token",
-    "repo_permission",
     "token_by_id",
-    "token_to_api",
     "verify_token",
 ]
 
@@ -179,55 +169,19 @@ def verify_token(plaintext: str) -> DeployToken | None:
     return DeployToken.from_row(row) if row is not None else None
 
 
-def token_to_api(token: DeployToken, repo: repos.Repo, plaintext: str = "") -> dict[str, Any]:
-    """Gitea's ``DeployKey`` for a token: ``key`` holds the plaintext only right after creation or regeneration."""
-    path = f"{quote(repo.owner_name)}/{quote(repo.name)}"
-    return {
-        "id": token.id,
-        "key_id": 0,
-        "key": plaintext,
-        "url": forge().api_url(f"repos/{path}/keys/{token.id}"),
-        "title": token.title,
-        "fingerprint": "",
-        "created_at": iso(token.created),
-        "read_only": token.read_only,
-        "repository": repos.repo_to_api(repo),
-    }
-
-
 # -- Git and LFS requests ------------------------------------------------------------------------
 
 
 def deploy_principal(token: DeployToken) -> Principal | None:
     """The caller a deploy token stands for: its repository's owner (as Gitea's deploy keys push), with the
-    repository scope only; :func:`repo_permission` then grants what the token allows on its repository alone."""
+    repository scope only; :func:`..permissions.git_permission` then grants what the token allows on its
+    repository alone."""
     try:
         repo = repos.get_repo_by_id(token.repo_id)
     except RepoNotFound:
         return None
     owner = users.get_user(repo.owner_id)
     return Principal(owner.id, owner.name, False, frozenset({"write:repository"}))
-
-
-@dataclass(frozen=True)
-class RepoBinding:
-    """A credential of the current request that is valid for one repository only: a deploy token, or an LFS
-    transfer token (which also keeps its user's own permission as an upper bound)."""
-
-    repo_id: int
-    writable: bool
-    deploy_token: DeployToken | None = None
-
-
-def bind_request(binding: RepoBinding) -> None:
-    """Limit the current request's credential to ``binding`` (called while credentials are resolved)."""
-    g.repo_binding = binding
-
-
-def current_binding() -> RepoBinding | None:
-    """The repository the current request's credential is bound to, if it is bound."""
-    binding: RepoBinding | None = g.get("repo_binding")
-    return binding
 
 
 def git_principal_for_token(token: str) -> Principal | None:
@@ -245,43 +199,10 @@ def git_principal_for_token(token: str) -> Principal | None:
     return None
 
 
-def lfs_principal_for_token(token: str) -> Principal | None:
-    """Credentials of an LFS request: those of a Git request, else an LFS transfer token handed out by a
-    batch answer (bound to its repository and operation)."""
-    principal = git_principal_for_token(token)
-    if principal is not None:
-        return principal
-    from ..lfs.models import transfer_principal
-
-    return transfer_principal(token)
-
-
-def current_deploy_token() -> DeployToken | None:
-    """The deploy token the current Git or LFS request authenticated with (directly or through an LFS
-    transfer token issued to it), if any."""
-    binding = current_binding()
-    return binding.deploy_token if binding is not None else None
-
-
 def token_by_id(token_id: int) -> DeployToken | None:
     """A token by id whatever its repository (an LFS transfer token names the deploy token it came from)."""
     row = store.token_by_any_id(token_id)
     return DeployToken.from_row(row) if row is not None else None
-
-
-def repo_permission(principal: Principal | None, repo: repos.Repo) -> repos.Permission:
-    """What the current Git or LFS caller may do with ``repo``. A bound credential gives nothing beyond what an
-    anonymous caller has on other repositories; a deploy token reads (and unless read-only writes) its own;
-    an LFS transfer token keeps its user's permission, without write for a download token."""
-    binding = current_binding()
-    if binding is None:
-        return repos.permission(principal, repo)
-    if binding.repo_id != repo.id:
-        return repos.Permission(repos.permission(None, repo).can_read, False, False)
-    if binding.deploy_token is not None:
-        return repos.Permission(True, binding.writable, False)
-    own = repos.permission(principal, repo)
-    return repos.Permission(own.can_read, own.can_write and binding.writable, False)
 
 
 def on_repo_deleted(event: RepoDeletedEvent) -> None:

@@ -15,10 +15,12 @@ from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..errors import BadRequest
 from ..events import RepoDeletedEvent
+from ..permissions import require_repo
 from ..repos import models as repos
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
 from .errors import DeployKeyNotFound
+from .presenters import token_to_api
 
 __all__ = ["ENDPOINTS", "register"]
 
@@ -27,7 +29,7 @@ KEYS = "/api/v1/repos/<owner>/<repo>/keys"
 
 def _admin_repo(owner: str, repo: str) -> repos.Repo:
     current_principal()
-    return repos.require_repo(owner, repo, "admin")
+    return require_repo(owner, repo, "admin")
 
 
 def _key_id(raw: str) -> int:
@@ -41,7 +43,7 @@ def repo_create_deploy_token(owner: str, repo: str) -> Response:
     """Create a deploy token (the plaintext is in ``key`` of this answer only)."""
     found = _admin_repo(owner, repo)
     created = models.create_token(found, json_body())
-    return json_response(models.token_to_api(created.token, found, created.plaintext), status=201)
+    return json_response(token_to_api(created.token, found, created.plaintext), status=201)
 
 
 def repo_list_keys(owner: str, repo: str) -> Response:
@@ -53,13 +55,13 @@ def repo_list_keys(owner: str, repo: str) -> Response:
         raise BadRequest(f"invalid value of key_id: {raw!r}")
     key_id = int(raw) if raw and int(raw) != 0 else None
     tokens, total = models.list_tokens(found, page, key_id)
-    return paged_response([models.token_to_api(token, found) for token in tokens], page, total)
+    return paged_response([token_to_api(token, found) for token in tokens], page, total)
 
 
 def repo_get_key(owner: str, repo: str, key_id: str) -> Response:
     """A repository's deploy key or token by id."""
     found = _admin_repo(owner, repo)
-    return json_response(models.token_to_api(models.get_token(found, _key_id(key_id)), found))
+    return json_response(token_to_api(models.get_token(found, _key_id(key_id)), found))
 
 
 def repo_delete_key(owner: str, repo: str, key_id: str) -> Response:
@@ -73,7 +75,7 @@ def repo_regenerate_deploy_token(owner: str, repo: str, key_id: str) -> Response
     """Give a deploy token a new secret in place (same id); the old secret stops working at once."""
     found = _admin_repo(owner, repo)
     regenerated = models.regenerate_token(found, _key_id(key_id))
-    return json_response(models.token_to_api(regenerated.token, found, regenerated.plaintext))
+    return json_response(token_to_api(regenerated.token, found, regenerated.plaintext))
 
 
 def register(app: Flask) -> None:

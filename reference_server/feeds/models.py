@@ -38,10 +38,14 @@ from ..events import (
     RepoRenamedEvent,
 )
 from ..gitcli import ZERO_SHA
+from ..issues import models as issues
+from ..issues.models import get_comment
+from ..permissions import is_org_member, permission
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from ..timefmt import iso
 from ..users import models as users
+from ..users.settings import get_settings
 from . import store
 from .errors import InvalidFeedDate
 from .store import FeedQuery
@@ -49,7 +53,6 @@ from .store import FeedQuery
 __all__ = [
     "Action",
     "FeedQuery",
-    "action_to_api",
     "list_feed",
     "org_feed_query",
     "parse_date",
@@ -217,8 +220,6 @@ def on_issue_action(event: IssueActionEvent) -> None:
     """An issue or pull action, inside the acting transaction. Content as Gitea writes it:
     ``index|title`` when opened or merged, ``index|`` when closed or reopened, ``index|comment`` (cut at
     200 characters) for a comment."""
-    from ..issues import models as issues
-
     issue = issues.get_issue_by_id(event.issue_id)
     op_type = ISSUE_OPS.get((event.action, issue.is_pull))
     if op_type is None:
@@ -228,9 +229,7 @@ def on_issue_action(event: IssueActionEvent) -> None:
     if event.action in ("opened", "merged"):
         detail = issue.title
     elif event.action == "commented":
-        from ..issues import comments
-
-        comment, _ = comments.get_comment(repo, event.comment_id)
+        comment, _ = get_comment(repo, event.comment_id)
         detail = comment.content
         if len(detail) > COMMENT_EXCERPT:
             detail = detail[: COMMENT_EXCERPT - 1] + "…"
@@ -286,11 +285,8 @@ def _hidden_actors_viewer(viewer: Principal | None) -> int | None:
 def user_feed_query(user: users.User, viewer: Principal | None, *, only_performed_by: bool) -> FeedQuery | None:
     """The feed of a user (or of an organization asked for as a user); None when the user hides it."""
     is_self_or_admin = viewer is not None and (viewer.is_admin or viewer.user_id == user.id)
-    if not is_self_or_admin:
-        from ..users.settings import get_settings
-
-        if not user.is_org and get_settings(user.id).hide_activity:
-            return None
+    if not is_self_or_admin and not user.is_org and get_settings(user.id).hide_activity:
+        return None
     if only_performed_by:
         return FeedQuery(performed_by=user.id, include_private=is_self_or_admin)
     return FeedQuery(receiver=user.id, include_private=is_self_or_admin)
@@ -303,8 +299,6 @@ def repo_feed_query(repo: repos.Repo) -> FeedQuery:
 
 def org_feed_query(org: users.User, viewer: Principal | None) -> FeedQuery:
     """Everything done in the organization's repositories; private ones for members and site admins."""
-    from ..orgs.models import is_org_member
-
     member = viewer is not None and (viewer.is_admin or is_org_member(viewer.user_id, org.id))
     return FeedQuery(owner_id=org.id, include_private=member)
 
@@ -321,7 +315,7 @@ def _readable_repo_ids(query: FeedQuery, viewer: Principal | None) -> tuple[int,
             repo = repos.get_repo_by_id(repo_id)
         except RepoNotFound:
             continue
-        if repos.permission(viewer, repo).can_read:
+        if permission(viewer, repo).can_read:
             ids.append(repo_id)
     return tuple(ids)
 
@@ -338,42 +332,3 @@ def list_feed(
         query = replace(query, repo_ids=_readable_repo_ids(query, viewer))
     rows, total = store.actions_page(query, limit, offset)
     return [Action.from_row(row) for row in rows], total
-
-
-# -- API shape -------------------------------------------------------------------------------------
-
-
-def _comment_to_api(repo: repos.Repo, comment_id: int) -> dict[str, Any] | None:
-    from ..issues import comments
-    from ..issues.errors import CommentNotFound, IssueNotFound
-
-    if not comment_id:
-        return None
-    try:
-        comment, issue = comments.get_comment(repo, comment_id)
-    except (CommentNotFound, IssueNotFound):
-        return None
-    return comments.comment_to_api(repo, issue, comment)
-
-
-def action_to_api(action: Action, receiver_id: int) -> dict[str, Any]:
-    """Gitea's ``Activity``; ``user_id`` is the account whose feed is read (Gitea's receiver row)."""
-    from ..issues.models import poster_to_api
-
-    repo = repos.get_repo_by_id(action.repo_id)
-    comment = _comment_to_api(repo, action.comment_id)
-    return {
-        "id": action.id,
-        "user_id": receiver_id,
-        "op_type": action.op_type,
-        "act_user_id": action.act_user_id,
-        "act_user": poster_to_api(action.act_user_id),
-        "repo_id": action.repo_id,
-        "repo": repos.repo_to_api(repo),
-        "comment_id": action.comment_id if comment is not None else 0,
-        "comment": comment,
-        "ref_name": action.ref_name,
-        "is_private": action.is_private,
-        "content": action.content,
-        "created": iso(action.created),
-    }

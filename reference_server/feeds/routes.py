@@ -9,11 +9,12 @@ from ..auth import current_principal, optional_principal
 from ..endpoints import Endpoint
 from ..orgs import teams
 from ..orgs.models import get_org
-from ..repos.models import require_repo
+from ..permissions import is_visible_to, require_repo
 from ..rest import page_params, paged_response, query_bool
 from ..users import models as users
 from ..users.errors import UserNotFound
 from . import models
+from .presenters import action_to_api
 
 __all__ = ["ENDPOINTS", "register"]
 
@@ -26,7 +27,7 @@ def _feed(query: models.FeedQuery | None, receiver_id: int) -> Response:
     actions, total = models.list_feed(
         query, optional_principal(), date=request.args.get("date"), limit=page.limit, offset=page.offset
     )
-    payload = [models.action_to_api(action, receiver_id) for action in actions]
+    payload = [action_to_api(action, receiver_id) for action in actions]
     response = paged_response(payload, page, total, headers=False)
     response.headers["X-Total-Count"] = str(total)  # Gitea's feeds send no Link header
     response.headers["Access-Control-Expose-Headers"] = "X-Total-Count"
@@ -37,7 +38,7 @@ def user_list_activity_feeds(username: str) -> Response:
     """A user's feed: their own actions and those in their repositories (``only-performed-by``, ``date``)."""
     user = users.get_user_by_name(username)
     viewer = optional_principal()
-    if not users.is_visible_to(user, viewer):
+    if not is_visible_to(user, viewer):
         raise UserNotFound(f"user does not exist [name: {username}]")
     only = bool(query_bool("only-performed-by"))
     return _feed(models.user_feed_query(user, viewer, only_performed_by=only), user.id)

@@ -26,7 +26,9 @@ from ..gitcli import ZERO_SHA, Git, GitError
 from ..orgs import models as orgs
 from ..orgs.errors import OrgNotFound
 from ..outgoing import curl_pin
+from ..permissions import is_org_member, is_org_owner, permission
 from ..repos import models as repos
+from ..repos.creation import create_repo_from_git
 from ..users import models as users
 from ..users.errors import UserNotFound
 from . import store
@@ -68,7 +70,7 @@ def _fork_owner(principal: Principal, organization: str) -> users.User:
         org = orgs.get_org(organization, principal)
     except OrgNotFound as exc:
         raise InvalidCloneAddress(f"organization does not exist [name: {organization}]") from exc
-    if not principal.is_admin and not orgs.is_org_member(principal.user_id, org.id):
+    if not principal.is_admin and not is_org_member(principal.user_id, org.id):
         raise OwnerNotAllowed(f"User is no Member of Organisation '{org.name}'")
     return org
 
@@ -86,7 +88,7 @@ def create_fork(parent: repos.Repo, principal: Principal, options: Mapping[str, 
         parent.git.copy_to(git.path)
         return parent.default_branch
 
-    fork = repos.create_repo_from_git(
+    fork = create_repo_from_git(
         owner,
         {"name": name, "description": parent.description, "private": parent.private},
         populate,
@@ -100,7 +102,7 @@ def list_forks(
 ) -> tuple[list[repos.Repo], int]:
     """The forks of ``parent`` the caller may see, oldest first, one page and the total."""
     forks, _ = repos.list_forks(parent, limit=1_000_000, offset=0)
-    visible = [fork for fork in forks if repos.permission(principal, fork).can_read]
+    visible = [fork for fork in forks if permission(principal, fork).can_read]
     return visible[offset : offset + limit], len(visible)
 
 
@@ -162,7 +164,7 @@ def _migration_owner(principal: Principal, owner_name: str) -> users.User:
         raise InvalidCloneAddress(f"user does not exist [name: {owner_name}]") from exc
     if owner.id == principal.user_id or principal.is_admin:
         return owner
-    if owner.is_org and orgs.is_org_owner(principal.user_id, owner.id):
+    if owner.is_org and is_org_owner(principal.user_id, owner.id):
         return owner
     if owner.is_org:
         raise OwnerNotAllowed("Given user is not allowed to create repository in organization.")
@@ -206,7 +208,7 @@ def migrate(principal: Principal, options: Mapping[str, Any]) -> repos.Repo:
         "description": options.get("description") or "",
         "private": options.get("private") is True,
     }
-    repo = repos.create_repo_from_git(owner, options_for_repo, populate, mirror=mirror, original_url=url)
+    repo = create_repo_from_git(owner, options_for_repo, populate, mirror=mirror, original_url=url)
     if mirror:
         with forge().db.transaction():
             store.insert_mirror(repo.id, url, seal(authorization) if authorization else "", now_seconds())

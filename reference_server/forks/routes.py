@@ -7,7 +7,8 @@ from flask import Response
 from ..access import token
 from ..auth import current_principal, optional_principal
 from ..endpoints import EMPTY, Endpoint
-from ..repos import models as repos
+from ..permissions import require_repo
+from ..repos.presenters import repo_to_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models, sync
 
@@ -19,49 +20,49 @@ API = "/api/v1"
 def create_fork(owner: str, repo: str) -> Response:
     """Fork a repository (202 with the new ``Repository``, as Gitea)."""
     principal = current_principal()
-    parent = repos.require_repo(owner, repo, "read")
+    parent = require_repo(owner, repo, "read")
     fork = models.create_fork(parent, principal, json_body())
-    return json_response(repos.repo_to_api(fork), status=202)
+    return json_response(repo_to_api(fork), status=202)
 
 
 def list_forks(owner: str, repo: str) -> Response:
     """List a repository's forks the caller can see."""
-    parent = repos.require_repo(owner, repo, "read")
+    parent = require_repo(owner, repo, "read")
     page = page_params()
     forks, total = models.list_forks(parent, optional_principal(), page.offset, page.limit)
-    return paged_response([repos.repo_to_api(fork) for fork in forks], page, total)
+    return paged_response([repo_to_api(fork) for fork in forks], page, total)
 
 
 def repo_merge_upstream(owner: str, repo: str) -> Response:
     """Bring a fork's branch up to date with its base (``{"merge_type"}``)."""
     principal = current_principal()
-    fork = repos.require_repo(owner, repo, "write")
+    fork = require_repo(owner, repo, "write")
     return json_response({"merge_type": sync.merge_upstream(fork, principal, json_body())})
 
 
 def repo_sync_fork_info(owner: str, repo: str, branch: str = "") -> Response:
     """Forgejo's ``SyncForkInfo`` of a fork branch (the default branch when none is named)."""
-    fork = repos.require_repo(owner, repo, "read")
+    fork = require_repo(owner, repo, "read")
     return json_response(sync.sync_info(fork, branch).to_api())
 
 
 def repo_sync_fork(owner: str, repo: str, branch: str = "") -> Response:
     """Forgejo's sync: fast-forward a fork branch to its base branch (204)."""
     principal = current_principal()
-    sync.sync_fork(repos.require_repo(owner, repo, "write"), principal, branch)
+    sync.sync_fork(require_repo(owner, repo, "write"), principal, branch)
     return empty()
 
 
 def repo_migrate() -> Response:
     """Migrate (or mirror) a Git repository from an http(s) URL (201 ``Repository``)."""
     principal = current_principal()
-    return json_response(repos.repo_to_api(models.migrate(principal, json_body())), status=201)
+    return json_response(repo_to_api(models.migrate(principal, json_body())), status=201)
 
 
 def repo_mirror_sync(owner: str, repo: str) -> Response:
     """Fetch a pull mirror's remote now (200, no body)."""
     principal = current_principal()
-    models.sync_mirror(repos.require_repo(owner, repo, "write"), principal)
+    models.sync_mirror(require_repo(owner, repo, "write"), principal)
     return empty(200)
 
 

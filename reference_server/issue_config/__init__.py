@@ -1,5 +1,1 @@
 """Issue configuration and issue templates read from a repository's default branch (Gitea 1.27)."""
-
-from . import models, routes, store
-
-__all__ = ["models", "routes", "store"]

@@ -10,6 +10,7 @@ from flask import Response
 
 from ..access import token
 from ..endpoints import API, Endpoint
+from ..permissions import require_repo
 from ..repos import models as repos
 from ..rest import json_response
 from . import models
@@ -20,7 +21,7 @@ REPO = "/api/v1/repos/<owner>/<repo>"
 
 
 def _repo(owner: str, repo: str) -> repos.Repo:
-    return repos.require_repo(owner, repo, "read")
+    return require_repo(owner, repo, "read")
 
 
 def get_issue_config(owner: str, repo: str) -> Response:

@@ -1,5 +1,6 @@
 """Comments and the timeline: plain comments, the events every state change records (Gitea's comment
-types, so a timeline is one query), code comments of pull request reviews, and their API shapes."""
+types, so a timeline is one query) and code comments of pull request reviews; below the issues themselves
+(:mod:`.models`), their API shapes in :mod:`.presenters`."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
 from ..events import IssueActionEvent
+from ..permissions import permission
 from ..repos import models as repos
-from ..timefmt import iso
 from . import store
 from .errors import CommentNotFound, InvalidIssueOption, IssueLockedForCaller, IssuePermissionDenied
 
@@ -25,16 +26,13 @@ __all__ = [
     "CommentType",
     "add_comment",
     "add_event",
-    "comment_to_api",
     "count_of_type",
     "delete_comment",
     "edit_comment",
-    "get_comment",
     "list_comments",
     "review_comments",
     "review_entry",
     "timeline",
-    "timeline_to_api",
 ]
 
 
@@ -161,7 +159,7 @@ def _body(value: object) -> str:
 def add_comment(repo: repos.Repo, issue: Issue, principal: Principal, body: object) -> Comment:
     """A plain comment by a reader; a locked issue takes comments only from writers (403 otherwise)."""
     text = _body(body)
-    if issue.is_locked and not repos.permission(principal, repo).can_write:
+    if issue.is_locked and not permission(principal, repo).can_write:
         raise IssueLockedForCaller("You cannot comment on a locked issue.")
     with forge().db.transaction():
         comment_id = add_event(issue.id, CommentType.COMMENT, principal.user_id, content=text)
@@ -176,20 +174,8 @@ def _load(comment_id: int) -> Comment:
     return Comment.from_row(row)
 
 
-def get_comment(repo: repos.Repo, comment_id: int) -> tuple[Comment, Issue]:
-    """A comment of one of the repository's issues or pulls, with its issue; 404 for any other."""
-    from .models import get_issue_by_id
-
-    row = store.comment_by_id(comment_id)
-    if row is not None:
-        issue = get_issue_by_id(row["issue_id"])
-        if issue.repo_id == repo.id:
-            return Comment.from_row(row), issue
-    raise CommentNotFound(f"comment does not exist [id: {comment_id}]")
-
-
 def _require_poster_or_writer(repo: repos.Repo, comment: Comment, principal: Principal) -> None:
-    if comment.poster_id != principal.user_id and not repos.permission(principal, repo).can_write:
+    if comment.poster_id != principal.user_id and not permission(principal, repo).can_write:
         raise IssuePermissionDenied("user should be the poster of the comment or have permission to write to issues")
 
 
@@ -239,86 +225,3 @@ def review_entry(review_id: int) -> Comment | None:
 def count_of_type(issue_id: int, comment_type: CommentType) -> int:
     """How many comments of one type an issue has (code comments of a pull request, for example)."""
     return store.count_of_type(issue_id, int(comment_type))
-
-
-# -- API shape -------------------------------------------------------------------------------------
-
-
-def _urls(repo: repos.Repo, issue: Issue, comment: Comment) -> dict[str, str]:
-    from .models import issue_web_path
-
-    page = forge().url(issue_web_path(repo, issue))
-    return {
-        "html_url": f"{page}#issuecomment-{comment.id}",
-        "pull_request_url": page if issue.is_pull else "",
-        "issue_url": "" if issue.is_pull else page,
-    }
-
-
-def comment_to_api(repo: repos.Repo, issue: Issue, comment: Comment) -> dict[str, Any]:
-    """Gitea's ``Comment``."""
-    from .models import poster_to_api
-
-    return {
-        "id": comment.id,
-        **_urls(repo, issue, comment),
-        "user": poster_to_api(comment.poster_id),
-        "original_author": "",
-        "original_author_id": 0,
-        "body": comment.content,
-        "assets": [],
-        "created_at": iso(comment.created),
-        "updated_at": iso(comment.updated),
-    }
-
-
-def _dependent_issue(comment: Comment) -> dict[str, Any] | None:
-    """The other issue of an ``add_dependency``/``remove_dependency`` entry, when it still exists and the
-    caller may read its repository (null otherwise)."""
-    from ..errors import NotFound
-    from .models import get_issue_by_id, repo_permission
-    from .routes import issue_api
-
-    if not comment.dependent_issue_id:
-        return None
-    try:
-        other = get_issue_by_id(comment.dependent_issue_id)
-        other_repo = repos.get_repo_by_id(other.repo_id)
-    except NotFound:
-        return None
-    return issue_api(other_repo, other) if repo_permission(other_repo).can_read else None
-
-
-def timeline_to_api(repo: repos.Repo, issue: Issue, comment: Comment) -> dict[str, Any]:
-    """Gitea's ``TimelineComment``: ``type`` is the comment type's name."""
-    from .models import poster_to_api
-
-    return {
-        "id": comment.id,
-        "type": comment.type.api_name,
-        **_urls(repo, issue, comment),
-        "user": poster_to_api(comment.poster_id),
-        "body": comment.content,
-        "created_at": iso(comment.created),
-        "updated_at": iso(comment.updated),
-        "old_project_id": 0,
-        "project_id": 0,
-        "old_milestone": None,
-        "milestone": None,
-        "tracked_time": None,
-        "old_title": comment.old_title,
-        "new_title": comment.new_title,
-        "old_ref": comment.old_ref,
-        "new_ref": comment.new_ref,
-        "ref_issue": None,
-        "ref_comment": None,
-        "ref_action": "",
-        "ref_commit_sha": comment.commit_sha if comment.type == CommentType.COMMIT_REF else "",
-        "review_id": comment.review_id,
-        "label": None,
-        "assignee": poster_to_api(comment.assignee_id) if comment.assignee_id else None,
-        "assignee_team": None,
-        "removed_assignee": comment.removed_assignee,
-        "resolve_doer": None,
-        "dependent_issue": _dependent_issue(comment),
-    }

@@ -1,5 +1,5 @@
 """Issues (and the issue half of every pull request): creation with a per-repository index, listing,
-editing with assignees and state, locking, and Gitea's ``Issue`` shape.
+editing with assignees and state, locking; Gitea's ``Issue`` is :mod:`.presenters`.
 
 Comments and the timeline live in :mod:`.comments`; every state change adds a row of the ``comment``
 table with Gitea's comment type, so the timeline is one query.
@@ -16,13 +16,13 @@ from ..auth import Principal, optional_principal
 from ..context import forge, now_seconds
 from ..db import Row
 from ..events import IssueActionEvent
+from ..permissions import Permission, can_be_assigned, permission
 from ..repos import models as repos
-from ..timefmt import iso
 from ..users import models as users
 from ..users.errors import UserNotFound
 from . import store
-from .comments import CommentType, add_event
-from .errors import AssigneeNotFound, InvalidIssueOption, IssueNotFound, IssuePermissionDenied
+from .comments import Comment, CommentType, add_event
+from .errors import AssigneeNotFound, CommentNotFound, InvalidIssueOption, IssueNotFound, IssuePermissionDenied
 
 __all__ = [
     "Issue",
@@ -31,11 +31,10 @@ __all__ = [
     "close_merged",
     "create_issue",
     "edit_issue",
+    "get_comment",
     "get_issue",
     "get_issue_by_id",
-    "issue_to_api",
     "list_issues",
-    "poster_to_api",
     "repo_permission",
     "set_locked",
     "unassign",
@@ -88,9 +87,9 @@ class Issue:
         return "closed" if self.is_closed else "open"
 
 
-def repo_permission(repo: repos.Repo) -> repos.Permission:
+def repo_permission(repo: repos.Repo) -> Permission:
     """What the request's caller may do with the repository's issues and pulls."""
-    return repos.permission(optional_principal(), repo)
+    return permission(optional_principal(), repo)
 
 
 def get_issue(repo: repos.Repo, index: int) -> Issue:
@@ -106,6 +105,16 @@ def get_issue_by_id(issue_id: int) -> Issue:
     if row is None:
         raise IssueNotFound(f"issue does not exist [id: {issue_id}]")
     return Issue.from_row(row)
+
+
+def get_comment(repo: repos.Repo, comment_id: int) -> tuple[Comment, Issue]:
+    """A comment of one of the repository's issues or pulls, with its issue; 404 for any other."""
+    row = store.comment_by_id(comment_id)
+    if row is not None:
+        issue = get_issue_by_id(row["issue_id"])
+        if issue.repo_id == repo.id:
+            return Comment.from_row(row), issue
+    raise CommentNotFound(f"comment does not exist [id: {comment_id}]")
 
 
 # -- validation ------------------------------------------------------------------------------------
@@ -149,9 +158,7 @@ def _assignee_names(options: Mapping[str, Any]) -> list[str] | None:
 
 def _assignable_ids(repo: repos.Repo, names: list[str]) -> list[int]:
     """The ids of the named users, each of whom must exist (422) and be assignable in the repository (422,
-    by the one rule of :func:`..assignees.models.can_be_assigned`)."""
-    from ..assignees.models import can_be_assigned
-
+    by the one rule of :func:`..permissions.can_be_assigned`)."""
     ids: list[int] = []
     for name in names:
         try:
@@ -305,16 +312,7 @@ def delete_issues_of_repo(repo_id: int) -> None:
         store.delete_issues_of_repo(repo_id)
 
 
-# -- API shape -------------------------------------------------------------------------------------
-
-
-def poster_to_api(user_id: int) -> dict[str, Any]:
-    """Gitea's ``User`` of a poster, or Gitea's ghost user when the account is gone."""
-    try:
-        return users.user_to_api(users.get_user(user_id))
-    except UserNotFound:
-        ghost = users.User(id=-1, name="Ghost", full_name="", email="", is_admin=False, is_org=False, created=0)
-        return users.user_to_api(ghost)
+# -- paths ---------------------------------------------------------------------------------------
 
 
 def issue_web_path(repo: repos.Repo, issue: Issue) -> str:
@@ -325,36 +323,3 @@ def issue_web_path(repo: repos.Repo, issue: Issue) -> str:
 
 def issue_api_path(repo: repos.Repo, issue: Issue) -> str:
     return f"repos/{quote(repo.owner_name)}/{quote(repo.name)}/issues/{issue.index}"
-
-
-def issue_to_api(repo: repos.Repo, issue: Issue, pull_meta: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Gitea's ``Issue``; ``pull_meta`` is the ``PullRequestMeta`` of a pull request (from the pulls family)."""
-    assignees = [poster_to_api(user_id) for user_id in store.assignee_ids(issue.id)]
-    return {
-        "id": issue.id,
-        "url": forge().api_url(issue_api_path(repo, issue)),
-        "html_url": forge().url(issue_web_path(repo, issue)),
-        "number": issue.index,
-        "user": poster_to_api(issue.poster_id),
-        "original_author": "",
-        "original_author_id": 0,
-        "title": issue.title,
-        "body": issue.body,
-        "ref": "",
-        "assets": [],
-        "labels": [],
-        "milestone": None,
-        "assignee": assignees[0] if assignees else None,
-        "assignees": assignees or None,
-        "state": issue.state,
-        "is_locked": issue.is_locked,
-        "comments": issue.num_comments,
-        "created_at": iso(issue.created),
-        "updated_at": iso(issue.updated),
-        "closed_at": iso(issue.closed) if issue.is_closed else None,
-        "due_date": None,
-        "time_estimate": 0,
-        "pull_request": pull_meta if issue.is_pull else None,
-        "repository": {"id": repo.id, "name": repo.name, "owner": repo.owner_name, "full_name": repo.full_name},
-        "pin_order": issue.pin_order,
-    }

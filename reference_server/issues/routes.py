@@ -15,34 +15,29 @@ from ..auth import Principal, current_principal, optional_principal
 from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..events import RepoDeletedEvent
+from ..permissions import permission, require_repo
+from ..pulls.models import edit_pull, get_pull
+from ..pulls.reviews import hidden_review_ids
 from ..repos import models as repos
 from ..repos.errors import RepoPermissionDenied
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import comments, models
+from .errors import InvalidIssueOption
+from .presenters import comment_to_api, issue_api, timeline_to_api
 
-__all__ = ["ENDPOINTS", "issue_api", "register"]
+__all__ = ["ENDPOINTS", "register"]
 
 ISSUES = "/api/v1/repos/<owner>/<repo>/issues"
 
 
 def _repo(owner: str, repo: str) -> repos.Repo:
     """The repository for an issue route: scope first (401/403), then visibility (404)."""
-    return repos.require_repo(owner, repo, "read")
+    return require_repo(owner, repo, "read")
 
 
 def _signed_in(owner: str, repo: str) -> tuple[repos.Repo, Principal]:
     found = _repo(owner, repo)
     return found, current_principal()
-
-
-def issue_api(repo: repos.Repo, issue: models.Issue) -> dict[str, Any]:
-    """Gitea's ``Issue``, with the ``PullRequestMeta`` of a pull request from the pulls family."""
-    meta = None
-    if issue.is_pull:
-        from ..pulls.models import pull_meta
-
-        meta = pull_meta(repo, issue)
-    return models.issue_to_api(repo, issue, meta)
 
 
 def list_issues(owner: str, repo: str) -> Response:
@@ -78,8 +73,6 @@ def edit_issue(owner: str, repo: str, index: int) -> Response:
     issue = models.get_issue(found, index)
     options = json_body()
     if issue.is_pull:
-        from ..pulls.models import edit_pull, get_pull
-
         issue = edit_pull(found, get_pull(found, index), _issue_fields(options), principal).issue
     else:
         issue = models.edit_issue(found, issue, options, principal)
@@ -96,37 +89,37 @@ def list_comments(owner: str, repo: str, index: int) -> Response:
     issue = models.get_issue(found, index)
     page = page_params()
     items, total = comments.list_comments(issue, page.limit, page.offset)
-    return paged_response([comments.comment_to_api(found, issue, item) for item in items], page, total)
+    return paged_response([comment_to_api(found, issue, item) for item in items], page, total)
 
 
 def create_comment(owner: str, repo: str, index: int) -> Response:
     found, principal = _signed_in(owner, repo)
     issue = models.get_issue(found, index)
     comment = comments.add_comment(found, issue, principal, json_body(required=("body",)).get("body"))
-    return json_response(comments.comment_to_api(found, issue, comment), status=201)
+    return json_response(comment_to_api(found, issue, comment), status=201)
 
 
 def get_comment(owner: str, repo: str, comment_id: int) -> Response:
     """A plain comment; other timeline entries answer 204 as in Gitea."""
     found = _repo(owner, repo)
-    comment, issue = comments.get_comment(found, comment_id)
+    comment, issue = models.get_comment(found, comment_id)
     if comment.type != comments.CommentType.COMMENT:
         return empty()
-    return json_response(comments.comment_to_api(found, issue, comment))
+    return json_response(comment_to_api(found, issue, comment))
 
 
 def edit_comment(owner: str, repo: str, comment_id: int) -> Response:
     found, principal = _signed_in(owner, repo)
-    comment, issue = comments.get_comment(found, comment_id)
+    comment, issue = models.get_comment(found, comment_id)
     if comment.type not in comments.EDITABLE_TYPES:
         return empty()
     edited = comments.edit_comment(found, comment, principal, json_body(required=("body",)).get("body"))
-    return json_response(comments.comment_to_api(found, issue, edited))
+    return json_response(comment_to_api(found, issue, edited))
 
 
 def delete_comment(owner: str, repo: str, comment_id: int) -> Response:
     found, principal = _signed_in(owner, repo)
-    comment, _issue = comments.get_comment(found, comment_id)
+    comment, _issue = models.get_comment(found, comment_id)
     if comment.type not in comments.EDITABLE_TYPES:
         return empty()
     comments.delete_comment(found, comment, principal)
@@ -139,17 +132,15 @@ def timeline(owner: str, repo: str, index: int) -> Response:
     page = page_params()
     hidden: list[int] = []
     if issue.is_pull:
-        from ..pulls.reviews import hidden_review_ids
-
         hidden = hidden_review_ids(issue.id, optional_principal())
     items, total = comments.timeline(issue, page.limit, page.offset, hidden_reviews=hidden)
-    return paged_response([comments.timeline_to_api(found, issue, item) for item in items], page, total)
+    return paged_response([timeline_to_api(found, issue, item) for item in items], page, total)
 
 
 def _admin_issue(owner: str, repo: str, index: int) -> tuple[models.Issue, Principal]:
     """Gitea's ``reqAdmin``: repository administrators only (403), after the repository is found (404)."""
     found, principal = _signed_in(owner, repo)
-    if not repos.permission(principal, found).is_admin:
+    if not permission(principal, found).is_admin:
         raise RepoPermissionDenied("user should be an owner or a collaborator with admin write of a repository")
     return models.get_issue(found, index), principal
 
@@ -159,8 +150,6 @@ def lock_issue(owner: str, repo: str, index: int) -> Response:
     issue, principal = _admin_issue(owner, repo, index)
     reason = json_body().get("lock_reason") or ""
     if not isinstance(reason, str):
-        from .errors import InvalidIssueOption
-
         raise InvalidIssueOption("[LockReason]: must be a string")
     models.set_locked(issue, True, reason, principal)
     return empty()

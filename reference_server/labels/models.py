@@ -1,22 +1,23 @@
-"""Repository labels: Gitea's rules for names, colours and archiving, and the ``Label`` shape."""
+"""Repository labels: Gitea's rules for names, colours and archiving (the ``Label`` shape is :mod:`.presenters`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import quote
+from typing import TYPE_CHECKING, Any
 
+from ..bodies import optional_flag, optional_text
 from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import Unprocessable
 from ..events import RepoDeletedEvent
-from ..repos.models import Repo
 from ..templates import models as templates
-from ..users import models as users
 from . import store
 from .errors import InvalidLabelColor, LabelNotFound
+
+if TYPE_CHECKING:
+    from ..repos.models import Repo
 
 __all__ = [
     "Label",
@@ -25,7 +26,6 @@ __all__ = [
     "edit_label",
     "get_label",
     "initialize_labels",
-    "label_to_api",
     "list_labels",
     "normalize_color",
     "on_repo_deleted",
@@ -76,7 +76,7 @@ def normalize_color(value: object) -> str:
 
 
 def _name(options: Mapping[str, Any]) -> str:
-    name = users.optional_text(options, "name", MAX_LABEL_NAME)
+    name = optional_text(options, "name", MAX_LABEL_NAME)
     if not name.strip():
         raise Unprocessable("[Name]: Required")
     return name
@@ -106,9 +106,9 @@ def create_label(repo: Repo, options: Mapping[str, Any]) -> Label:
     """A new label (``CreateLabelOption``); 422 on a missing name or colour or a bad colour."""
     name = _name(options)
     color = normalize_color(options.get("color"))
-    description = users.optional_text(options, "description", MAX_LABEL_DESCRIPTION)
-    exclusive = users.optional_flag(options, "exclusive")
-    archived = users.optional_flag(options, "is_archived")
+    description = optional_text(options, "description", MAX_LABEL_DESCRIPTION)
+    exclusive = optional_flag(options, "exclusive")
+    archived = optional_flag(options, "is_archived")
     label_id = store.insert_label(
         repo_id=repo.id,
         name=name,
@@ -127,12 +127,12 @@ def edit_label(repo: Repo, label_id: int, options: Mapping[str, Any]) -> Label:
     name = _name(options) if "name" in options and options["name"] is not None else label.name
     color = normalize_color(options["color"]) if options.get("color") is not None else label.color
     description = (
-        users.optional_text(options, "description", MAX_LABEL_DESCRIPTION)
+        optional_text(options, "description", MAX_LABEL_DESCRIPTION)
         if options.get("description") is not None
         else label.description
     )
-    exclusive = users.optional_flag(options, "exclusive", label.exclusive)
-    archived = users.optional_flag(options, "is_archived")
+    exclusive = optional_flag(options, "exclusive", label.exclusive)
+    archived = optional_flag(options, "is_archived")
     store.update_label(
         label.id,
         name=name,
@@ -170,17 +170,3 @@ def initialize_labels(repo_id: int, template_name: str) -> None:
 def on_repo_deleted(event: RepoDeletedEvent) -> None:
     """A deleted repository's labels go with it."""
     store.delete_labels_of_repo(event.repo_id)
-
-
-def label_to_api(label: Label, repo: Repo) -> dict[str, Any]:
-    """Gitea's ``Label`` (colour without ``#``)."""
-    path = f"repos/{quote(repo.owner_name)}/{quote(repo.name)}/labels/{label.id}"
-    return {
-        "id": label.id,
-        "name": label.name,
-        "exclusive": label.exclusive,
-        "is_archived": label.is_archived,
-        "color": label.color.lstrip("#"),
-        "description": label.description,
-        "url": forge().api_url(path),
-    }

@@ -9,9 +9,10 @@ from ..auth import current_principal
 from ..context import forge
 from ..endpoints import EMPTY, Endpoint
 from ..events import RepoDeletedEvent
-from ..repos.models import require_repo
+from ..permissions import require_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
+from .presenters import label_to_api
 
 __all__ = ["ENDPOINTS", "register"]
 
@@ -24,13 +25,13 @@ def issue_list_labels(owner: str, repo: str) -> Response:
     found = require_repo(owner, repo, "read")
     page = page_params()
     labels, total = models.list_labels(found, page.limit, page.offset)
-    return paged_response([models.label_to_api(label, found) for label in labels], page, total)
+    return paged_response([label_to_api(label, found) for label in labels], page, total)
 
 
 def issue_get_label(owner: str, repo: str, label_id: int) -> Response:
     """One label of the repository."""
     found = require_repo(owner, repo, "read")
-    return json_response(models.label_to_api(models.get_label(found, label_id), found))
+    return json_response(label_to_api(models.get_label(found, label_id), found))
 
 
 def issue_create_label(owner: str, repo: str) -> Response:
@@ -38,7 +39,7 @@ def issue_create_label(owner: str, repo: str) -> Response:
     current_principal()
     found = require_repo(owner, repo, "write")
     label = models.create_label(found, json_body(required=("name", "color")))
-    return json_response(models.label_to_api(label, found), status=201)
+    return json_response(label_to_api(label, found), status=201)
 
 
 def issue_edit_label(owner: str, repo: str, label_id: int) -> Response:
@@ -46,7 +47,7 @@ def issue_edit_label(owner: str, repo: str, label_id: int) -> Response:
     current_principal()
     found = require_repo(owner, repo, "write")
     label = models.edit_label(found, label_id, json_body())
-    return json_response(models.label_to_api(label, found))
+    return json_response(label_to_api(label, found))
 
 
 def issue_delete_label(owner: str, repo: str, label_id: int) -> Response:

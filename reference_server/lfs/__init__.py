@@ -1,5 +1,1 @@
 """Git LFS: the batch API with basic transfers, object upload, download and verify, and file locks."""
-
-from . import models, routes, store
-
-__all__ = ["models", "routes", "store"]

@@ -23,6 +23,7 @@ from ..auth import Principal, has_scope, optional_principal
 from ..context import forge, now_seconds
 from ..deploy_tokens import models as deploy_tokens
 from ..events import RepoDeletedEvent
+from ..permissions import RepoBinding, bind_request, current_deploy_token, git_permission
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from ..rest import decode_json
@@ -30,6 +31,7 @@ from ..signing import UrlCheck
 from ..timefmt import iso
 from . import store
 from .errors import LfsAccessDenied, LfsBadRequest, LfsNotFound, LfsScopeDenied, LfsTooLarge, LfsUnprocessable
+from .pointers import parse_pointer
 
 __all__ = [
     "MEDIA_TYPE",
@@ -38,6 +40,7 @@ __all__ = [
     "authorize",
     "batch",
     "blob_key",
+    "lfs_principal_for_token",
     "media_file",
     "object_path",
     "on_repo_deleted",
@@ -95,7 +98,7 @@ def authorize(owner: str, name: str, *, write: bool) -> repos.Repo:
     if principal is not None and not has_scope(principal, "repository", write):
         level = "write" if write else "read"
         raise LfsScopeDenied(f"token does not have at least one of required scope(s), required=[{level}:repository]")
-    allowed = deploy_tokens.repo_permission(principal, repo)
+    allowed = git_permission(principal, repo)
     if not allowed.can_read or (write and not allowed.can_write):
         raise LfsAccessDenied("You must have push access to this repository" if write else "Unauthorized")
     return repo
@@ -106,7 +109,7 @@ def authorize(owner: str, name: str, *, write: bool) -> repos.Repo:
 
 def _transfer_token(repo: repos.Repo, operation: Operation, principal: Principal) -> tuple[str, int]:
     """A signed token for the actions of one batch answer, and when it expires."""
-    deploy_token = deploy_tokens.current_deploy_token()
+    deploy_token = current_deploy_token()
     params = {
         "repo": str(repo.id),
         "op": operation,
@@ -150,8 +153,17 @@ def transfer_principal(token: str) -> Principal | None:
         if deploy_token is None or deploy_token.repo_id != int(claims["repo"]):
             return None
         writable = writable and not deploy_token.read_only
-    deploy_tokens.bind_request(deploy_tokens.RepoBinding(int(claims["repo"]), writable, deploy_token))
+    bind_request(RepoBinding(int(claims["repo"]), writable, deploy_token))
     return Principal(int(claims["uid"]), claims["user"], claims["adm"] == "1", frozenset({scope}))
+
+
+def lfs_principal_for_token(token: str) -> Principal | None:
+    """Credentials of an LFS request: those of a Git request, else an LFS transfer token handed out by a
+    batch answer (bound to its repository and operation)."""
+    principal = deploy_tokens.git_principal_for_token(token)
+    if principal is not None:
+        return principal
+    return transfer_principal(token)
 
 
 # -- batch -----------------------------------------------------------------------------------------
@@ -275,13 +287,11 @@ def object_path(repo: repos.Repo, oid: str) -> tuple[Path, int]:
 def media_file(repo: repos.Repo, filepath: str, ref: str | None) -> tuple[Path | bytes, str]:
     """What ``GET /repos/{o}/{r}/media/{filepath}`` serves: the LFS object a pointer file names when this
     repository holds it, else the file's own bytes; and the file name. 404 for an unknown ref or file."""
-    from ..repos.contents import _lfs_pointer  # the one parser of LFS pointer files
-
     found = repo.git.resolve_ref(ref or repo.default_branch)
     raw = repo.git.read_blob(found[1], filepath) if found is not None else None
     if raw is None:
         raise LfsNotFound("file does not exist")
-    pointer = _lfs_pointer(raw)
+    pointer = parse_pointer(raw)
     name = filepath.rstrip("/").rsplit("/", 1)[-1]
     if pointer is not None:
         linked = store.meta_object(repo.id, pointer[0])

@@ -18,7 +18,7 @@ from ..endpoints import API, FILE, WIRE, Endpoint
 from ..errors import ApiError
 from ..events import RepoDeletedEvent
 from ..filenames import content_disposition
-from ..repos.models import require_repo
+from ..permissions import require_repo
 from . import locks, models
 from .errors import LfsLockConflict, LfsNotAcceptable
 

@@ -8,7 +8,7 @@ from ..access import token
 from ..context import forge
 from ..endpoints import Endpoint
 from ..events import DefaultBranchChangedEvent, PushEvent, RepoCreatedEvent, RepoDeletedEvent
-from ..repos.models import require_repo
+from ..permissions import require_repo
 from ..rest import json_response
 from . import models
 

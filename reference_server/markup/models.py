@@ -25,6 +25,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from ..auth import Principal
 from ..context import forge
 from ..errors import Unprocessable
+from ..permissions import permission
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from ..users import models as users
@@ -224,7 +225,7 @@ def _context_repo(context: str, repo: repos.Repo | None, viewer: Principal | Non
         found = repos.get_repo(parts[0], parts[1])
     except RepoNotFound:
         return None, path
-    return (found if repos.permission(viewer, found).can_read else None), path
+    return (found if permission(viewer, found).can_read else None), path
 
 
 def sanitize(html_text: str) -> str:

@@ -10,7 +10,8 @@ from ..access import token
 from ..auth import current_principal, optional_principal
 from ..endpoints import RAW_TEXT, TEXT, Endpoint
 from ..errors import Unprocessable
-from ..repos.models import Repo, require_repo
+from ..permissions import require_repo
+from ..repos.models import Repo
 from ..rest import json_body
 from . import models
 from .errors import MarkupRefused

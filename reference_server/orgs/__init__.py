@@ -1,5 +1,1 @@
 """Organizations: accounts of type organization, with owners and members."""
-
-from . import models, routes, store
-
-__all__ = ["models", "routes", "store"]

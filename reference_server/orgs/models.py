@@ -1,4 +1,4 @@
-"""Organizations: creation with an Owners team, membership through teams, profile edits, Gitea's ``Organization``.
+"""Organizations: creation with an Owners team, membership through teams, profile edits (shapes: :mod:`.presenters`).
 
 Membership follows Gitea: a user belongs to an organization while in at least one of its teams, and the
 owners are the members of the Owners team (created with the organization, holding its creator).
@@ -9,24 +9,23 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..auth import Principal
+from ..bodies import optional_flag, optional_text
 from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import Forbidden, Unprocessable
 from ..events import AccountDeletedEvent
+from ..permissions import is_org_member, is_org_owner, is_visible_to, require_org_owner
+from ..repos.models import repos_of_owner
 from ..users import models as users
 from ..users import store as users_store
 from ..users.errors import UserAlreadyExists
 from . import store
-from .errors import LastOwner, NotOrgOwner, OrgHasRepositories, OrgNotFound
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
+from .errors import LastOwner, OrgHasRepositories, OrgNotFound
 
 __all__ = [
-    "ACCESS_LEVELS",
     "OWNER_TEAM_NAME",
     "REPO_UNITS",
     "Team",
@@ -35,25 +34,18 @@ __all__ = [
     "edit_org",
     "find_team",
     "get_org",
-    "is_org_member",
-    "is_org_owner",
     "is_public_member",
     "leave_all_orgs",
     "list_members",
     "list_orgs_of_user",
     "list_public_members",
-    "org_to_api",
     "orgs_of_member",
-    "rank",
     "remove_member",
-    "require_owner",
     "set_membership_public",
-    "team_permission_on",
     "unit_modes_for",
 ]
 
 OWNER_TEAM_NAME = "Owners"
-ACCESS_LEVELS = ("none", "read", "write", "admin", "owner")
 REPO_UNITS = (
     "repo.code",
     "repo.issues",
@@ -99,27 +91,12 @@ class Team:
         )
 
 
-def rank(access: str) -> int:
-    """The order of access levels, ``none`` lowest and ``owner`` highest."""
-    return ACCESS_LEVELS.index(access) if access in ACCESS_LEVELS else 0
-
-
 def unit_modes_for(access: str) -> dict[str, str]:
     """Every unit at ``access``, the external tracker and wiki only ever at ``read`` (Gitea's admin units)."""
     return {unit: ("read" if unit in READ_ONLY_UNITS else access) for unit in REPO_UNITS}
 
 
 # -- membership ----------------------------------------------------------------------------------
-
-
-def is_org_owner(user_id: int, org_id: int) -> bool:
-    """Whether the user is in the organization's Owners team."""
-    return store.is_owner(org_id, user_id)
-
-
-def is_org_member(user_id: int, org_id: int) -> bool:
-    """Whether the user is in at least one team of the organization (owners included)."""
-    return store.is_member(org_id, user_id)
 
 
 def is_public_member(user_id: int, org_id: int) -> bool:
@@ -141,29 +118,6 @@ def find_team(org_id: int, name: str) -> Team | None:
     """The organization's team with this name (case-insensitive), or None (for team allowlists)."""
     row = store.team_by_name(org_id, name)
     return None if row is None else Team.from_row(row)
-
-
-def _team_mode(team: Team) -> str:
-    """What a team grants on one repository it covers, read from its code unit."""
-    if team.access in ("admin", "owner"):
-        return "admin"
-    modes = {row["unit"]: row["access"] for row in store.units_of(team.id)}
-    code = modes.get("repo.code", "none")
-    if code != "none":
-        return str(code)
-    return "read" if any(mode != "none" for mode in modes.values()) else "none"
-
-
-def team_permission_on(user_id: int, repo: Repo) -> str:
-    """The best access the user's teams give on an organization's repository: none, read, write or admin."""
-    if not repo.owner_is_org:
-        return "none"
-    best = "none"
-    for row in store.teams_reaching_repo(repo.owner_id, user_id, repo.id):
-        mode = _team_mode(Team.from_row(row))
-        if rank(mode) > rank(best):
-            best = mode
-    return best
 
 
 def list_members(org: users.User, viewer: Principal | None, limit: int, offset: int) -> tuple[list[users.User], int]:
@@ -204,7 +158,7 @@ def list_orgs_of_user(
     """The user's organizations: all for the user or a site admin, else public memberships the viewer may see."""
     own = viewer is not None and (viewer.is_admin or viewer.user_id == user.id)
     ids, _ = store.orgs_page_of_member(user.id, 1_000_000, 0, public_only=not own)
-    visible = [org for org in (users.get_user(org_id) for org_id in ids) if own or users.is_visible_to(org, viewer)]
+    visible = [org for org in (users.get_user(org_id) for org_id in ids) if own or is_visible_to(org, viewer)]
     return visible[offset : offset + limit], len(visible)
 
 
@@ -214,7 +168,7 @@ def list_orgs_of_user(
 def get_org(name: str, viewer: Principal | None) -> users.User:
     """The organization with this name as the viewer may see it; 404 when missing, not an org or invisible."""
     account = users.find_account(name)
-    if account is None or not account.is_org or not users.is_visible_to(account, viewer):
+    if account is None or not account.is_org or not is_visible_to(account, viewer):
         raise OrgNotFound(f"organization does not exist [name: {name}]")
     return account
 
@@ -231,12 +185,12 @@ def create_org(options: Mapping[str, Any], creator: Principal) -> users.User:
         is_org=True,
         now=now,
         email=users.validate_email(options.get("email"), required=False),
-        full_name=users.optional_text(options, "full_name", 100),
-        description=users.optional_text(options, "description", 255),
-        website=users.optional_text(options, "website", 255),
-        location=users.optional_text(options, "location", 50),
+        full_name=optional_text(options, "full_name", 100),
+        description=optional_text(options, "description", 255),
+        website=optional_text(options, "website", 255),
+        location=optional_text(options, "location", 50),
         visibility=users.validate_visibility(options.get("visibility")),
-        repo_admin_change_team_access=users.optional_flag(options, "repo_admin_change_team_access"),
+        repo_admin_change_team_access=optional_flag(options, "repo_admin_change_team_access"),
     )
     with forge().db.transaction():
         try:
@@ -259,18 +213,10 @@ def create_org(options: Mapping[str, Any], creator: Principal) -> users.User:
     return users.get_user(org_id)
 
 
-def require_owner(org: users.User, principal: Principal) -> None:
-    """Site admins and owners pass; others get 403 ``Must be an organization owner``."""
-    if not principal.is_admin and not is_org_owner(principal.user_id, org.id):
-        raise NotOrgOwner("Must be an organization owner")
-
-
 def delete_org(name: str, principal: Principal) -> None:
     """Delete an organization (owner or site admin); 422 while it still owns repositories."""
-    from ..repos.models import repos_of_owner
-
     org = get_org(name, principal)
-    require_owner(org, principal)
+    require_org_owner(org, principal)
     if repos_of_owner(org.id):
         raise OrgHasRepositories(f"organization still has ownership of repositories [uid: {org.id}]")
     with forge().db.transaction():
@@ -281,7 +227,7 @@ def delete_org(name: str, principal: Principal) -> None:
 
 def _edit_text(options: Mapping[str, Any], key: str, max_length: int) -> str:
     try:
-        return users.optional_text(options, key, max_length)
+        return optional_text(options, key, max_length)
     except Unprocessable:
         field = "".join(part.capitalize() for part in key.split("_"))
         raise Unprocessable(f"[{field}]: MaxSize({max_length})") from None
@@ -303,27 +249,8 @@ def edit_org(org: users.User, options: Mapping[str, Any]) -> users.User:
         location=_edit_text(options, "location", 50),
         visibility=None if visibility in (None, "") else users.validate_visibility(visibility),
         email=None if email in (None, "") else users.validate_email(email),
-        repo_admin_change_team_access=None
-        if flag is None
-        else users.optional_flag(options, "repo_admin_change_team_access"),
+        repo_admin_change_team_access=None if flag is None else optional_flag(options, "repo_admin_change_team_access"),
     )
     with forge().db.transaction():
         store.update_org_profile(org.id, profile, now_seconds())
     return users.get_user(org.id)
-
-
-def org_to_api(org: users.User) -> dict[str, Any]:
-    """Gitea's ``Organization``."""
-    return {
-        "id": org.id,
-        "name": org.name,
-        "full_name": org.full_name,
-        "email": org.email,
-        "avatar_url": users.avatar_url(org),
-        "description": org.description,
-        "website": org.website,
-        "location": org.location,
-        "visibility": org.visibility,
-        "repo_admin_change_team_access": org.repo_admin_change_team_access,
-        "username": org.name,
-    }

@@ -14,19 +14,17 @@ import secrets
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from .. import gitcache
 from ..auth import Principal
 from ..context import forge, now_seconds
+from ..permissions import require_org_owner
+from ..repos.models import Repo, repo_lock, repos_of_owner
 from ..users import models as users
 from ..users.errors import UserAlreadyExists
 from . import store
-from .models import get_org, require_owner
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
+from .models import get_org
 
 __all__ = ["finish_pending_moves", "redirect_location", "rename_org"]
 
@@ -49,15 +47,13 @@ def _validate_new_name(org: users.User, new_name: object) -> str:
 
 def rename_org(name: str, new_name: object, principal: Principal) -> None:
     """Rename an organization (owner or site admin); the same name is a no-op, a case-only change is allowed."""
-    from ..repos import models as repos
-
     org = get_org(name, principal)
-    require_owner(org, principal)
+    require_org_owner(org, principal)
     if new_name == org.name:
         return
     checked = _validate_new_name(org, new_name)
     old_lower, new_lower = org.name.lower(), checked.lower()
-    owned = repos.repos_of_owner(org.id)
+    owned = repos_of_owner(org.id)
     now = now_seconds()
     with _repo_locks(owned), forge().db.transaction():
         try:
@@ -78,8 +74,6 @@ def rename_org(name: str, new_name: object, principal: Principal) -> None:
 @contextlib.contextmanager
 def _repo_locks(owned: list[Repo]) -> Iterator[None]:
     """Hold every repository's commit lock (by id) so no commit writes into a directory being moved."""
-    from ..repos.models import repo_lock
-
     with contextlib.ExitStack() as stack:
         for repo in sorted(owned, key=lambda item: item.id):
             stack.enter_context(repo_lock(repo))

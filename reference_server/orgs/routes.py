@@ -8,11 +8,15 @@ from ..access import ADMIN, token
 from ..auth import Principal, check_scope, current_principal, optional_principal
 from ..endpoints import EMPTY, Endpoint
 from ..errors import Unprocessable
+from ..permissions import is_org_member, require_org_owner
+from ..repos.presenters import repo_to_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from ..users.errors import UserNotFound
+from ..users.presenters import user_to_api
 from . import models, rename, store, teams
 from .errors import NotOrgOwner
+from .presenters import org_to_api, team_to_api
 
 __all__ = ["ENDPOINTS", "register"]
 
@@ -35,7 +39,7 @@ def _redirect(location: str, status: int) -> Response:
 
 
 def _require_member(org: users.User, principal: Principal) -> None:
-    if not principal.is_admin and not models.is_org_member(principal.user_id, org.id):
+    if not principal.is_admin and not is_org_member(principal.user_id, org.id):
         raise NotOrgOwner("Must be an organization member")
 
 
@@ -46,20 +50,20 @@ def org_create() -> Response:
     """Create an organization; the caller becomes its owner."""
     principal = current_principal()
     org = models.create_org(json_body(required=("username",)), principal)
-    return json_response(models.org_to_api(org), status=201)
+    return json_response(org_to_api(org), status=201)
 
 
 def org_get(org: str) -> Response:
     """An organization by name."""
-    return json_response(models.org_to_api(models.get_org(org, optional_principal())))
+    return json_response(org_to_api(models.get_org(org, optional_principal())))
 
 
 def org_edit(org: str) -> Response:
     """Edit an organization's profile (owner or site admin)."""
     principal = current_principal()
     found = models.get_org(org, principal)
-    models.require_owner(found, principal)
-    return json_response(models.org_to_api(models.edit_org(found, json_body())))
+    require_org_owner(found, principal)
+    return json_response(org_to_api(models.edit_org(found, json_body())))
 
 
 def org_delete(org: str) -> Response:
@@ -71,7 +75,7 @@ def org_delete(org: str) -> Response:
 def rename_org(org: str) -> Response:
     """Rename an organization (owner or site admin); the old name then redirects."""
     principal = current_principal()
-    models.require_owner(models.get_org(org, principal), principal)
+    require_org_owner(models.get_org(org, principal), principal)
     new_name = json_body().get("new_name")
     if new_name in (None, ""):
         raise Unprocessable("[NewName]: Required")
@@ -87,7 +91,7 @@ def org_list_members(org: str) -> Response:
     principal = current_principal()
     page = page_params()
     members, total = models.list_members(models.get_org(org, principal), principal, page.limit, page.offset)
-    return paged_response([users.user_to_api(member) for member in members], page, total)
+    return paged_response([user_to_api(member) for member in members], page, total)
 
 
 def org_is_member(org: str, username: str) -> Response:
@@ -95,8 +99,8 @@ def org_is_member(org: str, username: str) -> Response:
     principal = current_principal()
     found = models.get_org(org, principal)
     member = _user_named(username)
-    if principal.is_admin or models.is_org_member(principal.user_id, found.id):
-        if models.is_org_member(member.id, found.id):
+    if principal.is_admin or is_org_member(principal.user_id, found.id):
+        if is_org_member(member.id, found.id):
             return empty()
         raise UserNotFound(f"user is not a member of the organization [name: {username}]")
     if principal.user_id == member.id:
@@ -108,7 +112,7 @@ def org_delete_member(org: str, username: str) -> Response:
     """Remove a user from every team of the organization (owner or site admin)."""
     principal = current_principal()
     found = models.get_org(org, principal)
-    models.require_owner(found, principal)
+    require_org_owner(found, principal)
     models.remove_member(found, _user_named(username))
     return empty()
 
@@ -117,7 +121,7 @@ def org_list_public_members(org: str) -> Response:
     """The members who show their membership."""
     page = page_params()
     members, total = models.list_public_members(models.get_org(org, optional_principal()), page.limit, page.offset)
-    return paged_response([users.user_to_api(member) for member in members], page, total)
+    return paged_response([user_to_api(member) for member in members], page, total)
 
 
 def org_is_public_member(org: str, username: str) -> Response:
@@ -157,7 +161,7 @@ def org_list_teams(org: str) -> Response:
     _require_member(found, principal)
     page = page_params()
     found_teams, total = teams.list_teams(found, page.limit, page.offset)
-    return paged_response([teams.team_to_api(team, with_org=False) for team in found_teams], page, total)
+    return paged_response([team_to_api(team, with_org=False) for team in found_teams], page, total)
 
 
 def org_create_team(org: str) -> Response:
@@ -165,21 +169,21 @@ def org_create_team(org: str) -> Response:
     principal = current_principal()
     found = models.get_org(org, principal)
     _require_member(found, principal)
-    models.require_owner(found, principal)
+    require_org_owner(found, principal)
     team = teams.create_team(found, json_body())
-    return json_response(teams.team_to_api(team, with_org=True), status=201)
+    return json_response(team_to_api(team, with_org=True), status=201)
 
 
 def org_get_team(id: int) -> Response:
     """A team (its members, the organization's owners, site admins)."""
     team = teams.get_team_for(id, current_principal())
-    return json_response(teams.team_to_api(team, with_org=True))
+    return json_response(team_to_api(team, with_org=True))
 
 
 def org_edit_team(id: int) -> Response:
     """Edit a team (owner or site admin)."""
     team = teams.get_team_for(id, current_principal(), owner=True)
-    return json_response(teams.team_to_api(teams.edit_team(team, json_body(required=("name",))), with_org=False))
+    return json_response(team_to_api(teams.edit_team(team, json_body(required=("name",))), with_org=False))
 
 
 def org_delete_team(id: int) -> Response:
@@ -193,13 +197,13 @@ def org_list_team_members(id: int) -> Response:
     team = teams.get_team_for(id, current_principal())
     page = page_params()
     members, total = teams.list_team_members(team, page.limit, page.offset)
-    return paged_response([users.user_to_api(member) for member in members], page, total)
+    return paged_response([user_to_api(member) for member in members], page, total)
 
 
 def org_list_team_member(id: int, username: str) -> Response:
     """One member of a team."""
     team = teams.get_team_for(id, current_principal())
-    return json_response(users.user_to_api(teams.team_member(team, username)))
+    return json_response(user_to_api(teams.team_member(team, username)))
 
 
 def org_add_team_member(id: int, username: str) -> Response:
@@ -216,8 +220,6 @@ def org_remove_team_member(id: int, username: str) -> Response:
 
 def org_list_team_repos(id: int) -> Response:
     """A team's repositories."""
-    from ..repos.models import repo_to_api
-
     team = teams.get_team_for(id, current_principal())
     page = page_params()
     found, total = teams.list_team_repos(team, page.limit, page.offset)
@@ -226,8 +228,6 @@ def org_list_team_repos(id: int) -> Response:
 
 def org_list_team_repo(id: int, org: str, repo: str) -> Response:
     """One repository of a team."""
-    from ..repos.models import repo_to_api
-
     team = teams.get_team_for(id, current_principal())
     return json_response(repo_to_api(teams.team_repo(team, repo)))
 
@@ -254,7 +254,7 @@ def org_list_current_user_orgs() -> Response:
     principal = current_principal()
     page = page_params()
     found, total = models.list_orgs_of_user(users.get_user(principal.user_id), principal, page.limit, page.offset)
-    return paged_response([models.org_to_api(org) for org in found], page, total)
+    return paged_response([org_to_api(org) for org in found], page, total)
 
 
 def org_list_user_orgs(username: str) -> Response:
@@ -262,7 +262,7 @@ def org_list_user_orgs(username: str) -> Response:
     principal = optional_principal()
     page = page_params()
     found, total = models.list_orgs_of_user(users.get_user_by_name(username), principal, page.limit, page.offset)
-    return paged_response([models.org_to_api(org) for org in found], page, total)
+    return paged_response([org_to_api(org) for org in found], page, total)
 
 
 def user_list_teams() -> Response:
@@ -270,7 +270,7 @@ def user_list_teams() -> Response:
     principal = current_principal()
     page = page_params()
     found, total = teams.list_teams_of_user(principal.user_id, page.limit, page.offset)
-    return paged_response([teams.team_to_api(team, with_org=True) for team in found], page, total)
+    return paged_response([team_to_api(team, with_org=True) for team in found], page, total)
 
 
 # -- redirects of renamed organizations ----------------------------------------------------------
@@ -306,7 +306,7 @@ def admin_get_all_orgs() -> Response:
     """Every organization, oldest first (site admin)."""
     page = page_params()
     found, total = users.search_accounts(is_org=True, keyword="", limit=page.limit, offset=page.offset)
-    return paged_response([models.org_to_api(org) for org in found], page, total)
+    return paged_response([org_to_api(org) for org in found], page, total)
 
 
 def register(app: Flask) -> None:

@@ -1,4 +1,4 @@
-"""Teams of an organization: creation and edits with Gitea's units rules, members, repositories, ``Team``.
+"""Teams of an organization: creation and edits with Gitea's units rules, members and repositories.
 
 Who may do what follows Gitea's route guards: a team is seen by site admins, the organization's owners
 and the team's own members (another member of the organization gets 403, anybody else 404); changing a
@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..auth import Principal
+from ..bodies import optional_flag, optional_text
 from ..context import forge, now_seconds
 from ..errors import Unprocessable
+from ..permissions import is_org_member, is_org_owner, permission, rank
+from ..repos import models as repos
+from ..repos.errors import RepoNotFound
 from ..users import models as users
 from ..users.errors import UserNotFound
 from . import store
@@ -26,18 +30,7 @@ from .errors import (
     TeamAlreadyExists,
     TeamNotFound,
 )
-from .models import (
-    REPO_UNITS,
-    Team,
-    is_org_member,
-    is_org_owner,
-    org_to_api,
-    rank,
-    unit_modes_for,
-)
-
-if TYPE_CHECKING:
-    from ..repos.models import Repo
+from .models import REPO_UNITS, Team, unit_modes_for
 
 __all__ = [
     "add_member",
@@ -54,7 +47,6 @@ __all__ = [
     "remove_repo",
     "team_member",
     "team_repo",
-    "team_to_api",
 ]
 
 MAX_TEAM_NAME = 255
@@ -169,7 +161,7 @@ def _flag(options: Mapping[str, Any], key: str) -> bool | None:
     value = options.get(key)
     if value is None:
         return None
-    return users.optional_flag(options, key)
+    return optional_flag(options, key)
 
 
 # -- teams ---------------------------------------------------------------------------------------
@@ -190,7 +182,7 @@ def list_teams_of_user(user_id: int, limit: int, offset: int) -> tuple[list[Team
 def create_team(org: users.User, options: Mapping[str, Any]) -> Team:
     """A new team from ``CreateTeamOption``; 422 on a bad or taken name, a bad permission or no units."""
     name = _validate_name(options.get("name"))
-    description = users.optional_text(options, "description", 255)
+    description = optional_text(options, "description", 255)
     access, units = _resolve_units(_validate_permission(options.get("permission")), options, required=True)
     now = now_seconds()
     with forge().db.transaction():
@@ -217,7 +209,7 @@ def edit_team(team: Team, options: Mapping[str, Any]) -> Team:
         raise OwnerTeamProtected("the Owners team cannot be renamed")
     description = team.description
     if options.get("description") is not None:
-        description = users.optional_text(options, "description", 255)
+        description = optional_text(options, "description", 255)
     access, includes_all = team.access, team.includes_all_repositories
     units: dict[str, str] | None = None
     permission = options.get("permission")
@@ -298,10 +290,8 @@ def remove_member(team: Team, name: str) -> None:
 # -- repositories --------------------------------------------------------------------------------
 
 
-def list_team_repos(team: Team, limit: int, offset: int) -> tuple[list[Repo], int]:
+def list_team_repos(team: Team, limit: int, offset: int) -> tuple[list[repos.Repo], int]:
     """The team's repositories by name (every repository of the organization when it includes all)."""
-    from ..repos import models as repos
-
     if team.includes_all_repositories:
         every = sorted(repos.repos_of_owner(team.org_id), key=lambda repo: repo.name.lower())
         return every[offset : offset + limit], len(every)
@@ -309,11 +299,8 @@ def list_team_repos(team: Team, limit: int, offset: int) -> tuple[list[Repo], in
     return [repos.get_repo_by_id(repo_id) for repo_id in ids], total
 
 
-def _org_repo(team: Team, name: str) -> Repo:
+def _org_repo(team: Team, name: str) -> repos.Repo:
     """The team's organization's repository of that name (the ``{org}`` of the path is not consulted, as in Gitea)."""
-    from ..repos import models as repos
-    from ..repos.errors import RepoNotFound
-
     org = users.get_user(team.org_id)
     try:
         return repos.get_repo(org.name, name)
@@ -321,20 +308,16 @@ def _org_repo(team: Team, name: str) -> Repo:
         raise RepoNotFound(f"repository does not exist [owner: {org.name}, name: {name}]") from None
 
 
-def team_repo(team: Team, name: str) -> Repo:
+def team_repo(team: Team, name: str) -> repos.Repo:
     """The repository when the team covers it; 404 otherwise."""
-    from ..repos.errors import RepoNotFound
-
     repo = _org_repo(team, name)
     if not (team.includes_all_repositories or store.has_team_repo(team.id, repo.id)):
         raise RepoNotFound(f"repository is not a repository of the team [name: {name}]")
     return repo
 
 
-def _require_repo_admin(repo: Repo, principal: Principal) -> None:
-    from ..repos import models as repos
-
-    if not repos.permission(principal, repo).is_admin:
+def _require_repo_admin(repo: repos.Repo, principal: Principal) -> None:
+    if not permission(principal, repo).is_admin:
         raise RepoAdminRequired("Must have admin-level access to the repository")
 
 
@@ -354,23 +337,3 @@ def remove_repo(team: Team, name: str, principal: Principal) -> None:
         raise Unprocessable("the team includes all repositories of the organization; edit it to list repositories")
     with forge().db.transaction():
         store.remove_team_repo(team.id, repo.id)
-
-
-# -- API shape -----------------------------------------------------------------------------------
-
-
-def team_to_api(team: Team, *, with_org: bool) -> dict[str, Any]:
-    """Gitea's ``Team``; ``organization`` is null where Gitea leaves it out (lists of an organization, edits)."""
-    modes = {row["unit"]: row["access"] for row in store.units_of(team.id)}
-    ordered = [unit for unit in REPO_UNITS if unit in modes]
-    return {
-        "id": team.id,
-        "name": team.name,
-        "description": team.description,
-        "organization": org_to_api(users.get_user(team.org_id)) if with_org else None,
-        "includes_all_repositories": team.includes_all_repositories,
-        "permission": team.access,
-        "units": ordered,
-        "units_map": {unit: modes[unit] for unit in ordered},
-        "can_create_org_repo": team.can_create_org_repo,
-    }

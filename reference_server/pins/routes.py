@@ -9,8 +9,10 @@ from ..access import token
 from ..auth import Principal, current_principal
 from ..endpoints import API, EMPTY, Endpoint
 from ..issues.models import Issue, get_issue
-from ..issues.routes import issue_api
-from ..pulls.models import get_pull, pull_to_api
+from ..issues.presenters import issue_api
+from ..permissions import permission, require_repo
+from ..pulls.models import get_pull
+from ..pulls.presenters import pull_to_api
 from ..repos import models as repos
 from ..repos.errors import RepoPermissionDenied
 from ..rest import empty, json_response
@@ -23,14 +25,14 @@ REPO = "/api/v1/repos/<owner>/<repo>"
 
 def _read(owner: str, repo: str, scope: str) -> repos.Repo:
     """A repository the caller can see (404); the scope was checked before the view (``Endpoint.access``)."""
-    return repos.require_repo(owner, repo, "read")
+    return require_repo(owner, repo, "read")
 
 
 def _admin_issue(owner: str, repo: str, index: int) -> tuple[Issue, Principal]:
     """Gitea's ``reqAdmin``: repository administrators only (403), after the repository is found (404)."""
     found = _read(owner, repo, "issue")
     principal = current_principal()
-    if not repos.permission(principal, found).is_admin:
+    if not permission(principal, found).is_admin:
         raise RepoPermissionDenied("user should be an owner or a collaborator with admin write of a repository")
     return get_issue(found, index), principal
 

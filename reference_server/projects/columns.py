@@ -11,15 +11,12 @@ from typing import Any
 from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..issues.models import poster_to_api
-from ..timefmt import iso
 from . import store
 from .errors import ColumnNotFound, InvalidProjectOption
 from .models import Project, text_option, title_option
 
 __all__ = [
     "Column",
-    "column_to_api",
     "create_column",
     "delete_column",
     "edit_column",
@@ -174,20 +171,3 @@ def delete_column(project: Project, column: Column) -> None:
         for offset, card in enumerate(store.cards_of_column(column.id)):
             store.place_card(card["id"], default["id"], sorting + offset)
         store.delete_column(column.id)
-
-
-def column_to_api(column: Column) -> dict[str, Any]:
-    """Gitea's ``ProjectColumn``; ``color`` only when the column has one (Gitea omits an empty one)."""
-    body: dict[str, Any] = {
-        "id": column.id,
-        "title": column.title,
-        "default": column.is_default,
-        "sorting": column.sorting,
-        "project_id": column.project_id,
-        "creator": poster_to_api(column.creator_id),
-        "created_at": iso(column.created),
-        "updated_at": iso(column.updated),
-    }
-    if column.color:
-        body["color"] = column.color
-    return body

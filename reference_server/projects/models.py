@@ -1,5 +1,5 @@
-"""Project boards: creation (with the template's columns), listing, editing, closing, deletion, and
-Gitea's ``Project`` shape. Columns live in :mod:`.columns`, the issues on them in :mod:`.cards`.
+"""Project boards: creation (with the template's columns), listing, editing, closing and deletion. Columns
+live in :mod:`.columns`, the issues on them in :mod:`.cards`, Gitea's ``Project`` in :mod:`.presenters`.
 
 Every board has exactly one default column from its creation on: the template's ``Backlog`` for
 ``basic_kanban`` and ``bug_triage`` (as Gitea creates them), else ``Uncategorized`` (the column Gitea
@@ -11,20 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
-from ..auth import Principal, optional_principal
+from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
 from ..events import AccountDeletedEvent, RepoDeletedEvent
-from ..issues.errors import IssueNotFound
-from ..issues.models import get_issue_by_id, poster_to_api
-from ..repos import models as repos
-from ..repos.errors import RepoNotFound
-from ..timefmt import iso
 from . import store
 from .errors import InvalidProjectOption, ProjectClosed, ProjectNotFound
-from .scopes import KIND_NUMBERS, Scope, can_read_repo
+from .scopes import KIND_NUMBERS, Scope
 
 __all__ = [
     "MAX_TITLE",
@@ -36,7 +30,6 @@ __all__ = [
     "list_projects",
     "on_account_deleted",
     "on_repo_deleted",
-    "project_to_api",
     "require_open",
     "text_option",
     "title_option",
@@ -233,66 +226,3 @@ def on_account_deleted(event: AccountDeletedEvent) -> None:
     """A deleted user or organization takes its own boards."""
     for project_id in store.project_ids_of_owner(event.account_id):
         store.delete_project(project_id)
-
-
-# -- API shape -------------------------------------------------------------------------------------------
-
-
-def web_path(scope: Scope, project: Project) -> str:
-    """``owner/repo/projects/N`` for a repository's board, ``owner/-/projects/N`` otherwise (Gitea's links)."""
-    if scope.repo is not None:
-        return f"{quote(scope.repo.owner_name)}/{quote(scope.repo.name)}/projects/{project.id}"
-    return f"{quote(scope.owner.name)}/-/projects/{project.id}"
-
-
-def issue_counts(project: Project) -> tuple[int, int]:
-    """Open and closed issues on the board that the caller may see (as Gitea counts them for the doer)."""
-    viewer = optional_principal()
-    readable: dict[int, bool] = {}
-    open_count = closed_count = 0
-    for card in store.cards_of_project(project.id):
-        repo_id = card["repo_id"]
-        if repo_id not in readable:
-            try:
-                readable[repo_id] = can_read_repo(viewer, repos.get_repo_by_id(repo_id))
-            except RepoNotFound:
-                readable[repo_id] = False
-        if not readable[repo_id]:
-            continue
-        try:
-            issue = get_issue_by_id(card["issue_id"])
-        except IssueNotFound:
-            continue
-        if issue.is_closed:
-            closed_count += 1
-        else:
-            open_count += 1
-    return open_count, closed_count
-
-
-def project_to_api(scope: Scope, project: Project) -> dict[str, Any]:
-    """Gitea's ``Project`` (development line); ``closed_at`` only on a closed board (Gitea omits it)."""
-    open_count, closed_count = issue_counts(project)
-    body: dict[str, Any] = {
-        "id": project.id,
-        "title": project.title,
-        "description": project.description,
-        "owner_id": project.owner_id,
-        "repo_id": project.repo_id,
-        "creator": poster_to_api(project.creator_id),
-        "creator_id": project.creator_id,
-        "state": project.state,
-        "is_closed": project.is_closed,
-        "template_type": project.template_type,
-        "card_type": project.card_type,
-        "type": project.kind,
-        "num_open_issues": open_count,
-        "num_closed_issues": closed_count,
-        "num_issues": open_count + closed_count,
-        "created_at": iso(project.created),
-        "updated_at": iso(project.updated),
-        "html_url": forge().url(web_path(scope, project)),
-    }
-    if project.is_closed:
-        body["closed_at"] = iso(project.closed)
-    return body

@@ -18,9 +18,10 @@ from ..auth import current_principal
 from ..context import forge
 from ..endpoints import EMPTY, Endpoint
 from ..events import AccountDeletedEvent, RepoDeletedEvent
-from ..issues.routes import issue_api
+from ..issues.presenters import issue_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import cards, columns, models
+from .presenters import column_to_api, project_to_api
 from .scopes import Scope, org_scope, repo_scope, self_scope, user_scope
 
 __all__ = ["ENDPOINTS", "register"]
@@ -33,26 +34,26 @@ def list_projects(scope: Scope) -> Response:
     """List the boards of the scope (``state`` open, closed or all; newest first)."""
     page = page_params()
     found, total = models.list_projects(scope, request.args.get("state", "open").strip(), page.limit, page.offset)
-    return paged_response([models.project_to_api(scope, project) for project in found], page, total)
+    return paged_response([project_to_api(scope, project) for project in found], page, total)
 
 
 def create_project(scope: Scope) -> Response:
     """Create a board (with the template's columns and a default column)."""
     principal = scope.require_write()
     project = models.create_project(scope, json_body(required=("title",)), principal)
-    return json_response(models.project_to_api(scope, project), status=201)
+    return json_response(project_to_api(scope, project), status=201)
 
 
 def get_project(scope: Scope, project_id: int) -> Response:
     """Get a board."""
-    return json_response(models.project_to_api(scope, models.get_project(scope, project_id)))
+    return json_response(project_to_api(scope, models.get_project(scope, project_id)))
 
 
 def edit_project(scope: Scope, project_id: int) -> Response:
     """Edit a board: title, description, card type, state (open or closed)."""
     scope.require_write()
     project = models.edit_project(scope, models.get_project(scope, project_id), json_body())
-    return json_response(models.project_to_api(scope, project))
+    return json_response(project_to_api(scope, project))
 
 
 def delete_project(scope: Scope, project_id: int) -> Response:
@@ -66,7 +67,7 @@ def list_columns(scope: Scope, project_id: int) -> Response:
     """List a board's columns, left to right."""
     page = page_params()
     found, total = columns.list_columns(models.get_project(scope, project_id), page.limit, page.offset)
-    return paged_response([columns.column_to_api(column) for column in found], page, total)
+    return paged_response([column_to_api(column) for column in found], page, total)
 
 
 def _open_project(scope: Scope, project_id: int) -> models.Project:
@@ -81,7 +82,7 @@ def create_column(scope: Scope, project_id: int) -> Response:
     """Add a column at the right end of a board."""
     project = _open_project(scope, project_id)
     column = columns.create_column(project, json_body(required=("title",)), current_principal())
-    return json_response(columns.column_to_api(column), status=201)
+    return json_response(column_to_api(column), status=201)
 
 
 def move_columns(scope: Scope, project_id: int) -> Response:
@@ -93,14 +94,14 @@ def move_columns(scope: Scope, project_id: int) -> Response:
 def get_column(scope: Scope, project_id: int, column_id: int) -> Response:
     """Get a column of a board."""
     column = columns.get_column(models.get_project(scope, project_id), column_id)
-    return json_response(columns.column_to_api(column))
+    return json_response(column_to_api(column))
 
 
 def edit_column(scope: Scope, project_id: int, column_id: int) -> Response:
     """Edit a column: title, colour, sorting."""
     project = _open_project(scope, project_id)
     column = columns.edit_column(project, columns.get_column(project, column_id), json_body())
-    return json_response(columns.column_to_api(column))
+    return json_response(column_to_api(column))
 
 
 def delete_column(scope: Scope, project_id: int, column_id: int) -> Response:

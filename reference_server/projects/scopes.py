@@ -14,6 +14,7 @@ from ..auth import Principal, current_principal, optional_principal
 from ..errors import NotFound
 from ..orgs import models as orgs
 from ..orgs import store as orgs_store
+from ..permissions import is_org_owner, is_visible_to, permission, require_repo
 from ..repos import models as repos
 from ..repos.errors import RepoArchived
 from ..users import models as users
@@ -61,9 +62,9 @@ class Scope:
 
 def repo_scope(owner: str, name: str) -> Scope:
     """A repository's boards: its readers read (404 for others), its writers change them."""
-    repo = repos.require_repo(owner, name, "read")
+    repo = require_repo(owner, name, "read")
     account = users.get_user(repo.owner_id)
-    can_write = repos.permission(optional_principal(), repo).can_write
+    can_write = permission(optional_principal(), repo).can_write
     return Scope("repository", account, repo, can_write)
 
 
@@ -71,7 +72,7 @@ def _org_writer(principal: Principal | None, org: users.User) -> bool:
     """Owners, and members of a team with write access (or write on the projects unit), change boards."""
     if principal is None:
         return False
-    if principal.is_admin or orgs.is_org_owner(principal.user_id, org.id):
+    if principal.is_admin or is_org_owner(principal.user_id, org.id):
         return True
     rows, _ = orgs_store.teams_page_of_user(principal.user_id, 1_000_000, 0)
     for row in rows:
@@ -103,7 +104,7 @@ def user_scope(name: str) -> Scope:
     name, as Gitea lists them); whoever sees the account reads, the user (or a site admin) changes."""
     viewer = optional_principal()
     account = users.find_account(name)
-    if account is None or not users.is_visible_to(account, viewer):
+    if account is None or not is_visible_to(account, viewer):
         raise UserNotFound(f"user does not exist [name: {name}]")
     return _account_scope(account, viewer)
 
@@ -116,4 +117,4 @@ def self_scope() -> Scope:
 
 def can_read_repo(principal: Principal | None, repo: repos.Repo) -> bool:
     """Whether the caller reads the repository (so may see its issues on a board)."""
-    return repos.permission(principal, repo).can_read
+    return permission(principal, repo).can_read

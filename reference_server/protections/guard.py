@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 from ..auth import Principal
 from ..context import forge
 from ..gitcli import ZERO_SHA, Git
+from ..orgs.teams import list_teams_of_user
+from ..permissions import current_deploy_token
 from . import models, tags
 from .errors import ProtectedRefRefused
 from .rules import Pusher, branch_refusal, first_matching_rule, tag_refusal
@@ -64,8 +66,6 @@ def _allowlisted_teams(repo: Repo) -> set[int]:
 
 def _member_of(team_ids: Iterable[int], user_id: int) -> frozenset[int]:
     """The teams among ``team_ids`` that the user belongs to (through the organizations family)."""
-    from ..orgs.teams import list_teams_of_user
-
     wanted, found, offset = set(team_ids), set(), 0
     while wanted:
         teams, total = list_teams_of_user(user_id, 100, offset)
@@ -79,8 +79,6 @@ def _member_of(team_ids: Iterable[int], user_id: int) -> frozenset[int]:
 def pusher_for(principal: Principal, repo: Repo) -> Pusher:
     """The pusher a rule judges: the caller, its membership of allowlisted teams, and the deploy token the
     request authenticated with (a deploy token acts as the repository's owner, as Gitea's deploy keys)."""
-    from ..deploy_tokens.models import current_deploy_token
-
     token = current_deploy_token()
     teams = _member_of(_allowlisted_teams(repo), principal.user_id) if repo.owner_is_org else frozenset()
     return Pusher(

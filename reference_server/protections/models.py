@@ -1,4 +1,4 @@
-"""Branch protection rules (with priority) and tag protection rules: options, state and Gitea's shapes.
+"""Branch protection rules (with priority) and tag protection rules: options and state (shapes: :mod:`.presenters`).
 
 Options are checked whole (types, users, teams) before anything is written, so a refused request
 changes nothing. The reference enforces pushing, force pushing, deletion and protected/unprotected
@@ -16,7 +16,10 @@ from typing import TYPE_CHECKING, Any
 from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..timefmt import iso
+from ..orgs.models import find_team
+from ..permissions import permission
+from ..users.errors import UserNotFound
+from ..users.models import find_account, get_user
 from . import store
 from .errors import (
     BranchProtectionExists,
@@ -26,14 +29,13 @@ from .errors import (
     UnknownTeam,
     UnknownUser,
 )
-from .rules import BranchRule, is_plain_rule_name, order_key
+from .rules import BranchRule, order_key
 
 if TYPE_CHECKING:
     from ..repos.models import Repo
 
 __all__ = [
     "BranchProtection",
-    "branch_protection_to_api",
     "branch_rules",
     "create_branch_protection",
     "delete_branch_protection",
@@ -174,9 +176,6 @@ def names_of(options: Mapping[str, Any], key: str) -> list[str] | None:
 
 
 def _principal_of(user_id: int) -> Principal | None:
-    from ..users.errors import UserNotFound
-    from ..users.models import get_user
-
     try:
         user = get_user(user_id)
     except UserNotFound:
@@ -187,9 +186,6 @@ def _principal_of(user_id: int) -> Principal | None:
 def resolve_users(repo: Repo, names: Sequence[str], need: str | None) -> list[int]:
     """Account ids of ``names`` (422 for an unknown one); as Gitea, users without ``need`` access to the
     repository are dropped from the list (``None``: every named user is kept, as tag allowlists do)."""
-    from ..repos.models import permission
-    from ..users.models import find_account
-
     kept: list[int] = []
     for name in names:
         account = find_account(name)
@@ -210,8 +206,6 @@ def resolve_teams(repo: Repo, names: Sequence[str]) -> list[dict[str, Any]]:
     user's repository are ignored, as in Gitea."""
     if not repo.owner_is_org:
         return []
-    from ..orgs.models import find_team
-
     teams: list[dict[str, Any]] = []
     for name in names:
         team = find_team(repo.owner_id, name)
@@ -404,9 +398,6 @@ def reorder_branch_protections(repo: Repo, options: Mapping[str, Any]) -> None:
 
 def user_names(user_ids: Sequence[int]) -> list[str]:
     """Names of the listed accounts that still exist."""
-    from ..users.errors import UserNotFound
-    from ..users.models import get_user
-
     names: list[str] = []
     for user_id in user_ids:
         try:
@@ -414,53 +405,3 @@ def user_names(user_ids: Sequence[int]) -> list[str]:
         except UserNotFound:
             continue
     return names
-
-
-def _team_names(teams: Sequence[Mapping[str, Any]]) -> list[str]:
-    return [str(team["name"]) for team in teams]
-
-
-def branch_protection_to_api(rule: BranchProtection) -> dict[str, Any]:
-    """Gitea 1.27's ``BranchProtection``, plus the rule's ``id`` (which Gitea does not expose) so a client
-    can call the priority route."""
-    settings = rule.settings
-    flags = {flag: bool(settings.get(flag, False)) for flag in STORED_FLAGS}
-    return {
-        "id": rule.id,
-        "branch_name": rule.rule_name if is_plain_rule_name(rule.rule_name) else "",
-        "rule_name": rule.rule_name,
-        "priority": rule.priority,
-        "enable_push": rule.flag("enable_push"),
-        "enable_push_whitelist": rule.flag("enable_push_whitelist"),
-        "push_whitelist_usernames": user_names(settings["push_user_ids"]),
-        "push_whitelist_teams": _team_names(settings["push_teams"]),
-        "push_whitelist_deploy_keys": rule.flag("push_deploy_keys"),
-        "enable_force_push": rule.flag("enable_force_push"),
-        "enable_force_push_allowlist": rule.flag("enable_force_push_allowlist"),
-        "force_push_allowlist_usernames": user_names(settings["force_push_user_ids"]),
-        "force_push_allowlist_teams": _team_names(settings["force_push_teams"]),
-        "force_push_allowlist_deploy_keys": rule.flag("force_push_deploy_keys"),
-        "enable_merge_whitelist": flags["enable_merge_whitelist"],
-        "merge_whitelist_usernames": user_names(settings.get("merge_user_ids", [])),
-        "merge_whitelist_teams": _team_names(settings.get("merge_teams", [])),
-        "enable_status_check": flags["enable_status_check"],
-        "status_check_contexts": list(settings.get("status_check_contexts", [])),
-        "required_approvals": int(settings.get("required_approvals", 0)),
-        "enable_approvals_whitelist": flags["enable_approvals_whitelist"],
-        "approvals_whitelist_username": user_names(settings.get("approvals_user_ids", [])),
-        "approvals_whitelist_teams": _team_names(settings.get("approvals_teams", [])),
-        "block_on_rejected_reviews": flags["block_on_rejected_reviews"],
-        "block_on_official_review_requests": flags["block_on_official_review_requests"],
-        "block_on_outdated_branch": flags["block_on_outdated_branch"],
-        "dismiss_stale_approvals": flags["dismiss_stale_approvals"],
-        "ignore_stale_approvals": flags["ignore_stale_approvals"],
-        "require_signed_commits": flags["require_signed_commits"],
-        "protected_file_patterns": str(settings["protected_file_patterns"]),
-        "unprotected_file_patterns": str(settings["unprotected_file_patterns"]),
-        "block_admin_merge_override": flags["block_admin_merge_override"],
-        "enable_bypass_allowlist": flags["enable_bypass_allowlist"],
-        "bypass_allowlist_usernames": user_names(settings.get("bypass_user_ids", [])),
-        "bypass_allowlist_teams": _team_names(settings.get("bypass_teams", [])),
-        "created_at": iso(rule.created),
-        "updated_at": iso(rule.updated),
-    }

@@ -10,8 +10,10 @@ from ..access import token
 from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..events import RepoDeletedEvent
+from ..permissions import require_repo
 from ..rest import empty, json_body, json_response
 from . import models, store, tags
+from .presenters import branch_protection_to_api
 
 if TYPE_CHECKING:
     from ..repos.models import Repo
@@ -23,8 +25,6 @@ REPO = "/api/v1/repos/<owner>/<repo>"
 
 def _admin_repo(owner: str, repo: str) -> Repo:
     """The repository, for a caller with ``repository`` scope who administers it (Gitea's ``reqAdmin``)."""
-    from ..repos.models import require_repo
-
     return require_repo(owner, repo, "admin")
 
 
@@ -32,24 +32,24 @@ def branch_protection_list(owner: str, repo: str) -> Response:
     """Every rule, by priority (no paging, as Gitea)."""
     found = _admin_repo(owner, repo)
     rules = models.list_branch_protections(found)
-    return json_response([models.branch_protection_to_api(rule) for rule in rules])
+    return json_response([branch_protection_to_api(rule) for rule in rules])
 
 
 def branch_protection_create(owner: str, repo: str) -> Response:
     found = _admin_repo(owner, repo)
     rule = models.create_branch_protection(found, json_body())
-    return json_response(models.branch_protection_to_api(rule), status=201)
+    return json_response(branch_protection_to_api(rule), status=201)
 
 
 def branch_protection_get(owner: str, repo: str, name: str) -> Response:
     found = _admin_repo(owner, repo)
-    return json_response(models.branch_protection_to_api(models.get_branch_protection(found, name)))
+    return json_response(branch_protection_to_api(models.get_branch_protection(found, name)))
 
 
 def branch_protection_edit(owner: str, repo: str, name: str) -> Response:
     found = _admin_repo(owner, repo)
     rule = models.edit_branch_protection(found, name, json_body())
-    return json_response(models.branch_protection_to_api(rule))
+    return json_response(branch_protection_to_api(rule))
 
 
 def branch_protection_delete(owner: str, repo: str, name: str) -> Response:

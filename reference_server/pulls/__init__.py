@@ -1,6 +1,2 @@
 """Pull requests from branches: their commits and changed files, the branch update, reviews, review
 comments and replies."""
-
-from . import models, routes, store
-
-__all__ = ["models", "routes", "store"]

@@ -17,6 +17,7 @@ from ..context import forge, now_seconds
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, Git, Identity, RefUpdateRejectedError
 from ..issues import models as issues
+from ..permissions import permission
 from ..repos import models as repos
 from ..repos.errors import ConcurrentChange
 from . import store
@@ -78,7 +79,7 @@ def merge_pull(repo: repos.Repo, index: int, options: Mapping[str, Any], princip
         raise MergeNotAllowed("the pull request has already been merged")
     if pull.issue.is_closed:
         raise PullNotFound("the pull request is closed")
-    if not repos.permission(principal, repo).can_write:
+    if not permission(principal, repo).can_write:
         raise MergeNotAllowed("User not allowed to merge PR")
     style = options.get("Do", options.get("do"))
     if not style:

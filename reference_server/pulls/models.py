@@ -1,5 +1,5 @@
 """Pull requests between two branches of one repository: creation (Gitea's checks and messages), listing,
-editing, where their head and base stand in Git, and Gitea's ``PullRequest`` shape.
+editing and where their head and base stand in Git; Gitea's ``PullRequest`` is :mod:`.presenters`.
 
 A pull request is an ``issue`` row (``is_pull``, sharing the repository's index with issues) plus a
 ``pull_request`` row. Its head commit is also kept at ``refs/pull/<index>/head``, as Gitea keeps it, so
@@ -20,6 +20,7 @@ from ..gitcli import ZERO_SHA, ChangedPath, GitError
 from ..issues import models as issues
 from ..issues.comments import CommentType, add_event
 from ..issues.errors import IssueNotFound, IssuePermissionDenied
+from ..permissions import permission
 from ..repos import models as repos
 from ..timefmt import iso
 from . import store
@@ -35,7 +36,6 @@ __all__ = [
     "head_commit",
     "list_pulls",
     "pull_meta",
-    "pull_to_api",
 ]
 
 
@@ -209,7 +209,7 @@ def edit_pull(repo: repos.Repo, pull: Pull, options: Mapping[str, Any], principa
     changes_base = not pull.has_merged and isinstance(new_base, str) and new_base and new_base != pull.base_branch
     if new_base is not None and not isinstance(new_base, str):
         raise InvalidPullOption("[Base]: must be a branch name")
-    if changes_base and not repos.permission(principal, repo).can_write:
+    if changes_base and not permission(principal, repo).can_write:
         raise IssuePermissionDenied("user should have permission to change the base branch")
     with forge().db.transaction():
         issues.edit_issue(repo, pull.issue, options, principal)
@@ -247,78 +247,16 @@ def on_push(event: PushEvent) -> None:
             continue
 
 
-# -- API shape -------------------------------------------------------------------------------------
+# -- the pull request inside an issue -------------------------------------------------------------
 
 
 def pull_meta(repo: repos.Repo, issue: issues.Issue) -> dict[str, Any]:
-    """Gitea's ``PullRequestMeta`` inside an ``Issue``."""
+    """Gitea's ``PullRequestMeta`` inside an ``Issue``: here, below the issues family's presentation that
+    embeds it, because ``PullRequest`` (:mod:`.presenters`) embeds that ``Issue`` in turn."""
     pull = _pull_of(issue)
     return {
         "merged": pull.has_merged,
         "merged_at": iso(pull.merged) if pull.has_merged else None,
         "draft": False,
         "html_url": forge().url(issues.issue_web_path(repo, issue)),
-    }
-
-
-def _branch_info(repo: repos.Repo, branch: str, sha: str) -> dict[str, Any]:
-    return {
-        "label": branch,
-        "ref": branch,
-        "sha": sha,
-        "repo_id": repo.id,
-        "repo": repos.repo_to_api(repo),
-    }
-
-
-def pull_to_api(repo: repos.Repo, pull: Pull) -> dict[str, Any]:
-    """Gitea's ``PullRequest``: line counts and changed files from Git, ``mergeable`` from a trial merge."""
-    from .reviews import count_code_comments
-
-    issue_body = issues.issue_to_api(repo, pull.issue)
-    head = head_commit(repo, pull)
-    base = base_commit(repo, pull)
-    merge_base = repo.git.merge_base(base, head) or pull.merge_base
-    changes = repo.git.changed_paths(merge_base or base, head) if head != ZERO_SHA else []
-    open_unmerged = not pull.issue.is_closed and not pull.has_merged
-    mergeable = open_unmerged and head != ZERO_SHA and repo.git.merge_trees(base, head) is not None
-    web = forge().url(issues.issue_web_path(repo, pull.issue))
-    return {
-        "id": pull.id,
-        "url": web,
-        "number": pull.index,
-        "user": issue_body["user"],
-        "title": pull.issue.title,
-        "body": pull.issue.body,
-        "labels": [],
-        "milestone": None,
-        "assignee": issue_body["assignee"],
-        "assignees": issue_body["assignees"],
-        "requested_reviewers": [],
-        "requested_reviewers_teams": [],
-        "state": pull.issue.state,
-        "draft": False,
-        "is_locked": pull.issue.is_locked,
-        "comments": pull.issue.num_comments,
-        "review_comments": count_code_comments(pull.issue.id),
-        "additions": sum(change.additions for change in changes),
-        "deletions": sum(change.deletions for change in changes),
-        "changed_files": len(changes),
-        "html_url": web,
-        "diff_url": f"{web}.diff",
-        "patch_url": f"{web}.patch",
-        "mergeable": mergeable,
-        "merged": pull.has_merged,
-        "merged_at": iso(pull.merged) if pull.has_merged else None,
-        "merge_commit_sha": pull.merged_commit or None,
-        "merged_by": issues.poster_to_api(pull.merger_id) if pull.has_merged else None,
-        "allow_maintainer_edit": False,
-        "base": _branch_info(repo, pull.base_branch, base),
-        "head": _branch_info(repo, pull.head_branch, head),
-        "merge_base": merge_base,
-        "due_date": None,
-        "created_at": issue_body["created_at"],
-        "updated_at": issue_body["updated_at"],
-        "closed_at": issue_body["closed_at"],
-        "pin_order": pull.issue.pin_order,
     }

@@ -21,14 +21,12 @@ from ..issues.comments import (
     CommentType,
     add_event,
     count_of_type,
-    get_comment,
     review_comments,
-    review_entry,
 )
 from ..issues.errors import InvalidIssueOption
+from ..permissions import permission
 from ..repos import models as repos
 from ..repos.commit_gate import require_unarchived
-from ..timefmt import iso
 from . import store
 from .diff import cut_diff_around_line
 from .errors import InvalidPullOption, NotAReviewComment, PullNotFound, ReviewNotFound
@@ -43,8 +41,6 @@ __all__ = [
     "hidden_review_ids",
     "list_reviews",
     "reply_to_comment",
-    "review_comment_to_api",
-    "review_to_api",
     "visible_review_comments",
 ]
 
@@ -188,7 +184,7 @@ def create_review(repo: repos.Repo, pull: Pull, options: Mapping[str, Any], prin
         raise InvalidPullOption(f"[CommitID]: unknown commit {commit_id!r}")
     commit_id = repo.git.rev_parse(commit_id) or commit_id
     planned = _plan_comments(repo, pull, raw_comments, commit_id)
-    official = repos.permission(principal, repo).can_write and review_type in (ReviewType.APPROVE, ReviewType.REJECT)
+    official = permission(principal, repo).can_write and review_type in (ReviewType.APPROVE, ReviewType.REJECT)
     now = now_seconds()
     with forge().db.transaction():
         review_id = store.insert_review(
@@ -270,7 +266,7 @@ def reply_to_comment(repo: repos.Repo, index: int, comment_id: int, body: object
     require_unarchived(repo)
     if not isinstance(body, str) or not body.strip():
         raise InvalidIssueOption("[Body]: Required")
-    parent, issue = get_comment(repo, comment_id)
+    parent, issue = issues.get_comment(repo, comment_id)
     if not issue.is_pull:
         raise NotAReviewComment("comment does not belong to a pull request")
     if parent.type != CommentType.CODE:
@@ -290,56 +286,5 @@ def reply_to_comment(repo: repos.Repo, index: int, comment_id: int, body: object
         commit_sha=parent.commit_sha,
         patch=parent.patch,
     )
-    reply, _issue = get_comment(repo, reply_id)
+    reply, _issue = issues.get_comment(repo, reply_id)
     return reply
-
-
-# -- API shape -------------------------------------------------------------------------------------
-
-
-def _pull_web(repo: repos.Repo, pull: Pull) -> str:
-    return forge().url(issues.issue_web_path(repo, pull.issue))
-
-
-def review_to_api(repo: repos.Repo, pull: Pull, review: Review) -> dict[str, Any]:
-    """Gitea's ``PullReview``."""
-    web = _pull_web(repo, pull)
-    entry = review_entry(review.id)
-    return {
-        "id": review.id,
-        "user": issues.poster_to_api(review.reviewer_id),
-        "team": None,
-        "state": API_STATE[review.type],
-        "body": review.content,
-        "commit_id": review.commit_id,
-        "stale": review.stale,
-        "official": review.official,
-        "dismissed": review.dismissed,
-        "comments_count": len(review_comments(review.id)),
-        "submitted_at": iso(review.created),
-        "updated_at": iso(review.updated),
-        "html_url": f"{web}#issuecomment-{entry.id}" if entry is not None else web,
-        "pull_request_url": web,
-    }
-
-
-def review_comment_to_api(repo: repos.Repo, pull: Pull, comment: Comment) -> dict[str, Any]:
-    """Gitea's ``PullReviewComment``: ``position`` is the new-side line, ``original_position`` the old side's."""
-    web = _pull_web(repo, pull)
-    return {
-        "id": comment.id,
-        "body": comment.content,
-        "user": issues.poster_to_api(comment.poster_id),
-        "resolver": None,
-        "pull_request_review_id": comment.review_id,
-        "created_at": iso(comment.created),
-        "updated_at": iso(comment.updated),
-        "path": comment.tree_path,
-        "commit_id": comment.commit_sha,
-        "original_commit_id": "",
-        "diff_hunk": comment.patch,
-        "position": comment.line if comment.line > 0 else 0,
-        "original_position": -comment.line if comment.line < 0 else 0,
-        "html_url": f"{web}#issuecomment-{comment.id}",
-        "pull_request_url": web,
-    }

@@ -15,15 +15,19 @@ from flask import Flask, Response, request
 
 from ..access import token
 from ..auth import Principal, current_principal, optional_principal
+from ..commits.models import CommitOptions, read_commits
+from ..commits.presenters import commit_to_api
 from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, ChangedPath
+from ..permissions import require_repo
 from ..repos import models as repos
 from ..rest import Page, empty, json_body, json_response, page_params, paged_response, query_bool
 from . import models, reviews
 from .errors import PullNotFound
 from .merge import merge_pull
+from .presenters import pull_to_api, review_comment_to_api, review_to_api
 from .update import update_pull_branch
 
 __all__ = ["ENDPOINTS", "register"]
@@ -35,7 +39,7 @@ FILE_STATUS = {"A": "added", "D": "deleted", "R": "renamed", "C": "copied"}
 
 
 def _repo(owner: str, repo: str) -> repos.Repo:
-    return repos.require_repo(owner, repo, "read")
+    return require_repo(owner, repo, "read")
 
 
 def _signed_in(owner: str, repo: str) -> tuple[repos.Repo, Principal]:
@@ -60,25 +64,25 @@ def list_pulls(owner: str, repo: str) -> Response:
     page = page_params()
     state = request.args.get("state", "open").strip()
     pulls, total = models.list_pulls(found, state=state, limit=page.limit, offset=page.offset)
-    return paged_response([models.pull_to_api(found, pull) for pull in pulls], page, total)
+    return paged_response([pull_to_api(found, pull) for pull in pulls], page, total)
 
 
 def create_pull(owner: str, repo: str) -> Response:
     found, principal = _signed_in(owner, repo)
     pull = models.create_pull(found, json_body(required=("head", "base", "title")), principal)
-    return json_response(models.pull_to_api(found, pull), status=201)
+    return json_response(pull_to_api(found, pull), status=201)
 
 
 def get_pull(owner: str, repo: str, index: int) -> Response:
     found = _repo(owner, repo)
-    return json_response(models.pull_to_api(found, models.get_pull(found, index)))
+    return json_response(pull_to_api(found, models.get_pull(found, index)))
 
 
 def edit_pull(owner: str, repo: str, index: int) -> Response:
     """Gitea answers an edit with 201."""
     found, principal = _signed_in(owner, repo)
     pull = models.edit_pull(found, models.get_pull(found, index), json_body(), principal)
-    return json_response(models.pull_to_api(found, pull), status=201)
+    return json_response(pull_to_api(found, pull), status=201)
 
 
 def pull_diff(owner: str, repo: str, index: int, diff_type: str) -> Response:
@@ -95,8 +99,6 @@ def pull_diff(owner: str, repo: str, index: int, diff_type: str) -> Response:
 
 def pull_commits(owner: str, repo: str, index: int) -> Response:
     """The pull's commits (head not reachable from base), newest first, as Gitea's ``Commit``."""
-    from ..commits.models import CommitOptions, commit_to_api, read_commits
-
     found = _repo(owner, repo)
     pull = models.get_pull(found, index)
     page = page_params()
@@ -173,7 +175,7 @@ def list_reviews(owner: str, repo: str, index: int) -> Response:
     pull = models.get_pull(found, index)
     page = page_params()
     items, total = reviews.list_reviews(pull, optional_principal(), page.limit, page.offset)
-    return paged_response([reviews.review_to_api(found, pull, item) for item in items], page, total)
+    return paged_response([review_to_api(found, pull, item) for item in items], page, total)
 
 
 def create_review(owner: str, repo: str, index: int) -> Response:
@@ -181,14 +183,14 @@ def create_review(owner: str, repo: str, index: int) -> Response:
     found, principal = _signed_in(owner, repo)
     pull = models.get_pull(found, index)
     review = reviews.create_review(found, pull, json_body(), principal)
-    return json_response(reviews.review_to_api(found, pull, review))
+    return json_response(review_to_api(found, pull, review))
 
 
 def get_review(owner: str, repo: str, index: int, review_id: int) -> Response:
     found = _repo(owner, repo)
     pull = models.get_pull(found, index)
     review = reviews.get_review(pull, review_id, optional_principal())
-    return json_response(reviews.review_to_api(found, pull, review))
+    return json_response(review_to_api(found, pull, review))
 
 
 def review_comments(owner: str, repo: str, index: int, review_id: int) -> Response:
@@ -196,7 +198,7 @@ def review_comments(owner: str, repo: str, index: int, review_id: int) -> Respon
     pull = models.get_pull(found, index)
     review = reviews.get_review(pull, review_id, optional_principal())
     items = reviews.visible_review_comments(review)
-    return json_response([reviews.review_comment_to_api(found, pull, item) for item in items])
+    return json_response([review_comment_to_api(found, pull, item) for item in items])
 
 
 def reply(owner: str, repo: str, index: int, comment_id: int) -> Response:
@@ -205,7 +207,7 @@ def reply(owner: str, repo: str, index: int, comment_id: int) -> Response:
     body = json_body().get("body")
     comment = reviews.reply_to_comment(found, index, comment_id, body, principal)
     pull = models.get_pull(found, index)
-    return json_response(reviews.review_comment_to_api(found, pull, comment), status=201)
+    return json_response(review_comment_to_api(found, pull, comment), status=201)
 
 
 def _on_push(event: PushEvent) -> None:

@@ -14,6 +14,7 @@ from ..auth import Principal
 from ..context import forge, now_seconds
 from ..events import PushEvent
 from ..gitcli import Git, Identity, RefUpdateRejectedError
+from ..permissions import permission
 from ..repos import models as repos
 from ..repos.errors import ConcurrentChange, RepoPermissionDenied
 from ..users import models as users
@@ -73,7 +74,7 @@ def update_pull_branch(repo: repos.Repo, index: int, style: str, principal: Prin
         raise InvalidPullOption("pull request is already merged")
     if pull.issue.is_closed:
         raise InvalidPullOption("pull request is closed")
-    if not repos.permission(principal, repo).can_write:
+    if not permission(principal, repo).can_write:
         raise RepoPermissionDenied("user should have a permission to write to the head branch")
     git = repo.git
     with repos.repo_lock(repo):

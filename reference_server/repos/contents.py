@@ -1,5 +1,5 @@
-"""The contents API: read a file or directory at a ref (Gitea's ``ContentsResponse``), and create, update
-(optionally renaming) or delete one file, each write one commit made by the multi-file engine.
+"""The contents API's reads: a file or directory at a ref (Gitea's ``ContentsResponse``); the writes, one file
+or many in one commit, are :mod:`.file_changes`.
 
 Entries are described in batches (:func:`describe_entries`): one process lists the entries, one reads
 every blob, one walks history for the last commits, whatever the number of files.
@@ -8,15 +8,15 @@ every blob, one walks history for the last commits, whatever the number of files
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import quote
 
-from ..auth import Principal
 from ..context import forge
 from ..errors import NotFound
 from ..gitcli import CommitInfo, TreeEntry
+from ..lfs.pointers import POINTER_MAX, parse_pointer
 from ..timefmt import iso, iso_or_zero
 from . import models, treeops
 from .errors import ContentNotFound, InvalidPath
@@ -24,9 +24,7 @@ from .errors import ContentNotFound, InvalidPath
 __all__ = [
     "NOT_SIGNED",
     "Describe",
-    "FileChange",
     "ResolvedRef",
-    "change_file",
     "commit_to_api",
     "describe_entries",
     "get_contents",
@@ -34,7 +32,6 @@ __all__ = [
     "validate_path",
 ]
 
-Operation = Literal["create", "update", "delete"]
 NOT_SIGNED = {
     "verified": False,
     "reason": "gpg.error.not_signed_commit",
@@ -43,8 +40,6 @@ NOT_SIGNED = {
     "payload": "",
 }
 _TYPES = {"blob": "file", "tree": "dir", "commit": "submodule"}
-LFS_POINTER_MAX = 1024
-LFS_VERSION = b"version https://git-lfs.github.com/spec/v1\n"
 
 
 def validate_path(path: str, *, allow_root: bool = False) -> str:
@@ -98,18 +93,6 @@ class Describe:
     lfs_metadata: bool = True
 
 
-def _lfs_pointer(raw: bytes) -> tuple[str, int] | None:
-    """``(oid, size)`` when a blob is a Git LFS pointer file."""
-    if len(raw) > LFS_POINTER_MAX or not raw.startswith(LFS_VERSION):
-        return None
-    fields = dict(line.split(" ", 1) for line in raw.decode("utf-8", "replace").splitlines()[1:] if " " in line)
-    oid = fields.get("oid", "")
-    size = fields.get("size", "")
-    if not oid.startswith("sha256:") or len(oid) != 71 or not size.isdigit():
-        return None
-    return oid[len("sha256:") :], int(size)
-
-
 def describe_entries(
     repo: models.Repo, ref: ResolvedRef, entries: Sequence[TreeEntry], describe: Describe = Describe()
 ) -> list[dict[str, Any]]:
@@ -120,7 +103,7 @@ def describe_entries(
         for entry in entries
         if entry.type == "blob"
         and (entry.path in describe.content_paths or entry.mode == "120000" or describe.lfs_metadata)
-        and (entry.size <= LFS_POINTER_MAX or entry.path in describe.content_paths)
+        and (entry.size <= POINTER_MAX or entry.path in describe.content_paths)
     ]
     blobs = treeops.read_objects(git, wanted_blobs)
     last_commits: dict[str, str] = {}
@@ -181,7 +164,7 @@ def _entry_to_api(
             "_links": {"self": self_url, "git": git_url, "html": html_url},
         }
     )
-    pointer = _lfs_pointer(raw) if describe.lfs_metadata and kind == "file" and raw is not None else None
+    pointer = parse_pointer(raw) if describe.lfs_metadata and kind == "file" and raw is not None else None
     if pointer is not None:
         body["lfs_oid"], body["lfs_size"] = pointer
     return body
@@ -230,37 +213,3 @@ def commit_to_api(repo: models.Repo, sha: str) -> dict[str, Any]:
         "message": info.message,
         "tree": meta("trees", info.tree),
     }
-
-
-# -- single-file writes --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """The outcome of a write: the HTTP status and Gitea's ``FileResponse``/``FileDeleteResponse``."""
-
-    status: int
-    body: dict[str, Any]
-
-
-def change_file(
-    repo: models.Repo, path: str, operation: Operation, options: Mapping[str, Any], principal: Principal
-) -> FileChange:
-    """Create (POST), update (PUT with ``sha``; renaming from ``from_path``), create by PUT (no ``sha``)
-    or delete (DELETE) one file in one commit, as a one-operation multi-file change."""
-    from . import file_changes
-
-    sha = options.get("sha")
-    kind = operation
-    if operation == "update" and (sha is None or sha == ""):
-        kind = "create"
-    spec: dict[str, Any] = {"operation": kind, "path": path, "sha": sha}
-    if operation != "delete":
-        spec["content"] = options.get("content")
-    if operation == "update" and options.get("from_path"):
-        spec["from_path"] = options.get("from_path")
-    result = file_changes.change_files(repo, {**options, "files": [spec]}, principal)
-    files = result.pop("files")
-    result["content"] = None if operation == "delete" else files[0]
-    status = 200 if operation == "delete" or kind == "update" else 201
-    return FileChange(status, result)

@@ -12,11 +12,11 @@ from typing import Any
 
 from .. import gitcache
 from ..auth import optional_principal
+from ..bodies import optional_flag, optional_text
 from ..context import forge, now_seconds
 from ..errors import Unprocessable
 from ..events import DefaultBranchChangedEvent, RepoRenamedEvent
 from ..gitcli import valid_branch_name
-from ..users import models as users
 from . import models, store
 
 __all__ = ["edit_repo"]
@@ -29,7 +29,7 @@ UNITS = ("has_issues", "has_pull_requests")
 
 def _flag(options: Mapping[str, Any], key: str) -> bool | None:
     """A boolean field, or None when the body leaves it out (422 when it is not a boolean)."""
-    return None if options.get(key) is None else users.optional_flag(options, key)
+    return None if options.get(key) is None else optional_flag(options, key)
 
 
 def _new_name(repo: models.Repo, options: Mapping[str, Any]) -> str | None:
@@ -66,9 +66,9 @@ def edit_repo(repo: models.Repo, options: Mapping[str, Any]) -> models.Repo:
     default branch changed."""
     columns: dict[str, object] = {}
     if options.get("description") is not None:
-        columns["description"] = users.optional_text(options, "description", MAX_DESCRIPTION)
+        columns["description"] = optional_text(options, "description", MAX_DESCRIPTION)
     if options.get("website") is not None:
-        columns["website"] = users.optional_text(options, "website", MAX_WEBSITE)
+        columns["website"] = optional_text(options, "website", MAX_WEBSITE)
     for key, column in FLAGS.items():
         value = _flag(options, key)
         if value is not None:

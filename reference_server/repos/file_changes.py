@@ -1,5 +1,6 @@
 """The multi-file change (``POST /repos/{o}/{r}/contents``): create, update, upload, rename and delete
-operations checked against the branch head, then applied as ONE commit, or not at all.
+operations checked against the branch head, then applied as ONE commit, or not at all; the single-file
+writes (:func:`change_file`) are one-operation changes.
 
 Every check runs before anything is written; the tree is built in a temporary index and the commit
 object is stored before :func:`commit_gate.land_commit` moves the branch, so a refused change leaves
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ..auth import Principal
 from ..errors import Unprocessable
@@ -25,7 +26,10 @@ from .errors import (
 )
 from .write_options import CommitOptions, decode_base64, parse_commit_options, text_option
 
-__all__ = ["FileOperation", "change_files", "default_message", "parse_operations"]
+__all__ = ["FileChange", "FileOperation", "change_file", "change_files", "default_message", "parse_operations"]
+
+Operation = Literal["create", "update", "delete"]
+"""What the single-file routes do: POST creates, PUT updates (or creates without ``sha``), DELETE deletes."""
 
 OPERATIONS = ("create", "update", "upload", "rename", "delete")
 NEEDS_SOURCE = ("update", "upload", "rename", "delete")
@@ -186,3 +190,35 @@ def change_files(repo: models.Repo, body: Mapping[str, Any], principal: Principa
         "commit": contents.commit_to_api(repo, new),
         "verification": contents.NOT_SIGNED,
     }
+
+
+# -- single-file writes --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """The outcome of a write: the HTTP status and Gitea's ``FileResponse``/``FileDeleteResponse``."""
+
+    status: int
+    body: dict[str, Any]
+
+
+def change_file(
+    repo: models.Repo, path: str, operation: Operation, options: Mapping[str, Any], principal: Principal
+) -> FileChange:
+    """Create (POST), update (PUT with ``sha``; renaming from ``from_path``), create by PUT (no ``sha``)
+    or delete (DELETE) one file in one commit, as a one-operation multi-file change."""
+    sha = options.get("sha")
+    kind = operation
+    if operation == "update" and (sha is None or sha == ""):
+        kind = "create"
+    spec: dict[str, Any] = {"operation": kind, "path": path, "sha": sha}
+    if operation != "delete":
+        spec["content"] = options.get("content")
+    if operation == "update" and options.get("from_path"):
+        spec["from_path"] = options.get("from_path")
+    result = change_files(repo, {**options, "files": [spec]}, principal)
+    files = result.pop("files")
+    result["content"] = None if operation == "delete" else files[0]
+    status = 200 if operation == "delete" or kind == "update" else 201
+    return FileChange(status, result)

@@ -19,6 +19,7 @@ from ..auth import Principal, has_scope, optional_principal
 from ..context import forge
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, BackendProcess, http_backend
+from ..permissions import git_permission
 from ..protections.guard import ReceivePackSettings, receive_pack_settings
 from . import models
 from .errors import RepoNotFound
@@ -46,9 +47,7 @@ def _authorize(owner: str, name: str, service: str) -> models.Repo | Response:
         repo = models.get_repo(owner, name)
     except RepoNotFound:
         return _text(401, "authentication required", challenge=True) if principal is None else _text(404, "not found")
-    from ..deploy_tokens.models import repo_permission  # a deploy token binds the request to its repository
-
-    allowed = repo_permission(principal, repo)
+    allowed = git_permission(principal, repo)  # a deploy token binds the request to its repository
     if principal is None and (not allowed.can_read or write):
         return _text(401, "authentication required", challenge=True)
     if not allowed.can_read:

@@ -1,58 +1,43 @@
-"""Repositories: creation over a fresh bare Git repository, visibility and permissions, Gitea's ``Repository``."""
+"""Repositories as records: lookups, name rules, forks, deletion and the commit lock. This module needs
+storage and Git only, so the permissions (:mod:`..permissions`) can build on it; creating a repository is
+:mod:`.creation`, Gitea's ``Repository`` is :mod:`.presenters`.
+"""
 
 from __future__ import annotations
 
-import logging
 import re
 import secrets
-import sqlite3
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
-from urllib.parse import quote
 
-from flask import current_app, has_request_context
+from flask import current_app
 
 from .. import gitcache
-from ..auth import Principal, optional_principal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..errors import BadRequest, Forbidden, Unprocessable
-from ..events import RepoCreatedEvent, RepoDeletedEvent
-from ..gitcli import Git, GitError, Identity, valid_branch_name
-from ..timefmt import iso, iso_or_zero
-from ..users import models as users
+from ..errors import Unprocessable
+from ..events import RepoDeletedEvent
+from ..gitcli import Git
 from . import store
-from .errors import RepoAlreadyExists, RepoNotFound, RepoPermissionDenied
+from .errors import RepoNotFound
 
 __all__ = [
-    "Permission",
     "Repo",
-    "create_repo",
-    "create_repo_from_git",
     "delete_repo",
     "fork_owned_by",
     "get_repo",
     "get_repo_by_id",
     "list_forks",
-    "permission",
     "repo_lock",
-    "repo_to_api",
     "repos_of_owner",
-    "require_repo",
     "validate_repo_name",
 ]
-
-log = logging.getLogger(__name__)
 
 MAX_REPO_NAME = 100
 _REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 RESERVED_REPO_NAMES = frozenset({".", "..", "-"})
 RESERVED_REPO_SUFFIXES = (".git", ".rss", ".atom", ".wiki")
-README_TEMPLATES = ("Default",)
-Need = Literal["read", "write", "admin", "owner"]
 
 
 @dataclass(frozen=True)
@@ -85,16 +70,6 @@ class Repo:
     @property
     def git(self) -> Git:
         return Git(self.git_path)
-
-
-@dataclass(frozen=True)
-class Permission:
-    """What a caller may do with a repository."""
-
-    can_read: bool
-    can_write: bool
-    is_admin: bool
-    is_owner: bool = field(default=False, compare=False)
 
 
 def git_path_for(owner_name: str, name: str) -> Path:
@@ -156,80 +131,7 @@ def list_repos_of_owner(owner_id: int, limit: int, offset: int, *, public_only: 
     return [_from_row(row) for row in rows], store.count_repos_of_owner(owner_id, public_only=public_only)
 
 
-# -- permissions ---------------------------------------------------------------------------------
-
-
-def _owner_visible(principal: Principal | None, repo: Repo) -> bool:
-    """A public repository is only as visible as its owner: a limited owner hides it from anonymous
-    callers, a private one from everybody but itself and (for an organization) its members."""
-    if repo.owner_visibility == "public":
-        return True
-    if principal is None:
-        return False
-    if repo.owner_visibility == "limited" or principal.user_id == repo.owner_id:
-        return True
-    if repo.owner_is_org:
-        from ..orgs.models import is_org_member
-
-        return is_org_member(principal.user_id, repo.owner_id)
-    return False
-
-
-def permission(principal: Principal | None, repo: Repo) -> Permission:
-    """Site admins, the owner and owners of the owning organization have everything; collaborators and
-    members of the organization's teams that cover the repository get their read, write or admin access
-    (even when the owner is hidden from them); anyone who may see the owner reads a public repository; a
-    ``public-only`` token never sees a private one; a running task's job token reads and writes its own
-    repository only. ``is_owner`` (Gitea's ``reqOwner``) is the owner, an owner of the organization or a
-    site admin, never an admin collaborator."""
-    if principal is not None and repo.private and "public-only" in principal.scopes:
-        return Permission(False, False, False)
-    public = not repo.private and _owner_visible(principal, repo)
-    if principal is not None and principal.task_id is not None:
-        if principal.task_repo_id == repo.id:
-            return Permission(True, True, False)
-        return Permission(public, False, False)
-    if principal is not None:
-        if principal.is_admin or principal.user_id == repo.owner_id:
-            return Permission(True, True, True, is_owner=True)
-        granted = _granted_access(principal.user_id, repo)
-        if granted == "owner":
-            return Permission(True, True, True, is_owner=True)
-        if granted != "none":
-            return Permission(True, granted in ("write", "admin"), granted == "admin")
-    return Permission(public, False, False)
-
-
-def _granted_access(user_id: int, repo: Repo) -> str:
-    """The best of what the user is given on the repository: ``owner`` as an owner of the owning
-    organization, else the higher of its collaboration and its teams' access (none/read/write/admin)."""
-    from ..collaborators.models import collaborator_access
-    from ..orgs.models import is_org_owner, rank, team_permission_on
-
-    if repo.owner_is_org and is_org_owner(user_id, repo.owner_id):
-        return "owner"
-    return max(collaborator_access(user_id, repo), team_permission_on(user_id, repo), key=rank)
-
-
-def require_repo(owner: str, name: str, need: Need = "read") -> Repo:
-    """The repository if the caller may ``need`` it: 404 when missing or invisible, 403 when only readable."""
-    try:
-        repo = get_repo(owner, name)
-    except RepoNotFound:
-        raise RepoNotFound(f"repository does not exist [owner: {owner}, name: {name}]") from None
-    allowed = permission(optional_principal(), repo)
-    if not allowed.can_read:
-        raise RepoNotFound(f"repository does not exist [owner: {owner}, name: {name}]")
-    if need == "write" and not allowed.can_write:
-        raise RepoPermissionDenied("user should have a permission to write to a repo")
-    if need == "admin" and not allowed.is_admin:
-        raise RepoPermissionDenied("user should be the owner of the repo")
-    if need == "owner" and not allowed.is_owner:
-        raise RepoPermissionDenied("user should be the owner of the repo")
-    return repo
-
-
-# -- creation and deletion -----------------------------------------------------------------------
+# -- names, forks, deletion -----------------------------------------------------------------------
 
 
 def validate_repo_name(name: object) -> str:
@@ -247,148 +149,6 @@ def validate_repo_name(name: object) -> str:
         if lower.endswith(suffix):
             raise Unprocessable(f"name pattern is not allowed [pattern: *{suffix}]")
     return name
-
-
-def _options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """Validated ``CreateRepoOption`` values (422 on anything the reference does not accept)."""
-    name = validate_repo_name(options.get("name"))
-    description = users.optional_text(options, "description", 2048)
-    branch = users.optional_text(options, "default_branch", 100) or "main"
-    if not valid_branch_name(branch):
-        raise Unprocessable(f"[DefaultBranch]: invalid branch name {branch!r}")
-    readme = users.optional_text(options, "readme", 100) or "Default"
-    if users.optional_flag(options, "auto_init") and readme not in README_TEMPLATES:
-        raise BadRequest(f"readme template does not exist, available templates: [{' '.join(README_TEMPLATES)}]")
-    from ..templates.repo_init import creation_templates
-
-    templates = creation_templates(options)
-    object_format = users.optional_text(options, "object_format_name", 10) or "sha1"
-    if object_format != "sha1":
-        raise Unprocessable(f"[ObjectFormatName]: unsupported object format {object_format!r}")
-    trust_model = users.optional_text(options, "trust_model", 20) or "default"
-    if trust_model not in ("default", "collaborator", "committer", "collaboratorcommitter"):
-        raise Unprocessable(f"[TrustModel]: unknown trust model {trust_model!r}")
-    return {
-        "name": name,
-        "description": description,
-        "private": users.optional_flag(options, "private"),
-        "template": users.optional_flag(options, "template"),
-        "auto_init": users.optional_flag(options, "auto_init"),
-        "default_branch": branch,
-        "templates": templates,
-    }
-
-
-def _initial_commit(
-    git: Git, name: str, description: str, branch: str, doer: users.User, *, files: Mapping[str, bytes] | None = None
-) -> None:
-    """README.md plus the template files (LICENSE, .gitignore) in one commit."""
-    now = now_seconds()
-    who = Identity(doer.name, doer.email or f"{doer.name.lower()}@noreply.invalid", now)
-    readme = f"# {name}\n\n{description}\n".encode()
-    changes: dict[str, bytes | None] = {"README.md": readme, **(files or {})}
-    git.commit(branch=branch, parent=None, changes=changes, message="Initial commit\n", author=who, committer=who)
-
-
-def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) -> Repo:
-    """Create the row and its bare Git repository together; 409 when the owner already has the name.
-
-    The Git repository is built in a scratch directory and renamed into place before the row commits,
-    so a failure leaves neither behind.
-    """
-    if owner.id < 0:
-        raise Forbidden("the built-in Actions user cannot own repositories")
-    values = _options(options)
-    target = git_path_for(owner.name, values["name"])
-    scratch = target.parent / f".tmp-{secrets.token_hex(8)}.git"
-    with forge().db.transaction():
-        if store.repo_by_name(owner.name, values["name"]) is not None:
-            raise RepoAlreadyExists("The repository with the same name already exists.")
-        try:
-            repo_id = store.insert_repo(
-                owner_id=owner.id,
-                name=values["name"],
-                description=values["description"],
-                private=values["private"],
-                is_template=values["template"],
-                default_branch=values["default_branch"],
-                now=now_seconds(),
-            )
-        except sqlite3.IntegrityError as exc:
-            raise RepoAlreadyExists("The repository with the same name already exists.") from exc
-        if values["templates"].issue_labels:
-            from ..labels.models import initialize_labels
-
-            initialize_labels(repo_id, values["templates"].issue_labels)
-        git = Git(scratch)
-        try:
-            git.init_bare(values["default_branch"])
-            if values["auto_init"]:
-                creator = users.get_user(doer.user_id)
-                files = values["templates"].initial_files(owner, values["name"], creator.email)
-                _initial_commit(
-                    git, values["name"], values["description"], values["default_branch"], creator, files=files
-                )
-            if target.exists():
-                log.warning("removing stale Git directory %s that no repository row owned", target)
-                Git(target).remove()
-            scratch.rename(target)
-        except (GitError, OSError):
-            git.remove()
-            raise
-    forge().events.publish(RepoCreatedEvent(repo_id, "initialised" if values["auto_init"] else "empty", doer.user_id))
-    return get_repo_by_id(repo_id)
-
-
-def create_repo_from_git(
-    owner: users.User,
-    options: Mapping[str, Any],
-    populate: Callable[[Git], str],
-    *,
-    fork_of: int | None = None,
-    mirror: bool = False,
-    original_url: str = "",
-) -> Repo:
-    """Create a repository whose Git data ``populate`` fills (a fork's copy, a migration's fetch).
-
-    ``populate`` runs on a scratch bare repository before any row is written or lock taken (a fetch may
-    call this very server) and returns the default branch; the row and the renamed directory then
-    appear together, and a failure leaves neither behind.
-    """
-    if owner.id < 0:
-        raise Forbidden("the built-in Actions user cannot own repositories")
-    values = _options(options)
-    if store.repo_by_name(owner.name, values["name"]) is not None:
-        raise RepoAlreadyExists("The repository with the same name already exists.")
-    target = git_path_for(owner.name, values["name"])
-    target.parent.mkdir(parents=True, exist_ok=True)
-    scratch = target.parent / f".tmp-{secrets.token_hex(8)}.git"
-    git = Git(scratch)
-    try:
-        default_branch = populate(git)
-        with forge().db.transaction():
-            if store.repo_by_name(owner.name, values["name"]) is not None:
-                raise RepoAlreadyExists("The repository with the same name already exists.")
-            repo_id = store.insert_repo(
-                owner_id=owner.id,
-                name=values["name"],
-                description=values["description"],
-                private=values["private"],
-                is_template=False,
-                default_branch=default_branch,
-                now=now_seconds(),
-                fork_of=fork_of,
-                is_mirror=mirror,
-                original_url=original_url,
-            )
-            if target.exists():
-                log.warning("removing stale Git directory %s that no repository row owned", target)
-                Git(target).remove()
-            scratch.rename(target)
-    except BaseException:
-        git.remove()
-        raise
-    return get_repo_by_id(repo_id)
 
 
 def list_forks(repo: Repo, limit: int, offset: int) -> tuple[list[Repo], int]:
@@ -438,102 +198,3 @@ def repo_lock(repo: Repo) -> threading.Lock:
     guard: threading.Lock = current_app.extensions.setdefault("repo_locks_guard", threading.Lock())
     with guard:
         return registry.setdefault(repo.id, threading.Lock())
-
-
-# -- API shape -----------------------------------------------------------------------------------
-
-
-def _parent_to_api(repo: Repo, viewer: Principal | None) -> dict[str, Any] | None:
-    """The repository a fork was made from, when the viewer may read it (without its own parent)."""
-    if repo.fork_of is None:
-        return None
-    row = store.repo_by_id(repo.fork_of)
-    if row is None or not permission(viewer, _from_row(row)).can_read:
-        return None
-    return repo_to_api(_from_row(row), viewer, as_parent=True)
-
-
-def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool = False) -> dict[str, Any]:
-    """Gitea's ``Repository`` as the caller (or ``viewer``) sees it; a fork's ``parent`` has no parent."""
-    if viewer is None and has_request_context():
-        viewer = optional_principal()
-    allowed = permission(viewer, repo)
-    from ..avatars.models import repo_avatar_url
-    from ..licenses.models import repo_licenses
-    from ..topics.models import topic_names
-
-    owner = users.get_user(repo.owner_id)
-    path = f"{quote(repo.owner_name)}/{quote(repo.name)}"
-    branches = repo.git.branches()
-    return {
-        "id": repo.id,
-        "owner": users.user_to_api(owner, viewer, anonymous=viewer is None),
-        "name": repo.name,
-        "full_name": repo.full_name,
-        "description": repo.description,
-        "empty": not branches,
-        "private": repo.private,
-        "fork": repo.fork_of is not None,
-        "template": repo.is_template,
-        "parent": None if as_parent else _parent_to_api(repo, viewer),
-        "mirror": repo.is_mirror,
-        "size": 0,
-        "language": "",
-        "languages_url": forge().api_url(f"repos/{path}/languages"),
-        "html_url": forge().url(path),
-        "url": forge().api_url(f"repos/{path}"),
-        "link": "",
-        "ssh_url": "",
-        "clone_url": forge().url(f"{path}.git"),
-        "original_url": repo.original_url,
-        "website": repo.website,
-        "stars_count": 0,
-        "forks_count": store.count_forks(repo.id),
-        "watchers_count": 0,
-        "open_issues_count": 0,
-        "open_pr_counter": 0,
-        "release_counter": 0,
-        "default_branch": repo.default_branch,
-        "archived": repo.archived,
-        "created_at": iso(repo.created),
-        "updated_at": iso(repo.updated),
-        "archived_at": iso_or_zero(repo.archived_at or None),
-        "permissions": {"admin": allowed.is_admin, "push": allowed.can_write, "pull": allowed.can_read},
-        "has_code": True,
-        "has_issues": repo.has_issues,
-        "internal_tracker": {
-            "enable_time_tracker": False,
-            "allow_only_contributors_to_track_time": True,
-            "enable_issue_dependencies": True,
-        },
-        "has_wiki": False,
-        "has_pull_requests": repo.has_pull_requests,
-        "has_projects": False,
-        "projects_mode": "all",
-        "has_releases": True,
-        "has_packages": False,
-        "has_actions": True,
-        "ignore_whitespace_conflicts": False,
-        "allow_merge_commits": True,
-        "allow_rebase": True,
-        "allow_rebase_explicit": True,
-        "allow_squash_merge": True,
-        "allow_fast_forward_only_merge": True,
-        "allow_rebase_update": True,
-        "allow_manual_merge": False,
-        "autodetect_manual_merge": False,
-        "default_delete_branch_after_merge": False,
-        "default_merge_style": "merge",
-        "default_allow_maintainer_edit": False,
-        "default_target_branch": repo.default_branch,
-        "default_update_style": "merge",
-        "avatar_url": repo_avatar_url(repo.id),
-        "internal": False,
-        "mirror_interval": "8h0m0s" if repo.is_mirror else "",
-        "object_format_name": "sha1",
-        "mirror_updated": iso_or_zero(None),
-        "repo_transfer": None,
-        "topics": topic_names(repo.id),
-        "licenses": repo_licenses(repo.id),
-        "branch_count": len(branches),
-    }

@@ -8,12 +8,16 @@ from ..access import GIT, token
 from ..auth import current_principal, optional_principal
 from ..endpoints import EMPTY, WIRE, Endpoint
 from ..errors import Forbidden
+from ..orgs import models as orgs
+from ..permissions import is_org_owner, permission, require_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from . import contents, contents_ext, diffpatch, edit, file_changes, models
 from .commit_gate import require_unarchived
+from .creation import create_repo
 from .errors import RepoNotFound
 from .githttp import info_refs, service_rpc
+from .presenters import repo_to_api
 
 __all__ = ["ENDPOINTS"]
 
@@ -23,20 +27,18 @@ API = "/api/v1"
 def create_current_user_repo() -> Response:
     """Create a repository of the authenticated user."""
     principal = current_principal()
-    repo = models.create_repo(users.get_user(principal.user_id), json_body(required=("name",)), principal)
-    return json_response(models.repo_to_api(repo), status=201)
+    repo = create_repo(users.get_user(principal.user_id), json_body(required=("name",)), principal)
+    return json_response(repo_to_api(repo), status=201)
 
 
 def create_org_repo(org: str) -> Response:
     """Create a repository in an organization (organization owner)."""
-    from ..orgs import models as orgs
-
     principal = current_principal()
     owner = orgs.get_org(org, principal)
-    if not principal.is_admin and not orgs.is_org_owner(principal.user_id, owner.id):
+    if not principal.is_admin and not is_org_owner(principal.user_id, owner.id):
         raise Forbidden("Given user is not allowed to create repository in organization.")
-    repo = models.create_repo(owner, json_body(required=("name",)), principal)
-    return json_response(models.repo_to_api(repo), status=201)
+    repo = create_repo(owner, json_body(required=("name",)), principal)
+    return json_response(repo_to_api(repo), status=201)
 
 
 def user_current_list_repos() -> Response:
@@ -45,46 +47,44 @@ def user_current_list_repos() -> Response:
     page = page_params()
     public_only = "public-only" in principal.scopes
     repos, total = models.list_repos_of_owner(principal.user_id, page.limit, page.offset, public_only=public_only)
-    return paged_response([models.repo_to_api(repo) for repo in repos], page, total)
+    return paged_response([repo_to_api(repo) for repo in repos], page, total)
 
 
 def org_list_repos(org: str) -> Response:
     """List an organization's repositories the caller can see."""
-    from ..orgs import models as orgs
-
     principal = optional_principal()
     owner = orgs.get_org(org, principal)
     page = page_params()
-    visible = [repo for repo in models.repos_of_owner(owner.id) if models.permission(principal, repo).can_read]
+    visible = [repo for repo in models.repos_of_owner(owner.id) if permission(principal, repo).can_read]
     visible.sort(key=lambda repo: repo.name.lower())
     chunk = visible[page.offset : page.offset + page.limit]
-    return paged_response([models.repo_to_api(repo) for repo in chunk], page, len(visible))
+    return paged_response([repo_to_api(repo) for repo in chunk], page, len(visible))
 
 
 def repo_get(owner: str, repo: str) -> Response:
     """A repository."""
-    return json_response(models.repo_to_api(models.require_repo(owner, repo, "read")))
+    return json_response(repo_to_api(require_repo(owner, repo, "read")))
 
 
 def repo_get_by_id(id: int) -> Response:
     """A repository by its id; 404 when there is none or the caller may not read it, without naming it."""
     found = models.get_repo_by_id(id)
-    if not models.permission(optional_principal(), found).can_read:
+    if not permission(optional_principal(), found).can_read:
         raise RepoNotFound(f"repository does not exist [id: {id}]")
-    return json_response(models.repo_to_api(found))
+    return json_response(repo_to_api(found))
 
 
 def repo_edit(owner: str, repo: str) -> Response:
     """Edit a repository's name, description, website, visibility, default branch, units or archived state."""
     current_principal()
-    found = models.require_repo(owner, repo, "admin")
-    return json_response(models.repo_to_api(edit.edit_repo(found, json_body())))
+    found = require_repo(owner, repo, "admin")
+    return json_response(repo_to_api(edit.edit_repo(found, json_body())))
 
 
 def repo_delete(owner: str, repo: str) -> Response:
     """Delete a repository (owner, organization owner or site admin)."""
     current_principal()
-    models.delete_repo(models.require_repo(owner, repo, "admin"))
+    models.delete_repo(require_repo(owner, repo, "admin"))
     return empty()
 
 
@@ -95,7 +95,7 @@ def repo_get_contents_list(owner: str, repo: str) -> Response:
 
 def repo_get_contents(owner: str, repo: str, filepath: str) -> Response:
     """A file (with its content) or a directory listing at a ref."""
-    found = models.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     return json_response(contents.get_contents(found, filepath, request.args.get("ref") or None))
 
 
@@ -107,21 +107,21 @@ def repo_get_contents_ext_root(owner: str, repo: str) -> Response:
 def repo_get_contents_ext(owner: str, repo: str, filepath: str) -> Response:
     """A file or directory with the metadata ``includes`` asks for (file_content, lfs_metadata, commit_*)."""
     includes = contents_ext.parse_includes(request.args.get("includes"))
-    found = models.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     ref = request.args.get("ref") or None
     return json_response(contents_ext.get_contents_ext(found, filepath, ref, includes))
 
 
 def repo_get_file_contents(owner: str, repo: str) -> Response:
     """Several files in one call, the paths in ``?body={"files": [...]}``."""
-    found = models.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     paths = contents_ext.files_from_query(request.args.get("body"))
     return json_response(contents_ext.get_files(found, paths, request.args.get("ref") or None))
 
 
 def repo_get_file_contents_post(owner: str, repo: str) -> Response:
     """Several files in one call (a token with write:repository, as Gitea asks for a POST)."""
-    found = models.require_repo(owner, repo, "read")
+    found = require_repo(owner, repo, "read")
     paths = contents_ext.files_from_body(json_body())
     return json_response(contents_ext.get_files(found, paths, request.args.get("ref") or None))
 
@@ -129,7 +129,7 @@ def repo_get_file_contents_post(owner: str, repo: str) -> Response:
 def _writable(owner: str, repo: str) -> models.Repo:
     """The repository for a contents write: scope, caller, write permission, not archived."""
     current_principal()
-    found = models.require_repo(owner, repo, "write")
+    found = require_repo(owner, repo, "write")
     require_unarchived(found)
     return found
 
@@ -146,11 +146,13 @@ def repo_apply_diff_patch(owner: str, repo: str) -> Response:
     return json_response(diffpatch.apply_diff_patch(found, json_body(required=("content",)), current_principal()), 201)
 
 
-def _write(owner: str, repo: str, filepath: str, operation: contents.Operation, required: tuple[str, ...]) -> Response:
+def _write(
+    owner: str, repo: str, filepath: str, operation: file_changes.Operation, required: tuple[str, ...]
+) -> Response:
     found = _writable(owner, repo)
     principal = current_principal()
     options = json_body(required=required)
-    change = contents.change_file(found, filepath, operation, options, principal)
+    change = file_changes.change_file(found, filepath, operation, options, principal)
     return json_response(change.body, status=change.status)
 
 

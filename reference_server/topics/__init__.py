@@ -1,5 +1,1 @@
 """Repository topics and the instance-wide topic search (Gitea's ``/repos/{o}/{r}/topics`` and ``/topics/search``)."""
-
-from . import models, routes, store
-
-__all__ = ["models", "routes", "store"]

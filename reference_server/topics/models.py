@@ -6,12 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..context import forge, now_seconds
 from ..db import Row
 from ..events import RepoDeletedEvent
-from ..timefmt import iso
 from . import store
 from .errors import InvalidTopics, TooManyTopics, TopicNotFound
 
@@ -26,7 +24,6 @@ __all__ = [
     "sanitize_topics",
     "search_topics",
     "topic_names",
-    "topic_to_api",
     "topics_page",
     "valid_topic",
 ]
@@ -126,17 +123,6 @@ def search_topics(keyword: str, limit: int, offset: int) -> tuple[list[Topic], i
     """Topics whose name contains the keyword (case-insensitive), most used first, and the total."""
     rows, total = store.search(keyword, limit, offset)
     return [Topic.from_row(row) for row in rows], total
-
-
-def topic_to_api(topic: Topic) -> dict[str, Any]:
-    """Gitea's ``TopicResponse``."""
-    return {
-        "id": topic.id,
-        "topic_name": topic.name,
-        "repo_count": topic.repo_count,
-        "created": iso(topic.created),
-        "updated": iso(topic.updated),
-    }
 
 
 def on_repo_deleted(event: RepoDeletedEvent) -> None:

@@ -9,10 +9,12 @@ from ..context import forge
 from ..endpoints import EMPTY, Endpoint
 from ..errors import Unprocessable
 from ..events import RepoDeletedEvent
-from ..repos.models import Need, Repo, require_repo
+from ..permissions import Need, require_repo
+from ..repos.models import Repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
 from .errors import InvalidTopics
+from .presenters import topic_to_api
 
 __all__ = ["ENDPOINTS", "register"]
 
@@ -62,7 +64,7 @@ def topic_search() -> Response:
     """Search topics via keyword."""
     page = page_params()
     topics, total = models.search_topics(request.args.get("q", ""), page.limit, page.offset)
-    return paged_response({"topics": [models.topic_to_api(topic) for topic in topics]}, page, total)
+    return paged_response({"topics": [topic_to_api(topic) for topic in topics]}, page, total)
 
 
 def _invalid_topics(error: InvalidTopics) -> Response:

@@ -1,31 +1,30 @@
-"""Accounts, passwords and access tokens: the rules, and the converters to Gitea's ``User``/``AccessToken``."""
+"""Accounts, passwords and the built-in Actions user: lookups, validation, creation and logging in.
+
+Who may see an account is :mod:`..permissions`, Gitea's ``User`` is :mod:`.presenters`, deleting a user
+(which reaches into repositories and organizations) is :mod:`.deletion`.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import re
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import quote, urlsplit
 
-from flask import current_app, has_request_context
+from flask import current_app
 
 from .. import passwords
-from ..auth import Principal, optional_principal
+from ..auth import Principal
+from ..bodies import optional_flag, optional_text
 from ..context import forge, now_seconds
 from ..db import Row
-from ..errors import BadRequest, Forbidden, Unprocessable
-from ..events import AccountDeletedEvent
-from ..timefmt import iso, iso_or_zero
+from ..errors import BadRequest, Unprocessable
 from . import store, tokens
 from .errors import (
     NameReserved,
     UserAlreadyExists,
-    UserHasRepositories,
     UserNotFound,
 )
 from .tokens import (
@@ -45,28 +44,19 @@ __all__ = [
     "User",
     "account_values",
     "actions_user",
-    "avatar_url",
-    "bootstrap_admin",
     "create_token",
     "create_user",
     "delete_token",
-    "delete_user",
     "doer_identity",
     "find_account",
     "get_user",
     "get_user_by_name",
-    "is_visible_to",
     "list_tokens",
     "normalize_scopes",
-    "optional_flag",
-    "optional_text",
     "principal_for_password",
     "principal_for_token",
-    "remove_empty_owner_dir",
-    "require_self_or_admin",
     "search_accounts",
     "token_to_api",
-    "user_to_api",
     "validate_account_name",
     "validate_email",
     "validate_visibility",
@@ -191,22 +181,6 @@ def find_account(name: str) -> User | None:
     return None if row is None else User.from_row(row)
 
 
-def is_visible_to(account: User, viewer: Principal | None) -> bool:
-    """Public accounts are seen by all, limited ones by signed-in callers, private ones by themselves,
-    their organization's members and site admins (Gitea's ``IsUserVisibleToViewer``)."""
-    if account.visibility == "public":
-        return True
-    if viewer is None:
-        return False
-    if account.visibility == "limited" or viewer.is_admin or viewer.user_id == account.id:
-        return True
-    if account.is_org:
-        from ..orgs.models import is_org_member
-
-        return is_org_member(viewer.user_id, account.id)
-    return False
-
-
 # -- validation ----------------------------------------------------------------------------------
 
 
@@ -250,28 +224,6 @@ def validate_visibility(value: object) -> str:
     if value not in VISIBILITIES:
         raise Unprocessable(f"[Visibility]: must be one of {', '.join(VISIBILITIES)}")
     return str(value)
-
-
-def optional_text(options: Mapping[str, Any], key: str, max_length: int = 255) -> str:
-    """A string option ('' when absent); 422 when it is not a string or too long."""
-    value = options.get(key)
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise Unprocessable(f"[{key[:1].upper()}{key[1:]}]: must be a string")
-    if len(value) > max_length:
-        raise Unprocessable(f"[{key[:1].upper()}{key[1:]}]: MaxSize({max_length})")
-    return value
-
-
-def optional_flag(options: Mapping[str, Any], key: str, default: bool = False) -> bool:
-    """A boolean option; 422 when present but not a boolean."""
-    value = options.get(key)
-    if value is None:
-        return default
-    if not isinstance(value, bool):
-        raise Unprocessable(f"[{key[:1].upper()}{key[1:]}]: must be a boolean")
-    return value
 
 
 # -- passwords -----------------------------------------------------------------------------------
@@ -371,107 +323,10 @@ def create_user(options: Mapping[str, Any]) -> User:
     return get_user(user_id)
 
 
-def delete_user(name: str, *, purge: bool, doer: Principal) -> None:
-    """Delete a user; refused (422) while it owns repositories or belongs to organizations, unless ``purge``."""
-    from ..orgs import models as orgs
-    from ..repos import models as repos
-
-    user = get_user_by_name(name)
-    if user.is_org:
-        raise UserNotFound(f"user does not exist [name: {name}]")
-    if user.id == doer.user_id:
-        raise Unprocessable("you cannot delete yourself")
-    owned = repos.repos_of_owner(user.id)
-    if owned and not purge:
-        raise UserHasRepositories(f"user still has ownership of repositories [uid: {user.id}]")
-    if orgs.orgs_of_member(user.id) and not purge:
-        raise Unprocessable(f"user still has membership of organizations [uid: {user.id}]")
-    for repo in owned:
-        repos.delete_repo(repo)
-    with forge().db.transaction():
-        forge().events.publish(AccountDeletedEvent(user.id, is_org=False))
-        orgs.leave_all_orgs(user.id)
-        try:
-            store.delete_account(user.id)
-        except sqlite3.IntegrityError as exc:
-            raise Unprocessable(f"user is still referenced by other records [uid: {user.id}]") from exc
-
-
-def remove_empty_owner_dir(event: AccountDeletedEvent) -> None:
-    """An account that is going leaves no empty ``<data>/git/<owner>`` behind (its repositories went first)."""
-    from ..repos.models import git_path_for
-
-    row = store.account_by_id(event.account_id)
-    if row is None:
-        return
-    owner_dir = git_path_for(row["name"], "-").parent
-    with contextlib.suppress(OSError):  # missing, or still holding something that is not ours to remove
-        owner_dir.rmdir()
-
-
-def _placeholder_email(user: User) -> str:
-    host = urlsplit(forge().config.base_url).hostname or "localhost"
-    return f"{user.name.lower()}@noreply.{host}"
-
-
-def avatar_url(user: User) -> str:
-    """The uploaded avatar's URL, else Gitea's local default link keyed by the hash of the e-mail (or the name)."""
-    from ..avatars.models import account_avatar_url
-
-    uploaded = account_avatar_url(user.id)
-    if uploaded:
-        return uploaded
-    key = (user.email or user.name).strip().lower().encode("utf-8")
-    return forge().url(f"avatars/{hashlib.md5(key, usedforsecurity=False).hexdigest()}")
-
-
-def user_to_api(user: User, viewer: Principal | None = None, *, anonymous: bool | None = None) -> dict[str, Any]:
-    """Gitea's ``User``; e-mail and account details only for the user themself or a site admin.
-
-    ``viewer`` defaults to the caller of the current request.
-    """
-    if viewer is None and anonymous is None and has_request_context():
-        viewer = optional_principal()
-    signed = viewer is not None
-    authed = viewer is not None and (viewer.is_admin or viewer.user_id == user.id)
-    email = user.email if signed and user.email else _placeholder_email(user)
-    return {
-        "id": user.id,
-        "login": user.name,
-        "login_name": user.login_name if authed else "",
-        "source_id": 0,
-        "full_name": user.full_name,
-        "email": email,
-        "avatar_url": avatar_url(user),
-        "html_url": forge().url(quote(user.name)),
-        "language": "",
-        "is_admin": user.is_admin if authed else False,
-        "last_login": iso_or_zero(user.last_login) if authed else iso_or_zero(None),
-        "created": iso(user.created),
-        "restricted": user.restricted,
-        "active": user.active if authed else False,
-        "prohibit_login": user.prohibit_login if authed else False,
-        "location": user.location,
-        "website": user.website,
-        "description": user.description,
-        "visibility": user.visibility,
-        "followers_count": 0,
-        "following_count": 0,
-        "starred_repos_count": 0,
-        "username": user.name,
-    }
-
-
 def doer_identity(principal: Principal) -> tuple[str, str]:
     """Name and e-mail that commits made by this caller carry (the Actions user for a task's job token)."""
     doer = get_user(principal.user_id)
     return doer.name, doer.email or f"{doer.name.lower()}@noreply.invalid"
-
-
-def require_self_or_admin(principal: Principal, user: User) -> None:
-    """Token routes act for the user themself, or any user for a site admin (403 otherwise)."""
-    if not principal.is_admin and principal.user_id != user.id:
-        raise Forbidden("doer should be the site admin or be same as the contextUser")
 
 
 # -- authentication ------------------------------------------------------------------------------
@@ -488,13 +343,3 @@ def principal_for_password(username: str, password: str) -> Principal | None:
         return None
     store.set_last_login(row["id"], now_seconds())
     return Principal(row["id"], row["name"], bool(row["is_admin"]), frozenset({"all"}), None, by_password=True)
-
-
-def bootstrap_admin() -> str | None:
-    """Create the configured admin on first start and make its configured token the bootstrap token.
-
-    Returns a freshly generated token to print when no token was configured and the admin has none.
-    """
-    from .bootstrap import bootstrap
-
-    return bootstrap()

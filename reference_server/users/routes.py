@@ -10,9 +10,12 @@ from ..context import forge
 from ..endpoints import EMPTY, Endpoint
 from ..errors import BasicAuthRequired
 from ..events import AccountDeletedEvent
+from ..permissions import is_visible_to, require_self_or_admin
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import models
+from .deletion import delete_user, remove_empty_owner_dir
 from .errors import UserNotFound
+from .presenters import user_to_api
 from .settings import get_user_settings, update_user_settings
 from .token_self import delete_current_token, get_current_token
 
@@ -31,7 +34,7 @@ def _require_password(principal: Principal) -> None:
 def admin_create_user() -> Response:
     """Create a user (site admin)."""
     user = models.create_user(json_body())
-    return json_response(models.user_to_api(user), status=201)
+    return json_response(user_to_api(user), status=201)
 
 
 def admin_search_users() -> Response:
@@ -41,28 +44,28 @@ def admin_search_users() -> Response:
     found, total = models.search_accounts(
         is_org=False, keyword=request.args.get("q", ""), limit=page.limit, offset=page.offset
     )
-    return paged_response([models.user_to_api(user, principal) for user in found], page, total)
+    return paged_response([user_to_api(user, principal) for user in found], page, total)
 
 
 def admin_delete_user(username: str) -> Response:
     """Delete a user (site admin); ?purge=true also deletes its repositories."""
     principal = current_principal()
-    models.delete_user(username, purge=bool(query_bool("purge")), doer=principal)
+    delete_user(username, purge=bool(query_bool("purge")), doer=principal)
     return empty()
 
 
 def user_get_current() -> Response:
     """The authenticated user."""
     principal = current_principal()
-    return json_response(models.user_to_api(models.get_user(principal.user_id)))
+    return json_response(user_to_api(models.get_user(principal.user_id)))
 
 
 def user_get(username: str) -> Response:
     """A user by name."""
     user = models.get_user_by_name(username)
-    if not models.is_visible_to(user, optional_principal()):
+    if not is_visible_to(user, optional_principal()):
         raise UserNotFound(f"user does not exist [name: {username}]")
-    return json_response(models.user_to_api(user))
+    return json_response(user_to_api(user))
 
 
 def _token_owner(username: str) -> models.User:
@@ -71,7 +74,7 @@ def _token_owner(username: str) -> models.User:
     user = models.get_user_by_name(username)
     if user.is_org:
         raise UserNotFound(f"user does not exist [name: {username}]")
-    models.require_self_or_admin(principal, user)
+    require_self_or_admin(principal, user)
     return user
 
 
@@ -99,7 +102,7 @@ def user_delete_access_token(username: str, token: str) -> Response:
 
 def register(app: Flask) -> None:
     """Remove an owner's empty directory when the account goes."""
-    forge().events.subscribe(AccountDeletedEvent, models.remove_empty_owner_dir)
+    forge().events.subscribe(AccountDeletedEvent, remove_empty_owner_dir)
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..actions import runner_store
+from ..actions.models import Task
 from ..auth import CATEGORIES, Principal
 from ..context import forge, now_seconds
 from ..db import Row
@@ -179,9 +181,6 @@ ACTIONS_USER_EMAIL = "teabot@gitea.io"
 def _task_principal(digest: str) -> Principal | None:
     """The Actions user acting for the running task whose job token hashes to ``digest`` (as Gitea's
     ``gitea-actions`` user: every scope, but only the task's repository beyond public ones)."""
-    from ..actions import runner_store
-    from ..actions.models import Task
-
     row = runner_store.task_row_by_token_hash(digest)
     if row is None:
         return None

@@ -1,4 +1,4 @@
-"""Repository webhooks as values, the rules of CreateHookOption and EditHookOption, and Gitea's ``Hook`` shape.
+"""Repository webhooks as values and the rules of CreateHookOption and EditHookOption (``Hook``: :mod:`.presenters`).
 
 Options are checked whole before anything is written, so a refused request changes nothing. The
 secret and the authorization header are credentials the server must use again (to sign, to send), so
@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 from ..actions.secrets import seal, unseal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..timefmt import iso
 from . import store
 from .errors import HookNotFound, InvalidHookOption
 
@@ -33,7 +32,6 @@ __all__ = [
     "delete_hook",
     "edit_hook",
     "get_hook",
-    "hook_to_api",
     "hooks_of_repo",
     "seal_stored_credentials",
     "subscribed_hooks",
@@ -325,19 +323,3 @@ def delete_hook(repo: Repo, raw_id: str) -> None:
 def subscribed_hooks(repo_id: int, event: str) -> list[Hook]:
     """The hooks of a repository that take ``event`` deliveries now."""
     return [hook for hook in map(Hook.from_row, store.active_hook_rows(repo_id)) if hook.wants(event)]
-
-
-def hook_to_api(hook: Hook) -> dict[str, Any]:
-    """Gitea 1.27's ``Hook``: the secret is never part of it."""
-    return {
-        "id": hook.id,
-        "type": hook.type,
-        "name": hook.name,
-        "branch_filter": hook.branch_filter,
-        "config": {"url": hook.url, "content_type": hook.content_type, "http_method": hook.http_method},
-        "events": list(hook.events),
-        "authorization_header": hook.authorization_header,
-        "active": hook.active,
-        "created_at": iso(hook.created),
-        "updated_at": iso(hook.updated),
-    }

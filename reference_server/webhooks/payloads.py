@@ -15,7 +15,11 @@ from ..actions.status import Status, api_status
 from ..context import forge
 from ..errors import ApiError
 from ..gitcli import ZERO_SHA
+from ..orgs.presenters import org_to_api
+from ..repos.presenters import repo_to_api
 from ..timefmt import iso
+from ..users.models import get_user
+from ..users.presenters import user_to_api
 
 if TYPE_CHECKING:
     from ..repos.models import Repo
@@ -48,10 +52,6 @@ def _workflow(run: Run, repo: Repo) -> dict[str, Any]:
 
 def _envelope(repo: Repo, sender_id: int) -> dict[str, Any]:
     """``repository``, ``sender`` and, for an organization's repository, ``organization``."""
-    from ..orgs.models import org_to_api
-    from ..repos.models import repo_to_api
-    from ..users.models import get_user, user_to_api
-
     envelope: dict[str, Any] = {"repository": repo_to_api(repo)}
     if repo.owner_is_org:
         envelope["organization"] = org_to_api(get_user(repo.owner_id))

@@ -15,11 +15,14 @@ from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..events import JobStatusEvent, RepoDeletedEvent, RunStatusEvent
 from ..gitcli import valid_branch_name
+from ..permissions import require_repo
 from ..repos.errors import BranchNotFound
+from ..repos.models import get_repo_by_id
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models, store
 from .delivery import delivery_for, install_delivery, schedule
 from .payloads import job_payload, push_test_payload, run_payload
+from .presenters import hook_to_api
 
 __all__ = ["ENDPOINTS", "register"]
 
@@ -30,8 +33,6 @@ HOOKS = "/api/v1/repos/<owner>/<repo>/hooks"
 
 def _admin_repo(owner: str, repo: str) -> Any:
     """The repository, for a caller with ``repository`` scope who administers it (Gitea's ``reqAdmin``)."""
-    from ..repos.models import require_repo
-
     return require_repo(owner, repo, "admin")
 
 
@@ -40,25 +41,25 @@ def hook_list(owner: str, repo: str) -> Response:
     found = _admin_repo(owner, repo)
     page = page_params()
     hooks, total = models.hooks_of_repo(found, page.limit, page.offset)
-    return paged_response([models.hook_to_api(hook) for hook in hooks], page, total)
+    return paged_response([hook_to_api(hook) for hook in hooks], page, total)
 
 
 def hook_create(owner: str, repo: str) -> Response:
     """Create a hook from a ``CreateHookOption``."""
     found = _admin_repo(owner, repo)
     hook = models.create_hook(found, json_body(required=("type", "config")))
-    return json_response(models.hook_to_api(hook), status=201)
+    return json_response(hook_to_api(hook), status=201)
 
 
 def hook_get(owner: str, repo: str, hook_id: str) -> Response:
     found = _admin_repo(owner, repo)
-    return json_response(models.hook_to_api(models.get_hook(found, hook_id)))
+    return json_response(hook_to_api(models.get_hook(found, hook_id)))
 
 
 def hook_edit(owner: str, repo: str, hook_id: str) -> Response:
     """Change a hook from an ``EditHookOption`` (absent fields keep their values)."""
     found = _admin_repo(owner, repo)
-    return json_response(models.hook_to_api(models.edit_hook(found, hook_id, json_body())))
+    return json_response(hook_to_api(models.edit_hook(found, hook_id, json_body())))
 
 
 def hook_delete(owner: str, repo: str, hook_id: str) -> Response:
@@ -83,8 +84,6 @@ def hook_test(owner: str, repo: str, hook_id: str) -> Response:
 
 def on_run_status(event: RunStatusEvent) -> None:
     """Queue a ``workflow_run`` delivery for every hook of the run's repository that takes it."""
-    from ..repos.models import get_repo_by_id
-
     hooks = models.subscribed_hooks(event.repo_id, "workflow_run")
     run = get_run(event.run_id) if hooks else None
     if run is None:
@@ -95,8 +94,6 @@ def on_run_status(event: RunStatusEvent) -> None:
 
 def on_job_status(event: JobStatusEvent) -> None:
     """Queue a ``workflow_job`` delivery for every hook of the job's repository that takes it."""
-    from ..repos.models import get_repo_by_id
-
     hooks = models.subscribed_hooks(event.repo_id, "workflow_job")
     job = get_job(event.job_id) if hooks else None
     run = get_run(event.run_id) if job is not None else None

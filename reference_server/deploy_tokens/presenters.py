@@ -1,0 +1,30 @@
+"""Gitea's ``DeployKey`` for a deploy token; above the models, which never render."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from ..context import forge
+from ..repos.models import Repo
+from ..repos.presenters import repo_to_api
+from ..timefmt import iso
+from .models import DeployToken
+
+__all__ = ["token_to_api"]
+
+
+def token_to_api(token: DeployToken, repo: Repo, plaintext: str = "") -> dict[str, Any]:
+    """Gitea's ``DeployKey`` for a token: ``key`` holds the plaintext only right after creation or regeneration."""
+    path = f"{quote(repo.owner_name)}/{quote(repo.name)}"
+    return {
+        "id": token.id,
+        "key_id": 0,
+        "key": plaintext,
+        "url": forge().api_url(f"repos/{path}/keys/{token.id}"),
+        "title": token.title,
+        "fingerprint": "",
+        "created_at": iso(token.created),
+        "read_only": token.read_only,
+        "repository": repo_to_api(repo),
+    }

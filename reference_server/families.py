@@ -1,0 +1,119 @@
+"""Every resource family, in dependency order: its endpoint table, its wiring besides routes, and its tables.
+
+The app builds itself from this one list. A family over Git data or configuration only keeps no tables, so it
+has no ``store`` module and declares no schema; a family package's ``__init__`` imports nothing, so loading one
+module of a family never loads the rest of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from flask import Flask
+
+from .actions import routes as actions_routes
+from .actions import store as actions_store
+from .actions.config_store import SCHEMA as ACTIONS_CONFIG_SCHEMA
+from .artifacts import routes as artifacts_routes
+from .artifacts import store as artifacts_store
+from .assignees import routes as assignees_routes
+from .assignees import store as assignees_store
+from .avatars import routes as avatars_routes
+from .avatars import store as avatars_store
+from .badges import routes as badges_routes
+from .badges import store as badges_store
+from .branches import routes as branches_routes
+from .collaborators import routes as collaborators_routes
+from .collaborators import store as collaborators_store
+from .commits import routes as commits_routes
+from .dependencies import routes as dependencies_routes
+from .dependencies import store as dependencies_store
+from .deploy_tokens import routes as deploy_tokens_routes
+from .deploy_tokens import store as deploy_tokens_store
+from .endpoints import Endpoint
+from .feeds import routes as feeds_routes
+from .feeds import store as feeds_store
+from .forks import routes as forks_routes
+from .forks import store as forks_store
+from .issue_config import routes as issue_config_routes
+from .issues import routes as issues_routes
+from .issues import store as issues_store
+from .labels import routes as labels_routes
+from .labels import store as labels_store
+from .lfs import routes as lfs_routes
+from .lfs import store as lfs_store
+from .licenses import routes as licenses_routes
+from .licenses import store as licenses_store
+from .markup import routes as markup_routes
+from .misc import routes as misc_routes
+from .orgs import routes as orgs_routes
+from .orgs import store as orgs_store
+from .pins import routes as pins_routes
+from .pins import store as pins_store
+from .projects import routes as projects_routes
+from .projects import store as projects_store
+from .protections import routes as protections_routes
+from .protections import store as protections_store
+from .pulls import routes as pulls_routes
+from .pulls import store as pulls_store
+from .repos import routes as repos_routes
+from .repos import store as repos_store
+from .templates import routes as templates_routes
+from .topics import routes as topics_routes
+from .topics import store as topics_store
+from .users import routes as users_routes
+from .users import store as users_store
+from .webhooks import routes as webhooks_routes
+from .webhooks import store as webhooks_store
+
+__all__ = ["FAMILIES", "SCHEMAS", "Family"]
+
+
+@dataclass(frozen=True)
+class Family:
+    """One resource family as the app needs it."""
+
+    name: str
+    endpoints: tuple[Endpoint, ...]
+    """``routes.ENDPOINTS``: every operation the family serves."""
+    schema: str = ""
+    """The ``store.SCHEMA`` of its tables; empty for a family that keeps none."""
+    register: Callable[[Flask], None] | None = None
+    """``routes.register``: wiring besides routes (event subscriptions, hooks, workers), if any."""
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("users", users_routes.ENDPOINTS, users_store.SCHEMA, users_routes.register),
+    Family("orgs", orgs_routes.ENDPOINTS, orgs_store.SCHEMA, orgs_routes.register),
+    Family("repos", repos_routes.ENDPOINTS, repos_store.SCHEMA),
+    Family("collaborators", collaborators_routes.ENDPOINTS, collaborators_store.SCHEMA),
+    Family("commits", commits_routes.ENDPOINTS),
+    Family("branches", branches_routes.ENDPOINTS),
+    Family("forks", forks_routes.ENDPOINTS, forks_store.SCHEMA),
+    Family("actions", actions_routes.ENDPOINTS, actions_store.SCHEMA, actions_routes.register),
+    Family("artifacts", artifacts_routes.ENDPOINTS, artifacts_store.SCHEMA, artifacts_routes.register),
+    Family("webhooks", webhooks_routes.ENDPOINTS, webhooks_store.SCHEMA, webhooks_routes.register),
+    Family("deploy_tokens", deploy_tokens_routes.ENDPOINTS, deploy_tokens_store.SCHEMA, deploy_tokens_routes.register),
+    Family("lfs", lfs_routes.ENDPOINTS, lfs_store.SCHEMA, lfs_routes.register),
+    Family("protections", protections_routes.ENDPOINTS, protections_store.SCHEMA, protections_routes.register),
+    Family("misc", misc_routes.ENDPOINTS, register=misc_routes.register),
+    Family("templates", templates_routes.ENDPOINTS),
+    Family("labels", labels_routes.ENDPOINTS, labels_store.SCHEMA, labels_routes.register),
+    Family("licenses", licenses_routes.ENDPOINTS, licenses_store.SCHEMA, licenses_routes.register),
+    Family("avatars", avatars_routes.ENDPOINTS, avatars_store.SCHEMA, avatars_routes.register),
+    Family("issues", issues_routes.ENDPOINTS, issues_store.SCHEMA, issues_routes.register),
+    Family("pulls", pulls_routes.ENDPOINTS, pulls_store.SCHEMA, pulls_routes.register),
+    Family("topics", topics_routes.ENDPOINTS, topics_store.SCHEMA, topics_routes.register),
+    Family("badges", badges_routes.ENDPOINTS, badges_store.SCHEMA, badges_routes.register),
+    Family("pins", pins_routes.ENDPOINTS, pins_store.SCHEMA),
+    Family("dependencies", dependencies_routes.ENDPOINTS, dependencies_store.SCHEMA),
+    Family("assignees", assignees_routes.ENDPOINTS, assignees_store.SCHEMA),
+    Family("issue_config", issue_config_routes.ENDPOINTS),
+    Family("projects", projects_routes.ENDPOINTS, projects_store.SCHEMA, projects_routes.register),
+    Family("feeds", feeds_routes.ENDPOINTS, feeds_store.SCHEMA, feeds_routes.register),
+    Family("markup", markup_routes.ENDPOINTS),
+)
+
+SCHEMAS: tuple[str, ...] = (*(family.schema for family in FAMILIES if family.schema), ACTIONS_CONFIG_SCHEMA)
+"""Every table's schema in the order the app applies them: the families', then the Actions configuration's."""
