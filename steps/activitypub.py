@@ -7,7 +7,7 @@ from pytest_bdd import then, when
 from conformance.api.activitypub import ActivityPubApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
@@ -24,13 +24,13 @@ def user_activitypub(ctx: ScenarioContext, who: str, method: str, sub_path: str)
     ctx.response = ctx.user(who).api.area(ActivityPubApi).activitypub(method, sub_path)
 
 
-@when("an anonymous client asks for the nodeinfo")
+@when(phrase("an anonymous client asks for the nodeinfo"))
 def anonymous_nodeinfo(ctx: ScenarioContext) -> None:
     """``GET /nodeinfo`` without credentials."""
     ctx.response = ctx.anonymous().area(ActivityPubApi).nodeinfo()
 
 
-@when("the admin asks for the nodeinfo")
+@when(phrase("the admin asks for the nodeinfo"))
 def admin_nodeinfo(ctx: ScenarioContext) -> None:
     """``GET /nodeinfo`` with the admin token."""
     ctx.response = ctx.admin.area(ActivityPubApi).nodeinfo()
@@ -54,7 +54,7 @@ def read_description(ctx: ScenarioContext, document: str) -> None:
     ctx.response = documents[document]()
 
 
-@then("the description lists no ActivityPub or nodeinfo path")
+@then(phrase("the description lists no ActivityPub or nodeinfo path"))
 def description_leaves_them_out(ctx: ScenarioContext) -> None:
     """The document lists paths, none of them under /activitypub or /nodeinfo."""
     response = ctx.last_response()

@@ -22,13 +22,12 @@ from steps.artifacts import (
     reply,
     reply_field,
     sha256_of,
-    step,
     tamper,
     upload_artifact,
     upload_url,
 )
 from steps.ci import report_result, world
-from steps.common import phrase
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
@@ -112,39 +111,39 @@ def given_signed_url(ctx: ScenarioContext, name: str) -> None:
 # ---------------------------------------------------------------- When: the signed upload URL
 
 
-@when(step('the job uploads the block "{label:Q}" containing "{text:Q}" to the artifact "{name:Q}"'))
+@when(phrase('the job uploads the block "{label}" containing "{text}" to the artifact "{name}"'))
 def upload_block(ctx: ScenarioContext, label: str, text: str, name: str) -> None:
     """PUT comp=block with the base64 of the label as block id."""
     ctx.response = protocol(ctx).put_block(upload_url(ctx, name), encode_block_id(label), text.encode("utf-8"))
 
 
-@when(step('the job commits the block list "{labels:Q}" for the artifact "{name:Q}"'))
+@when(phrase('the job commits the block list "{labels}" for the artifact "{name}"'))
 def commit_block_list(ctx: ScenarioContext, labels: str, name: str) -> None:
     """PUT comp=blocklist naming the labels' block ids in order ("" for an empty list)."""
     ids = [encode_block_id(label.strip()) for label in labels.split(",") if label.strip()]
     ctx.response = protocol(ctx).put_block_list(upload_url(ctx, name), ids)
 
 
-@when(step('the job uploads data under the raw block id "{block_id:Q}" to the artifact "{name:Q}"'))
+@when(phrase('the job uploads data under the raw block id "{block_id}" to the artifact "{name}"'))
 def upload_raw_block(ctx: ScenarioContext, block_id: str, name: str) -> None:
     """PUT comp=block with a block id sent exactly as written."""
     ctx.response = protocol(ctx).put_block(upload_url(ctx, name), expand_controls(block_id), b"x")
 
 
 TAMPERED_UPLOAD = (
-    'the job uploads the block "{label:Q}" containing "{text:Q}" to the artifact "{name:Q}"'
+    'the job uploads the block "{label}" containing "{text}" to the artifact "{name}"'
     " through its upload URL with {how:Tampering}"
 )
 
 
-@when(step(TAMPERED_UPLOAD))
+@when(phrase(TAMPERED_UPLOAD))
 def upload_tampered(ctx: ScenarioContext, label: str, text: str, name: str, how: str) -> None:
     """PUT comp=block through a changed upload URL."""
     url = tamper(upload_url(ctx, name), how, other_id(ctx, how))
     ctx.response = protocol(ctx).put_block(url, encode_block_id(label), text.encode("utf-8"))
 
 
-@when(step('the job uploads "{text:Q}" to the artifact "{name:Q}" and finalizes it'))
+@when(phrase('the job uploads "{text}" to the artifact "{name}" and finalizes it'))
 def upload_andfinalize_raw(ctx: ScenarioContext, text: str, name: str) -> None:
     """One block, its block list and FinalizeArtifact with the right size and hash."""
     put_all(ctx, name, text.encode("utf-8"))
@@ -164,38 +163,38 @@ def _signed_url_of(ctx: ScenarioContext, name: str) -> str:
     return notes(ctx).signed_url
 
 
-@when("the signed URL is fetched without credentials")
+@when(phrase("the signed URL is fetched without credentials"))
 def fetch_last_signed_url(ctx: ScenarioContext) -> None:
     """GET the signed_url of the last GetSignedArtifactURL reply."""
     _fetch(ctx, notes(ctx).signed_url)
 
 
-@when("the obtained signed URL is fetched without credentials")
+@when(phrase("the obtained signed URL is fetched without credentials"))
 def fetch_obtained_signed_url(ctx: ScenarioContext) -> None:
     """GET the signed URL obtained earlier in the scenario."""
     _fetch(ctx, notes(ctx).signed_url)
 
 
-@when(step('the signed URL of "{name:Q}" is fetched without credentials'))
+@when(phrase('the signed URL of "{name}" is fetched without credentials'))
 def fetch_signed_url(ctx: ScenarioContext, name: str) -> None:
     """GetSignedArtifactURL, then GET the URL with no credentials."""
     _fetch(ctx, _signed_url_of(ctx, name))
 
 
-@when(step('the signed URL of "{name:Q}" is fetched with the header "{header:Q}"'))
+@when(phrase('the signed URL of "{name}" is fetched with the header "{header}"'))
 def fetch_signed_url_with_header(ctx: ScenarioContext, name: str, header: str) -> None:
     """The download with one extra header (``Name: value``)."""
     key, _, value = header.partition(":")
     _fetch(ctx, _signed_url_of(ctx, name), {key.strip(): value.strip()})
 
 
-@when(step('the signed URL of "{name:Q}" is fetched with {how:Tampering}'))
+@when(phrase('the signed URL of "{name}" is fetched with {how:Tampering}'))
 def fetch_tampered_signed_url(ctx: ScenarioContext, name: str, how: str) -> None:
     """The download URL changed before the GET."""
     _fetch(ctx, tamper(_signed_url_of(ctx, name), how, other_id(ctx, how)))
 
 
-@when(step("the reference clock moves forward by {seconds:d} seconds"))
+@when(phrase("the reference clock moves forward by {seconds:d} seconds"))
 def move_clock(ctx: ScenarioContext, request: pytest.FixtureRequest, seconds: int) -> None:
     """Shift the reference server's clock through its test hook; put it back after the scenario."""
     hook = "-/reference/clock"

@@ -18,39 +18,19 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from forge_proto import artifact_pb2
-from pytest_bdd import parsers, when
+from pytest_bdd import when
 
 from conformance.api.artifacts import ArtifactProtocol, RecordingSession, encode_block_id, origin_of
 from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
 from mock_runner.artifacts import ArtifactClient
 from steps.ci import TakenJob, world
+from steps.parsing import phrase
 
 __all__ = ["Notes", "expand_controls", "job_of", "notes", "tamper"]
 
 CONTROLS = {"{NUL}": "\x00", "{TAB}": "\t", "{LF}": "\n", "{CR}": "\r", "{EMPTY}": ""}
-TAMPERINGS = (
-    r"a tampered signature|a truncated signature|a padded signature|no signature|a changed expiry"
-    r'|a changed artifact id|the artifact id of "[^"]+"'
-)
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
-EXTRA_TYPES: dict[str, Any] = {}
-
-
-def _typed(pattern: str) -> Any:
-    def convert(text: str) -> str:
-        return text
-
-    convert.pattern = pattern  # type: ignore[attr-defined]
-    return convert
-
-
-EXTRA_TYPES.update({"Rpc": _typed(r"[A-Z][A-Za-z]+"), "Tampering": _typed(TAMPERINGS), "Q": _typed(r'[^"]*')})
-
-
-def step(text: str) -> Any:
-    """``parsers.parse`` with ``{x:Rpc}`` (an RPC name), ``{x:Tampering}`` and ``{x:Q}`` (up to a quote)."""
-    return parsers.parse(text, extra_types=EXTRA_TYPES)
 
 
 @dataclass
@@ -216,7 +196,7 @@ def _fields_for(ctx: ScenarioContext, method: str, name: str) -> dict[str, Any]:
     return fields
 
 
-@when(step('the job calls {method:Rpc} for "{name:Q}"'))
+@when(phrase('the job calls {method:Rpc} for "{name}"'))
 def call_for_name(ctx: ScenarioContext, method: str, name: str) -> None:
     """A JSON call naming an artifact, with the job's ids (CreateArtifact as version 4)."""
     ctx.response = protocol(ctx).call_json(method, _fields_for(ctx, method, name))
@@ -253,26 +233,26 @@ def _binary(ctx: ScenarioContext, method: str, **fields: Any) -> None:
     ctx.response = protocol(ctx).call_binary(method, message.SerializeToString())
 
 
-@when(step('the job calls {method:Rpc} for "{name:Q}" in binary protobuf'))
+@when(phrase('the job calls {method:Rpc} for "{name}" in binary protobuf'))
 def call_binary_for_name(ctx: ScenarioContext, method: str, name: str) -> None:
     """The same call as binary protobuf (Content-Type application/protobuf)."""
     extra = {"version": 4} if method == "CreateArtifact" else {}
     _binary(ctx, method, name=name, **extra)
 
 
-@when("the job calls ListArtifacts in binary protobuf")
+@when(phrase("the job calls ListArtifacts in binary protobuf"))
 def list_binary(ctx: ScenarioContext) -> None:
     """ListArtifacts as binary protobuf."""
     _binary(ctx, "ListArtifacts")
 
 
-@when(step('the job calls CreateArtifact for "{name:Q}" with version {version:d}'))
+@when(phrase('the job calls CreateArtifact for "{name}" with version {version:d}'))
 def create_with_version(ctx: ScenarioContext, name: str, version: int) -> None:
     """CreateArtifact with an explicit version."""
     ctx.response = protocol(ctx).call_json("CreateArtifact", {**ids_of(job_of(ctx)), "name": name, "version": version})
 
 
-@when(step("the job calls {method:Rpc} with"))
+@when(phrase("the job calls {method:Rpc} with"))
 def call_with_table(ctx: ScenarioContext, method: str, datatable: list[list[str]]) -> None:
     """A JSON call with the job's ids and the fields of the table (numbers sent as JSON numbers)."""
     fields: dict[str, Any] = dict(ids_of(job_of(ctx)))
@@ -281,7 +261,7 @@ def call_with_table(ctx: ScenarioContext, method: str, datatable: list[list[str]
     ctx.response = protocol(ctx).call_json(method, fields)
 
 
-@when(step('the job calls CreateArtifact with lowerCamelCase field names for "{name:Q}"'))
+@when(phrase('the job calls CreateArtifact with lowerCamelCase field names for "{name}"'))
 def create_camel(ctx: ScenarioContext, name: str) -> None:
     """CreateArtifact with ``workflowRunBackendId`` and ``workflowJobRunBackendId``."""
     job = job_of(ctx)
@@ -289,49 +269,45 @@ def create_camel(ctx: ScenarioContext, name: str) -> None:
     ctx.response = protocol(ctx).call_json("CreateArtifact", {**fields, "version": 4})
 
 
-@when("the job calls ListArtifacts")
+@when(phrase("the job calls ListArtifacts"))
 def list_json(ctx: ScenarioContext) -> None:
     """ListArtifacts in JSON without filters."""
     ctx.response = protocol(ctx).call_json("ListArtifacts", ids_of(job_of(ctx)))
 
 
-@when(step('the job calls ListArtifacts with the id filter of "{name:Q}"'))
+@when(phrase('the job calls ListArtifacts with the id filter of "{name}"'))
 def list_by_id(ctx: ScenarioContext, name: str) -> None:
     """id_filter as a protojson int64 string."""
     fields = {**ids_of(job_of(ctx)), "id_filter": str(notes(ctx).ids[name])}
     ctx.response = protocol(ctx).call_json("ListArtifacts", fields)
 
 
-@when(step('the job calls ListArtifacts with the id filter of "{name:Q}" as a JSON number'))
+@when(phrase('the job calls ListArtifacts with the id filter of "{name}" as a JSON number'))
 def list_by_id_number(ctx: ScenarioContext, name: str) -> None:
     """id_filter as a JSON number."""
     fields = {**ids_of(job_of(ctx)), "id_filter": notes(ctx).ids[name]}
     ctx.response = protocol(ctx).call_json("ListArtifacts", fields)
 
 
-@when(
-    parsers.re(
-        r"the job posts the body '(?P<body>[^']*)' to (?P<method>[A-Z][A-Za-z]+) as \"(?P<content_type>[^\"]+)\""
-    )
-)
+@when(phrase("the job posts the body '{body}' to {method:Rpc} as \"{content_type}\""))
 def post_raw_text(ctx: ScenarioContext, body: str, method: str, content_type: str) -> None:
     """A body sent as is."""
     ctx.response = protocol(ctx).post(method, body.encode("utf-8"), content_type)
 
 
-@when(step('the job posts the bytes "{hex_bytes:Q}" in hex to {method:Rpc} as "{content_type:Q}"'))
+@when(phrase('the job posts the bytes "{hex_bytes}" in hex to {method:Rpc} as "{content_type}"'))
 def post_raw_bytes(ctx: ScenarioContext, hex_bytes: str, method: str, content_type: str) -> None:
     """Bytes sent as is."""
     ctx.response = protocol(ctx).post(method, bytes.fromhex(hex_bytes), content_type)
 
 
-@when(step('the job calls the unknown RPC "{method:Q}"'))
+@when(phrase('the job calls the unknown RPC "{method}"'))
 def call_unknown(ctx: ScenarioContext, method: str) -> None:
     """A method the service does not have."""
     ctx.response = protocol(ctx).call_json(method, {**ids_of(job_of(ctx)), "name": "x"})
 
 
-@when(step('the job calls CreateArtifact for "{name:Q}" without an authorization header'))
+@when(phrase('the job calls CreateArtifact for "{name}" without an authorization header'))
 def create_without_auth(ctx: ScenarioContext, name: str) -> None:
     """No Authorization header at all."""
     ctx.response = protocol(ctx).call_json("CreateArtifact", _fields_for(ctx, "CreateArtifact", name), authorization="")
@@ -358,7 +334,7 @@ def _forged(job: TakenJob, defect: str) -> str:
     raise AssertionError(f"unknown token defect {defect!r}")
 
 
-@when(step('the job calls CreateArtifact for "{name:Q}" with a runtime token that is {defect}'))
+@when(phrase('the job calls CreateArtifact for "{name}" with a runtime token that is {defect}'))
 def create_with_bad_token(ctx: ScenarioContext, name: str, defect: str) -> None:
     """A malformed or forged runtime token."""
     authorization = _forged(job_of(ctx), defect)
@@ -367,26 +343,26 @@ def create_with_bad_token(ctx: ScenarioContext, name: str, defect: str) -> None:
     )
 
 
-@when(step('the job calls {method:Rpc} for "{name:Q}" naming the other job\'s run'))
+@when(phrase('the job calls {method:Rpc} for "{name}" naming the other job\'s run'))
 def call_naming_other_run(ctx: ScenarioContext, method: str, name: str) -> None:
     """The job's token, the other job's run and job ids."""
     fields = {**_fields_for(ctx, method, name), **ids_of(job_of(ctx, "other job"))}
     ctx.response = protocol(ctx).call_json(method, fields)
 
 
-@when("the job calls ListArtifacts naming the other job's run")
+@when(phrase("the job calls ListArtifacts naming the other job's run"))
 def list_naming_other_run(ctx: ScenarioContext) -> None:
     """ListArtifacts for the other job's run with this job's token."""
     ctx.response = protocol(ctx).call_json("ListArtifacts", ids_of(job_of(ctx, "other job")))
 
 
-@when(step('the job calls CreateArtifact for the name "{name:Q}"'))
+@when(phrase('the job calls CreateArtifact for the name "{name}"'))
 def create_with_name(ctx: ScenarioContext, name: str) -> None:
     """CreateArtifact with a name written with control-character placeholders."""
     ctx.response = protocol(ctx).call_json("CreateArtifact", _fields_for(ctx, "CreateArtifact", expand_controls(name)))
 
 
-@when(step('the job calls CreateArtifact for "{name:Q}" naming another job id'))
+@when(phrase('the job calls CreateArtifact for "{name}" naming another job id'))
 def create_other_job_id(ctx: ScenarioContext, name: str) -> None:
     """The token's run, but a job id that is not the token's."""
     fields = _fields_for(ctx, "CreateArtifact", name)
@@ -407,31 +383,31 @@ def sha256_of(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-@when(step('the job finalizes "{name:Q}" with size {size:d} and the sha256 hash of "{text:Q}"'))
+@when(phrase('the job finalizes "{name}" with size {size:d} and the sha256 hash of "{text}"'))
 def finalize_with_hash(ctx: ScenarioContext, name: str, size: int, text: str) -> None:
     """FinalizeArtifact with a size and ``sha256:<hex>`` of a text."""
     finalize_raw(ctx, name, size, sha256_of(text))
 
 
-@when(step('the job finalizes "{name:Q}" with size {size:d} and the upper-case sha256 hash of "{text:Q}"'))
+@when(phrase('the job finalizes "{name}" with size {size:d} and the upper-case sha256 hash of "{text}"'))
 def finalize_upper(ctx: ScenarioContext, name: str, size: int, text: str) -> None:
     """The hex digits in upper case."""
     finalize_raw(ctx, name, size, "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest().upper())
 
 
-@when(step('the job finalizes "{name:Q}" with size {size:d} and no hash'))
+@when(phrase('the job finalizes "{name}" with size {size:d} and no hash'))
 def finalize_no_hash(ctx: ScenarioContext, name: str, size: int) -> None:
     """FinalizeArtifact without the optional hash."""
     finalize_raw(ctx, name, size, None)
 
 
-@when(step('the job finalizes "{name:Q}" with size {size:d} and the hash "{hash_value:Q}"'))
+@when(phrase('the job finalizes "{name}" with size {size:d} and the hash "{hash_value}"'))
 def finalize_given_hash(ctx: ScenarioContext, name: str, size: int, hash_value: str) -> None:
     """FinalizeArtifact with a hash written out."""
     finalize_raw(ctx, name, size, hash_value)
 
 
-@when(step('the job finalizes "{name:Q}" with size {size:d} and the sha256 hash of "{text:Q}" in binary protobuf'))
+@when(phrase('the job finalizes "{name}" with size {size:d} and the sha256 hash of "{text}" in binary protobuf'))
 def finalize_binary(ctx: ScenarioContext, name: str, size: int, text: str) -> None:
     """FinalizeArtifact as binary protobuf."""
     job = job_of(ctx)

@@ -22,8 +22,9 @@ from conformance.identities import IdentityFactory
 from conformance.target import Target
 from mock_runner.daemon import Daemon, TaskOutcome
 from mock_runner.runnerfile import RunnerFile
-from steps.artifacts import job_of, notes, other_id, protocol, step, tamper
+from steps.artifacts import job_of, notes, other_id, protocol, tamper
 from steps.ci import owner_api, the_repo, world
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
@@ -67,14 +68,14 @@ def _raw_url(ctx: ScenarioContext, name: str) -> str:
 # ---------------------------------------------------------------- When: REST operations
 
 
-@when(step("the repository's owner lists the REST artifacts"))
+@when(phrase("the repository's owner lists the REST artifacts"))
 def list_rest(ctx: ScenarioContext) -> None:
     """GET .../actions/artifacts."""
     repo = the_repo(ctx)
     ctx.response = _api(ctx).list_artifacts(repo.owner, repo.name)
 
 
-@when(step('the repository\'s owner lists the REST artifacts named "{name:Q}"'))
+@when(phrase('the repository\'s owner lists the REST artifacts named "{name}"'))
 def list_rest_named(ctx: ScenarioContext, name: str) -> None:
     """GET .../actions/artifacts?name=."""
     repo = the_repo(ctx)
@@ -89,14 +90,14 @@ def _job_run(ctx: ScenarioContext) -> dict[str, Any]:
     return run
 
 
-@when(step("the repository's owner lists the REST artifacts of the job's run by its id"))
+@when(phrase("the repository's owner lists the REST artifacts of the job's run by its id"))
 def list_rest_of_run_by_id(ctx: ScenarioContext) -> None:
     """GET .../actions/runs/{run}/artifacts with the unique run id."""
     repo = the_repo(ctx)
     ctx.response = _api(ctx).list_run_artifacts(repo.owner, repo.name, job_of(ctx).run_id)
 
 
-@when(step("the repository's owner lists the REST artifacts of the job's run by its run number"))
+@when(phrase("the repository's owner lists the REST artifacts of the job's run by its run number"))
 def list_rest_of_run_by_number(ctx: ScenarioContext) -> None:
     """GET .../actions/runs/{run}/artifacts with the per-repository run number instead."""
     repo, run = the_repo(ctx), _job_run(ctx)
@@ -104,21 +105,21 @@ def list_rest_of_run_by_number(ctx: ScenarioContext) -> None:
     ctx.response = _api(ctx).list_run_artifacts(repo.owner, repo.name, int(run["run_number"]))
 
 
-@when(step("the repository's owner deletes the job's run"))
+@when(phrase("the repository's owner deletes the job's run"))
 def delete_job_run(ctx: ScenarioContext) -> None:
     """DELETE .../actions/runs/{run} of the job's run."""
     repo = the_repo(ctx)
     ctx.response = owner_api(ctx, repo).area(ActionsApi).delete_run(repo.owner, repo.name, job_of(ctx).run_id)
 
 
-@when(step('the repository\'s owner gets the REST artifact "{name:Q}"'))
+@when(phrase('the repository\'s owner gets the REST artifact "{name}"'))
 def get_rest(ctx: ScenarioContext, name: str) -> None:
     """GET .../actions/artifacts/{artifact_id}."""
     repo = the_repo(ctx)
     ctx.response = _api(ctx).get_artifact(repo.owner, repo.name, _id(ctx, name))
 
 
-@when(step('the repository\'s owner gets the REST artifact "{name:Q}" through the second repository'))
+@when(phrase('the repository\'s owner gets the REST artifact "{name}" through the second repository'))
 def get_rest_elsewhere(ctx: ScenarioContext, name: str) -> None:
     """GET .../actions/artifacts/{artifact_id} under another repository of the owner."""
     second = world(ctx).second_repo
@@ -126,14 +127,14 @@ def get_rest_elsewhere(ctx: ScenarioContext, name: str) -> None:
     ctx.response = _api(ctx).get_artifact(second.owner, second.name, _id(ctx, name))
 
 
-@when(step('the repository\'s owner deletes the REST artifact "{name:Q}"'))
+@when(phrase('the repository\'s owner deletes the REST artifact "{name}"'))
 def delete_rest(ctx: ScenarioContext, name: str) -> None:
     """DELETE .../actions/artifacts/{artifact_id}."""
     repo = the_repo(ctx)
     ctx.response = _api(ctx).delete_artifact(repo.owner, repo.name, _id(ctx, name))
 
 
-@when(step('the repository\'s owner deletes the REST artifact "{name:Q}" with a read-only token'))
+@when(phrase('the repository\'s owner deletes the REST artifact "{name}" with a read-only token'))
 def delete_rest_read_only(ctx: ScenarioContext, identities: IdentityFactory, name: str) -> None:
     """The same DELETE with a read:repository token."""
     repo = the_repo(ctx)
@@ -143,7 +144,7 @@ def delete_rest_read_only(ctx: ScenarioContext, identities: IdentityFactory, nam
     ctx.response = api.delete_artifact(repo.owner, repo.name, _id(ctx, name))
 
 
-@when(step('the repository\'s owner requests the REST zip of "{name:Q}"'))
+@when(phrase('the repository\'s owner requests the REST zip of "{name}"'))
 def request_zip(ctx: ScenarioContext, name: str) -> None:
     """GET .../artifacts/{artifact_id}/zip without following the redirect."""
     repo = the_repo(ctx)
@@ -151,14 +152,14 @@ def request_zip(ctx: ScenarioContext, name: str) -> None:
     ctx.remember("zip of", name)
 
 
-@when(step("the repository's owner requests the REST zip of an artifact id that does not exist"))
+@when(phrase("the repository's owner requests the REST zip of an artifact id that does not exist"))
 def request_zip_unknown(ctx: ScenarioContext) -> None:
     """/zip of an id far beyond the scenario's artifacts."""
     repo = the_repo(ctx)
     ctx.response = _api(ctx).artifact_zip(repo.owner, repo.name, max(notes(ctx).ids.values()) + 100000)
 
 
-@when("the redirect target is fetched without credentials")
+@when(phrase("the redirect target is fetched without credentials"))
 def fetch_redirect(ctx: ScenarioContext) -> None:
     """GET the Location of the last 302 with no credentials."""
     location = ctx.last_response().headers.get("Location", "")
@@ -166,25 +167,25 @@ def fetch_redirect(ctx: ScenarioContext) -> None:
     ctx.response = protocol(ctx).fetch(url)
 
 
-@given(step('the repository\'s owner has obtained the raw zip URL of "{name:Q}"'))
+@given(phrase('the repository\'s owner has obtained the raw zip URL of "{name}"'))
 def given_raw_url(ctx: ScenarioContext, name: str) -> None:
     """The signed raw URL, kept for later."""
     ctx.remember("raw zip url", _raw_url(ctx, name))
 
 
-@when("the obtained raw zip URL is fetched without credentials")
+@when(phrase("the obtained raw zip URL is fetched without credentials"))
 def fetch_obtained_raw(ctx: ScenarioContext) -> None:
     """GET the kept raw URL."""
     ctx.response = protocol(ctx).fetch(ctx.recall("raw zip url"))
 
 
-@when(step('the raw zip URL of "{name:Q}" is fetched with {how:Tampering}'))
+@when(phrase('the raw zip URL of "{name}" is fetched with {how:Tampering}'))
 def fetch_tampered_raw(ctx: ScenarioContext, name: str, how: str) -> None:
     """The signed raw URL changed before the GET."""
     ctx.response = protocol(ctx).fetch(tamper(_raw_url(ctx, name), how, other_id(ctx, how)))
 
 
-@when(step('the raw zip URL of "{name:Q}" is fetched without its signature but with the owner\'s token'))
+@when(phrase('the raw zip URL of "{name}" is fetched without its signature but with the owner\'s token'))
 def fetch_raw_with_token(ctx: ScenarioContext, name: str) -> None:
     """The raw URL stripped of sig and expires, sent with the owner's account token."""
     parts = urlsplit(_raw_url(ctx, name))
@@ -203,21 +204,21 @@ def _listed(ctx: ScenarioContext) -> list[dict[str, Any]]:
     return items
 
 
-@then(step('the REST artifact list holds exactly "{names:Q}"'))
+@then(phrase('the REST artifact list holds exactly "{names}"'))
 def then_rest_list(ctx: ScenarioContext, names: str) -> None:
     """The listed names."""
     actual = sorted(str(item.get("name")) for item in _listed(ctx))
     assert actual == _names(names), f"listed {actual}, expected {_names(names)}"
 
 
-@then(step("the REST artifact list's total_count is {total:d}"))
+@then(phrase("the REST artifact list's total_count is {total:d}"))
 def then_rest_total(ctx: ScenarioContext, total: int) -> None:
     """total_count of the list object."""
     actual = json_of(ctx.last_response()).get("total_count")
     assert actual == total, f"total_count is {actual!r}, expected {total}"
 
 
-@then(step('the REST artifact list does not hold "{name:Q}"'))
+@then(phrase('the REST artifact list does not hold "{name}"'))
 def then_rest_list_lacks(ctx: ScenarioContext, name: str) -> None:
     """A 404, or a list without the artifact."""
     response = ctx.last_response()
@@ -227,7 +228,7 @@ def then_rest_list_lacks(ctx: ScenarioContext, name: str) -> None:
     assert name not in [item.get("name") for item in _listed(ctx)], f'"{name}" is listed'
 
 
-@then(step('the REST artifact is "{name:Q}" with size {size:d} of the job\'s run'))
+@then(phrase('the REST artifact is "{name}" with size {size:d} of the job\'s run'))
 def then_rest_artifact(ctx: ScenarioContext, name: str, size: int) -> None:
     """id, name, size and run of the artifact read."""
     body = json_of(ctx.last_response())
@@ -239,7 +240,7 @@ def then_rest_artifact(ctx: ScenarioContext, name: str, size: int) -> None:
     assert body.get("expired") is False, f"expired is {body.get('expired')!r}"
 
 
-@then(step('the REST artifact\'s archive_download_url is its url followed by "{suffix:Q}"'))
+@then(phrase('the REST artifact\'s archive_download_url is its url followed by "{suffix}"'))
 def then_archive_url(ctx: ScenarioContext, suffix: str) -> None:
     """archive_download_url = url + /zip, and url ends in the artifact's id."""
     body = json_of(ctx.last_response())
@@ -250,7 +251,7 @@ def then_archive_url(ctx: ScenarioContext, suffix: str) -> None:
     )
 
 
-@then(step('the REST redirect points to the raw zip of "{name:Q}" with a signature'))
+@then(phrase('the REST redirect points to the raw zip of "{name}" with a signature'))
 def then_redirect(ctx: ScenarioContext, name: str) -> None:
     """Location is .../artifacts/{id}/zip/raw with sig and expires."""
     location = ctx.last_response().headers.get("Location", "")
@@ -263,7 +264,7 @@ def then_redirect(ctx: ScenarioContext, name: str) -> None:
 # ---------------------------------------------------------------- the CI path
 
 
-@when("the mock runner runs one job")
+@when(phrase("the mock runner runs one job"))
 def daemon_runs_one_job(ctx: ScenarioContext, target: Target, tmp_path: Path) -> None:
     """The mock runner daemon declares, polls, executes one job and reports it."""
     state = world(ctx)
@@ -284,7 +285,7 @@ def daemon_runs_one_job(ctx: ScenarioContext, target: Target, tmp_path: Path) ->
     state.values["daemon outcome"] = outcome
 
 
-@then(step('the job ends with result "{result:Q}"'))
+@then(phrase('the job ends with result "{result}"'))
 def then_daemon_result(ctx: ScenarioContext, result: str) -> None:
     """The result the runner reported for the job."""
     outcome: TaskOutcome = world(ctx).values["daemon outcome"]
@@ -292,7 +293,7 @@ def then_daemon_result(ctx: ScenarioContext, result: str) -> None:
     assert outcome.result_name == result, f"the job ended with {outcome.result_name!r}; last log lines:\n{log}"
 
 
-@then(step('the repository\'s REST artifacts hold exactly "{names:Q}"'))
+@then(phrase('the repository\'s REST artifacts hold exactly "{names}"'))
 def then_repo_artifacts(ctx: ScenarioContext, names: str) -> None:
     """The repository's artifact list over REST."""
     actual = sorted(str(item.get("name")) for item in _rest_list(ctx))
@@ -309,7 +310,7 @@ def _zip_of(ctx: ScenarioContext, name: str) -> zipfile.ZipFile:
     return zipfile.ZipFile(io.BytesIO(cache[name]))
 
 
-@then(step('the REST zip of "{name:Q}" holds exactly the files "{paths:Q}"'))
+@then(phrase('the REST zip of "{name}" holds exactly the files "{paths}"'))
 def then_zip_files(ctx: ScenarioContext, name: str, paths: str) -> None:
     """The zip's file entries (directories aside)."""
     entries = sorted(info.filename for info in _zip_of(ctx, name).infolist() if not info.is_dir())
@@ -320,13 +321,13 @@ def _member(ctx: ScenarioContext, name: str, path: str) -> bytes:
     return _zip_of(ctx, name).read(path)
 
 
-@then(step('in the REST zip of "{name:Q}" the file "{path:Q}" holds "{text:Q}" and a newline'))
+@then(phrase('in the REST zip of "{name}" the file "{path}" holds "{text}" and a newline'))
 def then_zip_text(ctx: ScenarioContext, name: str, path: str, text: str) -> None:
     """A text file's exact bytes."""
     assert _member(ctx, name, path) == (text + "\n").encode(), f"{path} holds {_member(ctx, name, path)[:200]!r}"
 
 
-@then(step('in the REST zip of "{name:Q}" the file "{path:Q}" holds the numbers 1 to {last:d}, one per line'))
+@then(phrase('in the REST zip of "{name}" the file "{path}" holds the numbers 1 to {last:d}, one per line'))
 def then_zip_numbers(ctx: ScenarioContext, name: str, path: str, last: int) -> None:
     """The output of ``seq 1 N``, byte for byte."""
     expected = "".join(f"{number}\n" for number in range(1, last + 1)).encode()
@@ -334,7 +335,7 @@ def then_zip_numbers(ctx: ScenarioContext, name: str, path: str, last: int) -> N
     assert actual == expected, f"{path}: {len(actual)} bytes differ from seq 1 {last} ({len(expected)} bytes)"
 
 
-@then(step('in the REST zip of "{name:Q}" the file "{path:Q}" holds the bytes "{hex_bytes:Q}" in hex'))
+@then(phrase('in the REST zip of "{name}" the file "{path}" holds the bytes "{hex_bytes}" in hex'))
 def then_zip_bytes(ctx: ScenarioContext, name: str, path: str, hex_bytes: str) -> None:
     """A binary file's exact bytes."""
     assert _member(ctx, name, path) == bytes.fromhex(hex_bytes), f"{path} holds {_member(ctx, name, path).hex()}"

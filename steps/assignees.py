@@ -12,8 +12,9 @@ from pytest_bdd import given, then, when
 
 from conformance.api.assignees import AssigneesApi
 from conformance.context import ScenarioContext
-from steps.common import expand, phrase, response_json
+from steps.common import expand, response_json
 from steps.issues import expect_status, issues_api
+from steps.parsing import phrase
 
 __all__ = ["assignees_api"]
 

@@ -6,7 +6,7 @@ from pytest_bdd import when
 
 from conformance.client import BasicAuth, QueryTokenAuth, TokenAuth
 from conformance.context import ScenarioContext
-from steps.common import phrase
+from steps.parsing import phrase
 
 
 @when(phrase('"{who}" fetches the authenticated user with the "{scheme}" authorization scheme'))
@@ -50,13 +50,13 @@ def me_with_unknown_token(ctx: ScenarioContext, scheme: str) -> None:
     ctx.response = ctx.admin.http.with_auth(TokenAuth("0" * 40, scheme)).get("user")
 
 
-@when("a client fetches the authenticated user with an unknown token in the query")
+@when(phrase("a client fetches the authenticated user with an unknown token in the query"))
 def me_with_unknown_query_token(ctx: ScenarioContext) -> None:
     """``GET /user?token=<never issued>``."""
     ctx.response = ctx.admin.http.with_auth(QueryTokenAuth("0" * 40)).get("user")
 
 
-@when("a client fetches the server version with an unknown token")
+@when(phrase("a client fetches the server version with an unknown token"))
 def version_with_unknown_token(ctx: ScenarioContext) -> None:
     """``GET /version`` (public) with a token that was never issued."""
     ctx.response = ctx.admin.http.with_auth(TokenAuth("0" * 40)).get("version")

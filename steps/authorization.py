@@ -26,8 +26,9 @@ from conformance.ledger import CleanupLedger
 from conformance.schemas import validate
 from conformance.target import Target
 from steps.ci import report_result, take_job
-from steps.common import given_file_docstring, given_org, given_private_repository, given_repository, given_user, phrase
-from steps.scopes import given_scoped_runner, registered_runner
+from steps.common import given_file_docstring, given_org, given_private_repository, given_repository, given_user
+from steps.parsing import phrase
+from steps.scopes import ScopeRef, given_scoped_runner, registered_runner
 
 __all__ = [
     "CALLERS",
@@ -220,7 +221,9 @@ def _build_world(ctx: ScenarioContext, identities: IdentityFactory, target: Targ
     given_user(identities, "owner")
     given_org(identities, "acme", "owner")
     given_private_repository(identities, "acme/app")
-    given_scoped_runner(ctx, identities, target, short="ci", scope='repository "acme/app"', labels="conformance-authz")
+    given_scoped_runner(
+        ctx, identities, target, short="ci", scope=ScopeRef("repository", "acme/app"), labels="conformance-authz"
+    )
     given_file_docstring(ctx, identities, "acme/app", ".gitea/workflows/ci.yml", workflow)
     given_finished_run(ctx, "ci", "acme/app")
     given_repository(identities, "acme/site")

@@ -19,7 +19,8 @@ from conformance.api.avatars import AvatarsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from steps.branches import acting_api
-from steps.common import org_owner, phrase
+from steps.common import org_owner
+from steps.parsing import phrase
 
 BEFORE = "avatar before:{subject}"
 UPLOADED = "avatar uploaded:{subject}"

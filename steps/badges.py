@@ -22,7 +22,7 @@ from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
-from steps.common import phrase
+from steps.parsing import phrase
 
 __all__: list[str] = []
 

@@ -17,7 +17,8 @@ from conformance.api.branches import BranchesApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
-from steps.common import phrase, response_json
+from steps.common import response_json
+from steps.parsing import phrase
 
 __all__ = ["acting_api", "branch_head", "history", "made_on", "owner_api", "record_commit"]
 

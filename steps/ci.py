@@ -26,7 +26,8 @@ from conformance.identities import IdentityFactory
 from conformance.target import Target
 from mock_runner.artifacts import backend_ids
 from mock_runner.protocol import RunnerCallError, RunnerClient
-from steps.common import org_owner, phrase
+from steps.common import org_owner
+from steps.parsing import phrase
 
 __all__ = [
     "RESULTS",
@@ -274,7 +275,7 @@ def _job_of_new_repo(ctx: ScenarioContext, identities: IdentityFactory, target: 
     return take_job(runner, repo)
 
 
-@given("a mock runner has taken a job of a new repository")
+@given(phrase("a mock runner has taken a job of a new repository"))
 def given_job_of_new_repo(ctx: ScenarioContext, identities: IdentityFactory, target: Target) -> None:
     """The job whose runtime token the artifact scenarios use; it stays running."""
     job = _job_of_new_repo(ctx, identities, target, "dev/app")
@@ -282,13 +283,13 @@ def given_job_of_new_repo(ctx: ScenarioContext, identities: IdentityFactory, tar
     world(ctx).jobs["job"] = job
 
 
-@given("a mock runner has taken a job of another new repository")
+@given(phrase("a mock runner has taken a job of another new repository"))
 def given_other_job(ctx: ScenarioContext, identities: IdentityFactory, target: Target) -> None:
     """A second running job, of another run, to check that runs are kept apart."""
     world(ctx).jobs["other job"] = _job_of_new_repo(ctx, identities, target, "dev/other")
 
 
-@given("another repository has already had a workflow run")
+@given(phrase("another repository has already had a workflow run"))
 def given_earlier_run(ctx: ScenarioContext, identities: IdentityFactory) -> None:
     """A run elsewhere, so this repository's run ids and run numbers differ."""
     repo = identities.repo("dev/earlier")
@@ -333,8 +334,8 @@ def given_other_commit(ctx: ScenarioContext, path: str) -> None:
     assert response.status_code == 201, f"pushing {path} answered {response.status_code}: {response.text[:300]}"
 
 
-@given("the mock runner has taken the job")
-@when("the mock runner takes the job")
+@given(phrase("the mock runner has taken the job"))
+@when(phrase("the mock runner takes the job"))
 def runner_takes_job(ctx: ScenarioContext) -> None:
     """The mock runner fetches until a task is handed out and holds it."""
     state = world(ctx)

@@ -13,7 +13,8 @@ from pytest_bdd import then, when
 from conformance.api.commits import CommitsApi
 from conformance.context import ScenarioContext
 from steps.branches import acting_api, branch_head, history, made_on
-from steps.common import expand, phrase, response_json
+from steps.common import expand, response_json
+from steps.parsing import phrase
 
 
 def _api(ctx: ScenarioContext, who: str) -> CommitsApi:

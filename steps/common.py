@@ -13,34 +13,17 @@ import json
 import re
 from typing import Any
 
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, then, when
 
 from conformance.client import HttpClient, json_of
 from conformance.context import Identity, ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
+from steps.parsing import phrase
 
-__all__ = ["expand", "field_value", "org_owner", "parse_scopes", "phrase", "response_json", "send_with"]
+__all__ = ["expand", "field_value", "org_owner", "parse_scopes", "response_json", "send_with"]
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)?)\}")
-QUOTED_FIELD = re.compile(r'"\{(\w+)\}"')
-
-
-class _Quoted:
-    """A ``parse`` type matching a quoted argument up to its closing quote (``pattern`` is what parse reads)."""
-
-    pattern = r'[^"]*'
-
-    def __call__(self, text: str) -> str:
-        return text
-
-
-def phrase(text: str) -> parsers.parse:
-    """``parsers.parse`` where every ``"{name}"`` matches only up to the closing quote.
-
-    Without it ``a user "{short}"`` would also match ``a user "alice" with a token scoped "x"``.
-    """
-    return parsers.parse(QUOTED_FIELD.sub(r'"{\1:Quoted}"', text), extra_types={"Quoted": _Quoted()})
 
 
 def expand(ctx: ScenarioContext, text: str) -> str:
@@ -263,12 +246,10 @@ def then_field_is_number(ctx: ScenarioContext, path: str, expected: int) -> None
     assert actual == expected and not isinstance(actual, bool), f'"{path}" is {actual!r}, expected {expected}'
 
 
-@then(parsers.re(r'the response field "(?P<path>[^"]+)" is (?P<expected>true|false|null)'))
+@then(phrase('the response field "{path}" is {expected:JsonLiteral}'))
 def then_field_is_literal(ctx: ScenarioContext, path: str, expected: str) -> None:
     """A field is ``true``, ``false`` or ``null``."""
     literals: dict[str, Any] = {"true": True, "false": False, "null": None}
-    if expected not in literals:
-        raise AssertionError(f"unknown literal {expected!r}: use true, false, null, a number or a quoted text")
     actual = field_value(response_json(ctx), path)
     assert actual is literals[expected], f'"{path}" is {actual!r}, expected {expected}'
 

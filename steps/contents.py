@@ -14,7 +14,7 @@ from pytest_bdd import then, when
 from conformance.api import ForgeApi
 from conformance.client import json_of
 from conformance.context import RepoRef, ScenarioContext
-from steps.common import phrase
+from steps.parsing import phrase
 
 HEAD = "head:{repo}"
 PREVIOUS_HEAD = "previous_head:{repo}"

@@ -18,8 +18,8 @@ from conformance.api import ForgeApi
 from conformance.client import TokenAuth, json_of
 from conformance.context import RepoRef, ScenarioContext
 from conformance.identities import IdentityFactory
-from steps.common import phrase
 from steps.contents import _api, _change, _known_file
+from steps.parsing import phrase
 
 REFS_BEFORE = "refs_before:{repo}"
 

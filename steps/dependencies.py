@@ -11,8 +11,8 @@ from pytest_bdd import given, then, when
 from conformance.api.dependencies import DependenciesApi, issue_meta
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase
 from steps.issues import expect_status, issues_api, json_option
+from steps.parsing import phrase
 
 __all__ = ["dependencies_api"]
 

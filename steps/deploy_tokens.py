@@ -18,7 +18,7 @@ from conformance.capabilities import register_probe
 from conformance.client import HttpClient, Recorder, json_of, mask_text
 from conformance.context import RepoRef, ScenarioContext
 from conformance.schemas import validate
-from steps.common import phrase
+from steps.parsing import phrase
 
 __all__ = ["DeployTokenRecord", "deploy_token", "owner_http"]
 

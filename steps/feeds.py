@@ -15,8 +15,9 @@ from pytest_bdd import given, then, when
 from conformance.api.feeds import FeedsApi
 from conformance.api.settings import SettingsApi
 from conformance.context import ScenarioContext
-from steps.common import phrase, response_json
+from steps.common import response_json
 from steps.issues import expect_status
+from steps.parsing import phrase
 
 __all__ = ["feeds_api"]
 

@@ -21,7 +21,8 @@ from conformance.client import HttpClient, json_of
 from conformance.context import RepoRef, ScenarioContext
 from conformance.identities import IdentityFactory
 from steps.branches import acting_api, branch_head
-from steps.common import phrase, response_json
+from steps.common import response_json
+from steps.parsing import phrase
 
 SYNC_FORK_PATH = "/repos/{owner}/{repo}/sync_fork"
 

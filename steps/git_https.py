@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, then, when
 
 from conformance.api.deploy_tokens import LfsApi
 from conformance.client import BasicAuth, json_of
@@ -24,8 +24,8 @@ from conformance.context import RepoRef, ScenarioContext
 from conformance.gitclient import GitClient, GitCredentials, GitResult, git_lfs_available
 from conformance.schemas import validate
 from steps.ci import runs_of, the_repo, wait_for
-from steps.common import phrase
 from steps.deploy_tokens import deploy_token, owner_http
+from steps.parsing import phrase
 
 __all__ = ["GitWorld", "git_world"]
 
@@ -246,7 +246,7 @@ def _last(world: GitWorld) -> GitResult:
     return world.result
 
 
-@then(parsers.re(r"the (?P<operation>clone|push|fetch) succeeds"))
+@then(phrase("the {operation:GitOperation} succeeds"))
 def then_git_succeeds(git_world: GitWorld, operation: str) -> None:
     """The last git command exited 0."""
     result = _last(git_world)
@@ -254,7 +254,7 @@ def then_git_succeeds(git_world: GitWorld, operation: str) -> None:
     assert result.ok, result.describe()
 
 
-@then(parsers.re(r"the (?P<operation>clone|push|fetch) is refused"))
+@then(phrase("the {operation:GitOperation} is refused"))
 def then_git_refused(git_world: GitWorld, operation: str) -> None:
     """The last git command failed."""
     result = _last(git_world)
@@ -262,15 +262,15 @@ def then_git_refused(git_world: GitWorld, operation: str) -> None:
     assert not result.ok, f"`git {' '.join(result.args)}` succeeded"
 
 
-@then(parsers.re(r"the (?P<operation>clone|push|fetch) is refused with status (?P<status>\d{3})"))
-def then_git_refused_with(git_world: GitWorld, operation: str, status: str) -> None:
+@then(phrase("the {operation:GitOperation} is refused with status {status:d}"))
+def then_git_refused_with(git_world: GitWorld, operation: str, status: int) -> None:
     """The last git command failed on this HTTP status (git reports 401 as an authentication failure)."""
     then_git_refused(git_world, operation)
     stderr = _last(git_world).stderr
     signs = [f"error: {status}", f"returned error: {status}"]
-    if status == "401":
+    if status == 401:
         signs += ["Authentication failed", "could not read Username", "terminal prompts disabled"]
-    if status == "404":
+    if status == 404:
         signs += ["not found"]
     assert any(sign in stderr for sign in signs), (
         f"expected an HTTP {status} refusal, git said: {stderr.strip()[-600:]}"
@@ -365,9 +365,7 @@ def _object(data: bytes) -> dict[str, Any]:
     return {"oid": hashlib.sha256(data).hexdigest(), "size": len(data)}
 
 
-@when(
-    parsers.re(r'"(?P<who>[^"]+)" uploads to "(?P<short>[^"]+)" an LFS object whose (?P<what>size|hash) does not match')
-)
+@when(phrase('"{who}" uploads to "{short}" an LFS object whose {what:SizeOrHash} does not match'))
 def when_upload_mismatch(ctx: ScenarioContext, who: str, short: str, what: str) -> None:
     """Announce an object in an upload batch, then send bytes of another size or another hash to its href."""
     repo = ctx.repo(short)

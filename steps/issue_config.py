@@ -9,8 +9,9 @@ from pytest_bdd import then, when
 from conformance.api.issue_config import IssueConfigApi
 from conformance.context import ScenarioContext
 from conformance.schemas import validate
-from steps.common import phrase, response_json
+from steps.common import response_json
 from steps.issues import expect_status
+from steps.parsing import phrase
 
 __all__ = ["issue_config_api"]
 

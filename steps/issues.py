@@ -14,7 +14,8 @@ from pytest_bdd import given, then, when
 from conformance.api.issues import IssuesApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import expand, phrase
+from steps.common import expand
+from steps.parsing import phrase
 
 __all__ = ["expect_status", "issues_api", "json_option"]
 

@@ -17,7 +17,8 @@ from conformance.target import Target
 from mock_runner.protocol import RunnerCallError, RunnerClient
 from steps.artifacts import job_of
 from steps.ci import push_workflow, simple_workflow, world
-from steps.common import phrase, send_with
+from steps.common import send_with
+from steps.parsing import phrase
 
 REGISTRATION_TOKEN_PATH = "user/actions/runners/registration-token"
 FETCH_ATTEMPTS = 3
@@ -60,7 +61,7 @@ def when_other_job_sends(ctx: ScenarioContext, method: str, path: str) -> None:
     _send(ctx, "other job", method, path, None)
 
 
-@when("the job's token asks for a user-level runner registration token")
+@when(phrase("the job's token asks for a user-level runner registration token"))
 def when_job_asks_registration(ctx: ScenarioContext) -> None:
     """``POST /user/actions/runners/registration-token`` as the job."""
     _send(ctx, "job", "POST", REGISTRATION_TOKEN_PATH, None)

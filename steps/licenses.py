@@ -20,8 +20,9 @@ from conformance.gitclient import GitCredentials
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
 from steps.branches import acting_api
-from steps.common import given_file, phrase
+from steps.common import given_file
 from steps.git_https import GitWorld
+from steps.parsing import phrase
 
 DETECTION_WAIT_SECONDS = 15.0
 POLL_SECONDS = 0.25

@@ -10,8 +10,9 @@ from pytest_bdd import then, when
 
 from conformance.api.markup import MarkupApi
 from conformance.context import ScenarioContext
-from steps.common import expand, phrase
+from steps.common import expand
 from steps.issues import json_option
+from steps.parsing import phrase
 
 __all__ = ["markup_api"]
 
@@ -114,7 +115,7 @@ def when_render_raw(ctx: ScenarioContext, who: str, docstring: str) -> None:
 # ---------------------------------------------------------------- Then
 
 
-@then("the response is HTML")
+@then(phrase("the response is HTML"))
 def then_html(ctx: ScenarioContext) -> None:
     content_type = ctx.last_response().headers.get("Content-Type", "")
     assert content_type.split(";")[0].strip() == "text/html", f"the content type is {content_type!r}"
@@ -186,7 +187,7 @@ def then_text_is(ctx: ScenarioContext, text: str) -> None:
     assert body == text, f"the response says {body!r}, expected {text!r}"
 
 
-@then("the response text reads")
+@then(phrase("the response text reads"))
 def then_text_reads(ctx: ScenarioContext, docstring: str) -> None:
     """The whole body equals the docstring (for texts that hold quotes)."""
     then_text_is(ctx, docstring.strip())

@@ -20,7 +20,8 @@ from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.ledger import CleanupLedger, LedgerEntry
 from conformance.schemas import validate
-from steps.common import expand, org_owner, phrase, response_json
+from steps.common import expand, org_owner, response_json
+from steps.parsing import phrase
 
 DEFAULT_UNITS = ["repo.code", "repo.issues", "repo.pulls", "repo.releases"]
 NO_SUCH_TEAM = 999_999_999

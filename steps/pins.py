@@ -14,8 +14,8 @@ from conformance.api.pins import PinsApi
 from conformance.api.pulls import PullsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase
 from steps.issues import expect_status, issues_api
+from steps.parsing import phrase
 
 __all__ = ["pins_api"]
 

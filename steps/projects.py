@@ -22,8 +22,8 @@ from conformance.api.projects import OWN_PROJECTS, ProjectsApi, org_projects, re
 from conformance.capabilities import register_probe
 from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase
 from steps.issues import expect_status, issues_api, json_option
+from steps.parsing import phrase
 
 __all__ = ["Board", "board", "projects_api"]
 

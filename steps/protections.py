@@ -23,7 +23,8 @@ from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.gitclient import GitClient, GitCredentials, GitResult
 from steps.branches import acting_api, branch_head
-from steps.common import expand, phrase, response_json
+from steps.common import expand, response_json
+from steps.parsing import phrase
 
 __all__ = ["protections_api"]
 

@@ -16,8 +16,8 @@ from conformance.api.contents import ContentsApi
 from conformance.api.pulls import PullsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase
 from steps.issues import expect_status, json_option
+from steps.parsing import phrase
 
 __all__ = ["pulls_api"]
 
@@ -294,7 +294,7 @@ def then_pull_count(ctx: ScenarioContext, repo: str, count: int) -> None:
     assert len(listed) == count, f"{len(listed)} pull requests exist"
 
 
-@then("the reply is threaded under the review of the comment it answers")
+@then(phrase("the reply is threaded under the review of the comment it answers"))
 def then_threaded(ctx: ScenarioContext) -> None:
     reply = json_of(ctx.last_response())
     parent = ctx.recall("pulls:review_comment")

@@ -16,8 +16,8 @@ from conformance.api.repo_edit import RepoEditApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.ledger import CleanupLedger
-from steps.common import phrase
 from steps.contents import _api
+from steps.parsing import phrase
 
 OLD_NAME = "old_name:{repo}"
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from forge_proto import runner_pb2
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, then, when
 
 from conformance.api.artifacts import RecordingSession
 from conformance.client import HttpClient, json_of
@@ -27,8 +27,9 @@ from mock_runner.daemon import Daemon, TaskOutcome
 from mock_runner.protocol import RunnerClient
 from mock_runner.runnerfile import RunnerFile
 from steps.ci import actions_of, find_run, held_job, owner_api, the_repo, the_runner, world
-from steps.common import org_owner, phrase
-from steps.scopes import SCOPE, ScopeRef, parse_scope, prefix_of, registration_token_at
+from steps.common import org_owner
+from steps.parsing import phrase
+from steps.scopes import ScopeRef, prefix_of, registration_token_at
 
 __all__ = ["mock_runner_id"]
 
@@ -82,7 +83,7 @@ def _set_disabled(ctx: ScenarioContext, disabled: bool) -> None:
     ctx.response = _manager_http(ctx).patch(_runner_path(ctx), json={"disabled": disabled})
 
 
-@given(parsers.re(rf'the mock runner of "(?P<short>[^"]+)" is registered at {SCOPE}'))
+@given(phrase('the mock runner of "{short}" is registered at {scope:Scope}'))
 def given_runner_at_scope(
     ctx: ScenarioContext,
     identities: IdentityFactory,
@@ -90,14 +91,14 @@ def given_runner_at_scope(
     request: pytest.FixtureRequest,
     *,
     short: str,
-    scope: str,
+    scope: ScopeRef,
 ) -> None:
     """Register the scenario's mock runner with the scope's registration token and a label of its own.
 
     The label is unique to the scenario, so a runner of a shared instance takes only this
     scenario's jobs; an instance runner is deleted when the scenario ends (no account owns it).
     """
-    where = parse_scope(scope)
+    where = scope
     state = world(ctx)
     state.repo = identities.repo(short)
     state.runner_name = ctx.real_name("runner")
@@ -117,7 +118,7 @@ def given_runner_at_scope(
 # ---------------------------------------------------------------- Given / When
 
 
-@given("the mock runner has been disabled")
+@given(phrase("the mock runner has been disabled"))
 def given_disabled(ctx: ScenarioContext) -> None:
     """Disable the runner over REST; the PATCH must succeed."""
     _set_disabled(ctx, True)
@@ -125,12 +126,12 @@ def given_disabled(ctx: ScenarioContext) -> None:
     assert response.status_code == 200, f"disabling the runner answered {response.status_code}: {response.text[:300]}"
 
 
-@when(parsers.re(r"the repository's owner (?P<action>disables|enables) the mock runner"))
+@when(phrase("the repository's owner {action:Toggle} the mock runner"))
 def when_toggle(ctx: ScenarioContext, action: str) -> None:
     _set_disabled(ctx, action == "disables")
 
 
-@when(parsers.re(r"the manager of the runner's scope (?P<action>disables|enables) the mock runner"))
+@when(phrase("the manager of the runner's scope {action:Toggle} the mock runner"))
 def when_manager_toggles(ctx: ScenarioContext, action: str) -> None:
     """PATCH at the runner's scope by the administrator, the user or the organization's owner."""
     _set_disabled(ctx, action == "disables")
@@ -197,12 +198,7 @@ def _runner_view(ctx: ScenarioContext) -> dict[str, Any]:
     return body
 
 
-@then(
-    parsers.re(
-        r"the mock runner is registered, (?P<status>online|offline), (?P<busy>busy|not busy)"
-        r" and (?P<disabled>disabled|enabled)"
-    )
-)
+@then(phrase("the mock runner is registered, {status:Online}, {busy:Busy} and {disabled:Toggled}"))
 def then_runner_state(ctx: ScenarioContext, status: str, busy: str, disabled: str) -> None:
     """The runner's REST view: ``status``, ``busy`` and ``disabled`` all as stated."""
     view = _runner_view(ctx)

@@ -21,7 +21,7 @@ from conformance.target import Target
 from mock_runner.artifacts import backend_ids
 from mock_runner.protocol import RunnerCallError, RunnerClient
 from steps.ci import RESULTS, RunnerOutcome, actions_of, held_job, registration_token, the_repo, the_runner, world
-from steps.common import phrase
+from steps.parsing import phrase
 
 __all__: list[str] = []
 

@@ -15,7 +15,7 @@ from typing import Any
 import requests
 from forge_proto import runner_pb2
 from google.protobuf import json_format
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, then, when
 
 from conformance.api.artifacts import RecordingSession
 from conformance.client import HttpClient, json_of
@@ -24,10 +24,10 @@ from conformance.identities import IdentityFactory
 from conformance.target import Target
 from mock_runner.protocol import RunnerClient
 from steps.ci import TakenJob, actions_of, find_run, owner_api, runs_of, the_repo, the_runner, wait_for, world
-from steps.common import expand, phrase
+from steps.common import expand
+from steps.parsing import phrase, register_type
 
 __all__ = [
-    "SCOPE",
     "ScopeRef",
     "parse_scope",
     "prefix_of",
@@ -36,9 +36,6 @@ __all__ = [
     "runner_id_of",
     "scope_http",
 ]
-
-SCOPE = r'(?P<scope>the instance|user "[^"]+"|organization "[^"]+"|repository "[^"]+")'
-WHO = r'"(?P<who>[^"]+)"'
 
 
 @dataclass(frozen=True)
@@ -67,6 +64,9 @@ def parse_scope(text: str) -> ScopeRef:
     kind, _, rest = text.partition(" ")
     assert kind in ("user", "organization", "repository"), f"unknown scope {text!r}"
     return ScopeRef(kind, rest.strip('"'))
+
+
+register_type("Scope", r'the instance|user "[^"]*"|organization "[^"]*"|repository "[^"]*"', parse_scope)
 
 
 def prefix_of(ctx: ScenarioContext, scope: ScopeRef) -> str:
@@ -130,12 +130,12 @@ def _ensure_scope(identities: IdentityFactory, scope: ScopeRef) -> None:
 # ---------------------------------------------------------------- Given
 
 
-@given(parsers.re(rf'a mock runner "(?P<short>[^"]+)" registered at {SCOPE} with the labels "(?P<labels>[^"]*)"'))
+@given(phrase('a mock runner "{short}" registered at {scope:Scope} with the labels "{labels}"'))
 def given_scoped_runner(
-    ctx: ScenarioContext, identities: IdentityFactory, target: Target, *, short: str, scope: str, labels: str
+    ctx: ScenarioContext, identities: IdentityFactory, target: Target, *, short: str, scope: ScopeRef, labels: str
 ) -> None:
     """Register a runner with the scope's registration token; its REST id comes from Register's answer."""
-    where = parse_scope(scope)
+    where = scope
     _ensure_scope(identities, where)
     name = ctx.real_name(short)
     session = RecordingSession(ctx.admin.http.recorder)
@@ -149,34 +149,35 @@ def given_scoped_runner(
 # ---------------------------------------------------------------- When: runners at a scope
 
 
-def _runner_path(ctx: ScenarioContext, short: str, scope: str) -> str:
-    return f"{prefix_of(ctx, parse_scope(scope))}/runners/{runner_id_of(ctx, short)}"
+def _runner_path(ctx: ScenarioContext, short: str, scope: ScopeRef) -> str:
+    return f"{prefix_of(ctx, scope)}/runners/{runner_id_of(ctx, short)}"
 
 
-@when(parsers.re(rf"{WHO} lists the runners of {SCOPE}(?: with the query \"(?P<query>[^\"]*)\")?$"))
-def when_list_runners(ctx: ScenarioContext, who: str, scope: str, query: str | None) -> None:
+@when(phrase('"{who}" lists the runners of {scope:Scope}'))
+@when(phrase('"{who}" lists the runners of {scope:Scope} with the query "{query}"'))
+def when_list_runners(ctx: ScenarioContext, who: str, scope: ScopeRef, query: str = "") -> None:
     suffix = f"?{expand(ctx, query)}" if query else ""
-    ctx.response = scope_http(ctx, who).get(f"{prefix_of(ctx, parse_scope(scope))}/runners{suffix}")
+    ctx.response = scope_http(ctx, who).get(f"{prefix_of(ctx, scope)}/runners{suffix}")
 
 
-@when(parsers.re(rf'{WHO} gets the runner "(?P<short>[^"]+)" at {SCOPE}'))
-def when_get_runner(ctx: ScenarioContext, who: str, short: str, scope: str) -> None:
+@when(phrase('"{who}" gets the runner "{short}" at {scope:Scope}'))
+def when_get_runner(ctx: ScenarioContext, who: str, short: str, scope: ScopeRef) -> None:
     ctx.response = scope_http(ctx, who).get(_runner_path(ctx, short, scope))
 
 
-@when(parsers.re(rf'{WHO} deletes the runner "(?P<short>[^"]+)" at {SCOPE}'))
-def when_delete_runner(ctx: ScenarioContext, who: str, short: str, scope: str) -> None:
+@when(phrase('"{who}" deletes the runner "{short}" at {scope:Scope}'))
+def when_delete_runner(ctx: ScenarioContext, who: str, short: str, scope: ScopeRef) -> None:
     ctx.response = scope_http(ctx, who).delete(_runner_path(ctx, short, scope))
 
 
-@when(parsers.re(rf'{WHO} (?P<action>disables|enables) the runner "(?P<short>[^"]+)" at {SCOPE}'))
-def when_toggle_runner(ctx: ScenarioContext, who: str, action: str, short: str, scope: str) -> None:
+@when(phrase('"{who}" {action:Toggle} the runner "{short}" at {scope:Scope}'))
+def when_toggle_runner(ctx: ScenarioContext, who: str, action: str, short: str, scope: ScopeRef) -> None:
     body = {"disabled": action == "disables"}
     ctx.response = scope_http(ctx, who).patch(_runner_path(ctx, short, scope), json=body)
 
 
-@when(parsers.re(rf'{WHO} edits the runner "(?P<short>[^"]+)" at {SCOPE} with the body'))
-def when_edit_runner(ctx: ScenarioContext, who: str, short: str, scope: str, docstring: str) -> None:
+@when(phrase('"{who}" edits the runner "{short}" at {scope:Scope} with the body'))
+def when_edit_runner(ctx: ScenarioContext, who: str, short: str, scope: ScopeRef, docstring: str) -> None:
     http = scope_http(ctx, who)
     ctx.response = http.request(
         "PATCH", _runner_path(ctx, short, scope), data=docstring, headers={"Content-Type": "application/json"}
@@ -186,9 +187,10 @@ def when_edit_runner(ctx: ScenarioContext, who: str, short: str, scope: str, doc
 # ---------------------------------------------------------------- When: runs and jobs at a scope
 
 
-@when(parsers.re(rf"{WHO} lists the (?P<kind>runs|jobs) of {SCOPE}(?: with the query \"(?P<query>[^\"]*)\")?"))
-def when_list_scope(ctx: ScenarioContext, who: str, kind: str, scope: str, query: str | None) -> None:
-    path = f"{prefix_of(ctx, parse_scope(scope))}/{kind}"
+@when(phrase('"{who}" lists the {kind:RunsOrJobs} of {scope:Scope}'))
+@when(phrase('"{who}" lists the {kind:RunsOrJobs} of {scope:Scope} with the query "{query}"'))
+def when_list_scope(ctx: ScenarioContext, who: str, kind: str, scope: ScopeRef, query: str = "") -> None:
+    path = f"{prefix_of(ctx, scope)}/{kind}"
     suffix = f"?{expand(ctx, query)}" if query else ""
     ctx.response = scope_http(ctx, who).get(path + suffix)
 
@@ -224,13 +226,13 @@ def then_runner_list_includes(ctx: ScenarioContext, short: str, other: str) -> N
     assert runner_id_of(ctx, other) not in listed, f'runner "{other}" is listed: {sorted(listed)}'
 
 
-@then(parsers.re(r'the answer is the runner "(?P<short>[^"]+)" with disabled (?P<disabled>true|false)'))
-def then_runner_answer(ctx: ScenarioContext, short: str, disabled: str) -> None:
+@then(phrase('the answer is the runner "{short}" with disabled {disabled:Boolean}'))
+def then_runner_answer(ctx: ScenarioContext, short: str, disabled: bool) -> None:
     body = _body(ctx)
     runner = registered_runner(ctx, short)
     assert body.get("id") == runner.runner_id, f"answered runner {body.get('id')}, expected {runner.runner_id}"
     assert body.get("name") == runner.name, f"answered name {body.get('name')!r}, expected {runner.name!r}"
-    assert body.get("disabled") is (disabled == "true"), f"disabled is {body.get('disabled')!r}, expected {disabled}"
+    assert body.get("disabled") is disabled, f"disabled is {body.get('disabled')!r}, expected {disabled}"
 
 
 def _repo_names(ctx: ScenarioContext, kind: str) -> list[str]:
@@ -249,25 +251,25 @@ def _repo_names(ctx: ScenarioContext, kind: str) -> list[str]:
     return names
 
 
-@then(parsers.re(r'the listed (?P<kind>runs|jobs) are exactly (?P<count>\d+) of "(?P<repos>[^"]+)"'))
-def then_listed_exactly(ctx: ScenarioContext, kind: str, count: str, repos: str) -> None:
+@then(phrase('the listed {kind:RunsOrJobs} are exactly {count:d} of "{repos}"'))
+def then_listed_exactly(ctx: ScenarioContext, kind: str, count: int, repos: str) -> None:
     """Every listed run or job belongs to one of the named repositories, and there are exactly ``count``."""
     allowed = {ctx.repo(short).full_name for short in _names(repos)}
     names = _repo_names(ctx, kind)
-    assert len(names) == int(count), f"{len(names)} {kind} listed ({names}), expected {count}"
+    assert len(names) == count, f"{len(names)} {kind} listed ({names}), expected {count}"
     strangers = [name for name in names if name not in allowed]
     assert not strangers, f"{kind} of other repositories are listed: {strangers}"
-    assert _body(ctx).get("total_count") == int(count), f"total_count {_body(ctx).get('total_count')}, expected {count}"
+    assert _body(ctx).get("total_count") == count, f"total_count {_body(ctx).get('total_count')}, expected {count}"
 
 
-@then(parsers.re(r'the listed (?P<kind>runs|jobs) include those of "(?P<repos>[^"]+)"'))
+@then(phrase('the listed {kind:RunsOrJobs} include those of "{repos}"'))
 def then_listed_include(ctx: ScenarioContext, kind: str, repos: str) -> None:
     names = set(_repo_names(ctx, kind))
     missing = [short for short in _names(repos) if ctx.repo(short).full_name not in names]
     assert not missing, f"no {kind} of {missing} in the list"
 
 
-@then(parsers.re(r"no (?P<kind>runs|jobs) are listed"))
+@then(phrase("no {kind:RunsOrJobs} are listed"))
 def then_none_listed(ctx: ScenarioContext, kind: str) -> None:
     names = _repo_names(ctx, kind)
     assert names == [], f"expected no {kind}, got {len(names)}"
@@ -283,10 +285,11 @@ def given_commit_to(ctx: ScenarioContext, identities: IdentityFactory, path: str
     assert response.status_code == 201, f"adding {path} answered {response.status_code}: {response.text[:300]}"
 
 
-@when(parsers.re(r'"(?P<who>[^"]+)" lists the runs of repository "(?P<short>[^"]+)" at the commit of (?P<whose>.+)'))
-def when_list_at_commit(ctx: ScenarioContext, who: str, short: str, whose: str) -> None:
-    """``head_sha`` = the commit that added ``.gitea/workflows/ci.yml`` to this or another repository."""
-    source = short if whose == "its workflow" else whose.removeprefix("the workflow of ").strip('"')
+@when(phrase('"{who}" lists the runs of repository "{short}" at the commit of its workflow'))
+@when(phrase('"{who}" lists the runs of repository "{short}" at the commit of the workflow of "{source}"'))
+def when_list_at_commit(ctx: ScenarioContext, who: str, short: str, source: str = "") -> None:
+    """``head_sha`` = the commit that added ``.gitea/workflows/ci.yml`` to this repository or to ``source``."""
+    source = source or short
     commit = ctx.recall(f"file:{source}:.gitea/workflows/ci.yml")
     sha = commit.get("commit", {}).get("sha") if isinstance(commit, dict) else None
     assert isinstance(sha, str) and sha, f'no commit of a workflow pushed to "{source}" was remembered'
@@ -309,14 +312,14 @@ def _workflow_path(ctx: ScenarioContext, workflow_id: str) -> str:
     return f"repos/{repo.full_name}/actions/workflows/{workflow_id}"
 
 
-@given(parsers.re(r'the repository\'s owner has (?P<action>disabled|enabled) the workflow "(?P<workflow_id>[^"]+)"'))
+@given(phrase('the repository\'s owner has {action:Toggled} the workflow "{workflow_id}"'))
 def given_workflow_state(ctx: ScenarioContext, action: str, workflow_id: str) -> None:
     verb = "disable" if action == "disabled" else "enable"
     response = owner_api(ctx, the_repo(ctx)).http.put(f"{_workflow_path(ctx, workflow_id)}/{verb}")
     assert response.status_code == 204, f"{verb} answered {response.status_code}: {response.text[:300]}"
 
 
-@when(parsers.re(r'the repository\'s owner (?P<verb>disables|enables) the workflow "(?P<workflow_id>[^"]+)"'))
+@when(phrase('the repository\'s owner {verb:Toggle} the workflow "{workflow_id}"'))
 def when_workflow_state(ctx: ScenarioContext, verb: str, workflow_id: str) -> None:
     http = owner_api(ctx, the_repo(ctx)).http
     ctx.response = http.put(f"{_workflow_path(ctx, workflow_id)}/{verb.removesuffix('s')}")

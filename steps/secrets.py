@@ -22,7 +22,8 @@ from conformance.api.secrets import USER_SCOPE, ActionsConfigApi, org_scope, rep
 from conformance.client import TokenAuth, json_of
 from conformance.context import ScenarioContext
 from steps.ci import actions_of, the_repo
-from steps.common import phrase, response_json
+from steps.common import response_json
+from steps.parsing import phrase
 
 __all__ = ["ConfigScope", "config_api", "resolve_scope", "scope_owner_ids", "token_api", "track"]
 
@@ -179,7 +180,7 @@ def delete_secret(ctx: ScenarioContext, who: str, name: str, kind: str, short: s
 # ---------------------------------------------------------------- Then
 
 
-@then("the response body is empty")
+@then(phrase("the response body is empty"))
 def then_empty_body(ctx: ScenarioContext) -> None:
     """201/204 of a secret or variable change carry no body."""
     body = ctx.last_response().content
@@ -201,7 +202,7 @@ def then_secret_list(ctx: ScenarioContext, names: str) -> None:
     assert total == str(len(expected)), f"X-Total-Count is {total!r}, expected {len(expected)}"
 
 
-@then("the secret list is empty")
+@then(phrase("the secret list is empty"))
 def then_secret_list_empty(ctx: ScenarioContext) -> None:
     """An empty array and a total of 0."""
     assert _listed_names(ctx) == [], f"listed {_listed_names(ctx)}"
@@ -228,7 +229,7 @@ def then_scope_secrets(ctx: ScenarioContext, kind: str, short: str, names: str) 
     assert listed == expected, f"the {kind} holds {listed}, expected {expected}"
 
 
-@then("no response of the scenario reveals a secret value")
+@then(phrase("no response of the scenario reveals a secret value"))
 def then_no_value_revealed(ctx: ScenarioContext) -> None:
     """Neither body nor headers of any answer the secret steps got carries a value that was sent."""
     values: set[str] = ctx.values.get("secrets:values", set())
@@ -268,7 +269,7 @@ def then_log_shows(ctx: ScenarioContext, text: str) -> None:
     assert text in log, f"{text!r} is not in the job's log ({len(log)} characters)"
 
 
-@then("the job's log read over REST reveals no secret value")
+@then(phrase("the job's log read over REST reveals no secret value"))
 def then_log_hides_values(ctx: ScenarioContext) -> None:
     """No secret value sent in this scenario is in the log."""
     log = _job_log(ctx)

@@ -17,7 +17,8 @@ from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
-from steps.common import phrase, response_json
+from steps.common import response_json
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
@@ -59,7 +60,7 @@ def read_settings(ctx: ScenarioContext, who: str) -> None:
     ctx.response = _api(ctx, who).user_settings()
 
 
-@when("an anonymous client reads the user settings")
+@when(phrase("an anonymous client reads the user settings"))
 def anonymous_reads_settings(ctx: ScenarioContext) -> None:
     """``GET /user/settings`` without credentials."""
     ctx.response = _api(ctx, "an anonymous client").user_settings()
@@ -202,7 +203,7 @@ def repo_has_no_topics(ctx: ScenarioContext, short: str) -> None:
     assert json_of(response).get("topics") == [], f"topics remain: {response.text[:300]}"
 
 
-@then("the request is refused with status 422 naming invalid topics")
+@then(phrase("the request is refused with status 422 naming invalid topics"))
 def refused_invalid_topics(ctx: ScenarioContext) -> None:
     """Status 422, then the body against Gitea's invalidTopicsError shape."""
     response = ctx.last_response()

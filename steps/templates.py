@@ -21,7 +21,8 @@ from conformance.identities import IdentityFactory
 from conformance.ledger import CleanupLedger
 from conformance.schemas import validate
 from steps.branches import acting_api
-from steps.common import phrase, response_json
+from steps.common import response_json
+from steps.parsing import phrase
 
 LABEL = "label:{repo}:{name}"
 LABEL_COUNT = "label-count:{repo}"

@@ -13,7 +13,8 @@ from conformance.api import ForgeApi
 from conformance.api.token_self import TokenSelfApi
 from conformance.client import BasicAuth, QueryTokenAuth, TokenAuth, json_of
 from conformance.context import ScenarioContext, TokenRef
-from steps.common import phrase, response_json
+from steps.common import response_json
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
@@ -75,13 +76,13 @@ def token_given_otherwise_deletes(ctx: ScenarioContext, name: str, how: str) -> 
     ctx.response = _presented(ctx, name, how).delete_current()
 
 
-@when("an anonymous client asks for the current token")
+@when(phrase("an anonymous client asks for the current token"))
 def anonymous_asks(ctx: ScenarioContext) -> None:
     """``GET /token`` without credentials."""
     ctx.response = ctx.anonymous().area(TokenSelfApi).current()
 
 
-@when("a client asks for the current token with an unknown token")
+@when(phrase("a client asks for the current token with an unknown token"))
 def unknown_token_asks(ctx: ScenarioContext) -> None:
     """``GET /token`` with a well-formed token the forge never issued."""
     ctx.response = TokenSelfApi(ctx.admin.http.with_auth(TokenAuth("0" * 40)), ctx.admin.site_url).current()

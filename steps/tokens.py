@@ -9,7 +9,8 @@ from conformance.client import BasicAuth, TokenAuth, json_of
 from conformance.context import ScenarioContext, TokenRef
 from conformance.identities import IdentityFactory
 from conformance.target import Target
-from steps.common import parse_scopes, phrase, send_with
+from steps.common import parse_scopes, send_with
+from steps.parsing import phrase
 
 
 def _basic_api(ctx: ScenarioContext, who: str) -> ForgeApi:
@@ -154,7 +155,7 @@ def delete_token_with_token_password(ctx: ScenarioContext, who: str, name: str, 
     ctx.response = api.tokens.delete(ctx.user(who).username, ctx.tokens[name].id)
 
 
-@when("the admin creates a token for itself with its own token as the basic-auth password")
+@when(phrase("the admin creates a token for itself with its own token as the basic-auth password"))
 def admin_mints_with_token(ctx: ScenarioContext, target: Target) -> None:
     """The harness's admin token (whatever its scopes) as the password of the admin's basic auth."""
     login = str(json_of(ctx.admin.http.get("user")).get("login", ""))

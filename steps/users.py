@@ -9,7 +9,7 @@ from pytest_bdd import then, when
 from conformance.context import ScenarioContext
 from conformance.identities import random_password
 from conformance.ledger import CleanupLedger
-from steps.common import phrase
+from steps.parsing import phrase
 
 
 def _user_body(ctx: ScenarioContext, short: str) -> dict[str, Any]:
@@ -68,7 +68,7 @@ def fetch_me(ctx: ScenarioContext, who: str) -> None:
     ctx.response = ctx.user(who).api.users.me()
 
 
-@when("an anonymous client fetches the authenticated user")
+@when(phrase("an anonymous client fetches the authenticated user"))
 def fetch_me_anonymous(ctx: ScenarioContext) -> None:
     """``GET /user`` without credentials."""
     ctx.response = ctx.anonymous().users.me()

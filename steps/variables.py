@@ -10,7 +10,8 @@ from pytest_bdd import given, then, when
 
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase, response_json
+from steps.common import response_json
+from steps.parsing import phrase
 from steps.secrets import config_api, resolve_scope, scope_owner_ids, token_api
 
 __all__: list[str] = []

@@ -20,7 +20,7 @@ from conformance.api.hooks import HooksApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.receiver import WebhookReceiver
-from steps.common import phrase
+from steps.parsing import phrase
 
 CANARY_HOST = "127.0.0.1"
 SETTLE_SECONDS = 1.0

@@ -28,7 +28,8 @@ from conformance.context import ScenarioContext
 from conformance.receiver import ReceivedRequest, WebhookReceiver, receiver_address
 from conformance.schemas import validate
 from steps.ci import find_run
-from steps.common import expand, field_value, phrase
+from steps.common import expand, field_value
+from steps.parsing import phrase
 
 __all__ = ["HookRef", "webhook_receiver"]
 
@@ -189,7 +190,7 @@ def when_test(ctx: ScenarioContext, who: str) -> None:
 # ---------------------------------------------------------------- Then: hooks
 
 
-@then("the response holds no hook secret")
+@then(phrase("the response holds no hook secret"))
 def then_no_secret(ctx: ScenarioContext) -> None:
     """Neither a ``secret`` key nor any secret value given to a hook of the scenario."""
     response = ctx.last_response()
@@ -201,7 +202,7 @@ def then_no_secret(ctx: ScenarioContext) -> None:
         assert secret not in response.text, "a hook's secret is in the response"
 
 
-@then("the response is the webhook pointed at the receiver")
+@then(phrase("the response is the webhook pointed at the receiver"))
 def then_is_the_hook(ctx: ScenarioContext, webhook_receiver: WebhookReceiver) -> None:
     hook = _last_hook(ctx)
     body = json_of(ctx.last_response())

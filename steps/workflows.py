@@ -24,7 +24,8 @@ from steps.ci import (
     workflow_of,
     world,
 )
-from steps.common import phrase, response_json
+from steps.common import response_json
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
