@@ -9,6 +9,7 @@ from pytest_bdd import then, when
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.target import Target
+from steps.actors import ANONYMOUS, acting_api
 from steps.parsing import phrase
 
 
@@ -20,19 +21,19 @@ def _api_path(target: Target) -> str:
 @when(phrase("an anonymous client fetches the server version"))
 def fetch_version(ctx: ScenarioContext) -> None:
     """``GET /api/v1/version`` without credentials."""
-    ctx.response = ctx.anonymous().misc.version()
+    ctx.response = acting_api(ctx, ANONYMOUS).misc.version()
 
 
 @when(phrase("an anonymous client fetches the Swagger description"))
 def fetch_swagger(ctx: ScenarioContext) -> None:
     """``GET /swagger.v1.json`` without credentials."""
-    ctx.response = ctx.anonymous().misc.swagger()
+    ctx.response = acting_api(ctx, ANONYMOUS).misc.swagger()
 
 
 @when(phrase("an anonymous client fetches the OpenAPI 3 description"))
 def fetch_openapi3(ctx: ScenarioContext) -> None:
     """``GET /openapi3.v1.json`` without credentials."""
-    ctx.response = ctx.anonymous().misc.openapi3()
+    ctx.response = acting_api(ctx, ANONYMOUS).misc.openapi3()
 
 
 @then(phrase("the response is JSON"))

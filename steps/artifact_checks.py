@@ -14,7 +14,7 @@ from conformance.api.artifacts import WireField, wire_fields
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.schemas import validate
-from steps.artifacts import RFC3339, current_names, ids_of, job_of, listed, notes, protocol, reply, reply_field
+from steps.artifacts import RFC3339, ArtifactWorld, ids_of, listed, reply, reply_field
 from steps.parsing import phrase
 
 __all__: list[str] = []
@@ -90,10 +90,12 @@ def then_field_positive(ctx: ScenarioContext, name: str) -> None:
 
 
 @then(phrase('the RPC reply field "{name}" is the database id of "{artifact}"'))
-def then_field_is_id(ctx: ScenarioContext, name: str, artifact: str) -> None:
+def then_field_is_id(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str, artifact: str) -> None:
     """An id field equals the id finalize gave the artifact."""
     value = reply_field(reply(ctx), name)
-    assert int(value) == notes(ctx).ids[artifact], f"{name} is {value!r}, {artifact} is {notes(ctx).ids[artifact]}"
+    assert int(value) == artifacts.notes().ids[artifact], (
+        f"{name} is {value!r}, {artifact} is {artifacts.notes().ids[artifact]}"
+    )
 
 
 @then(phrase('the RPC fails with status {status:d} and Twirp code "{code}"'))
@@ -114,21 +116,21 @@ def then_rpc_refused(ctx: ScenarioContext) -> None:
 
 
 @then(phrase("the job's run lists no artifacts"))
-def then_no_artifacts(ctx: ScenarioContext) -> None:
+def then_no_artifacts(artifacts: ArtifactWorld) -> None:
     """ListArtifacts answers an empty list."""
-    assert current_names(ctx) == {}, f"the run lists {current_names(ctx)}"
+    assert artifacts.current_names() == {}, f"the run lists {artifacts.current_names()}"
 
 
 @then(phrase("the other job's run lists no artifacts"))
-def then_other_no_artifacts(ctx: ScenarioContext) -> None:
+def then_other_no_artifacts(artifacts: ArtifactWorld) -> None:
     """The other run's ListArtifacts is empty."""
-    assert current_names(ctx, "other job") == {}, f"the other run lists {current_names(ctx, 'other job')}"
+    assert artifacts.current_names("other job") == {}, f"the other run lists {artifacts.current_names('other job')}"
 
 
 @then(phrase('the job\'s run lists the artifact "{name}" with size {size:d}'))
-def then_lists_artifact(ctx: ScenarioContext, name: str, size: int) -> None:
+def then_lists_artifact(artifacts: ArtifactWorld, name: str, size: int) -> None:
     """ListArtifacts holds the artifact with that size."""
-    names = current_names(ctx)
+    names = artifacts.current_names()
     assert names.get(name) == size, f"the run lists {names}, expected {name!r} of {size} bytes"
 
 
@@ -144,21 +146,21 @@ def then_reply_lists(ctx: ScenarioContext, names: str) -> None:
 
 
 @then(phrase("every listed artifact carries the job's run and job backend ids"))
-def then_items_carry_ids(ctx: ScenarioContext) -> None:
+def then_items_carry_ids(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """Each item's backend ids are the job's."""
-    job = job_of(ctx)
+    job = artifacts.job()
     for item in listed(ctx):
         ids = (str(reply_field(item, "workflow_run_backend_id")), str(reply_field(item, "workflow_job_run_backend_id")))
         assert ids == (str(job.run_id), str(job.job_id)), f"item {item.get('name')!r} carries {ids}"
 
 
 @then(phrase('the listed artifact "{name}" has size {size:d} and the database id given at finalize'))
-def then_item_fields(ctx: ScenarioContext, name: str, size: int) -> None:
+def then_item_fields(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str, size: int) -> None:
     """size and database_id of one item (int64 as string or number)."""
     item = next((item for item in listed(ctx) if item.get("name") == name), None)
     assert item is not None, f'"{name}" is not listed'
     assert int(reply_field(item, "size")) == size, f"size is {reply_field(item, 'size')!r}"
-    assert int(reply_field(item, "database_id")) == notes(ctx).ids[name], f"database_id is {item}"
+    assert int(reply_field(item, "database_id")) == artifacts.notes().ids[name], f"database_id is {item}"
 
 
 @then(phrase("every listed artifact has a created_at timestamp in RFC 3339"))
@@ -193,9 +195,9 @@ def then_binary_positive(ctx: ScenarioContext, number: int) -> None:
 
 
 @then(phrase('the binary reply has field {number:d} holding the database id of "{name}"'))
-def then_binary_id(ctx: ScenarioContext, number: int, name: str) -> None:
+def then_binary_id(ctx: ScenarioContext, artifacts: ArtifactWorld, number: int, name: str) -> None:
     """An int64 field equal to the artifact's id."""
-    assert _varint(_field(_fields(ctx), number)) == notes(ctx).ids[name]
+    assert _varint(_field(_fields(ctx), number)) == artifacts.notes().ids[name]
 
 
 @then(phrase("the binary reply has {count:d} artifacts in field {number:d}"))
@@ -212,17 +214,17 @@ def then_binary_count(ctx: ScenarioContext, count: int, number: int) -> None:
         "name in field 4, size in field 5 and created_at in field 6"
     )
 )
-def then_binary_items(ctx: ScenarioContext) -> None:
+def then_binary_items(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """ListArtifactsResponse_MonolithArtifact by field number."""
-    job = job_of(ctx)
+    job = artifacts.job()
     for entry in _fields(ctx):
         assert isinstance(entry.value, bytes)
         item = wire_fields(entry.value)
         assert _text(_field(item, 1)) == str(job.run_id)
         assert _text(_field(item, 2)) == str(job.job_id)
         name = _text(_field(item, 4))
-        assert _varint(_field(item, 3)) == notes(ctx).ids[name], f"database id of {name!r}"
-        assert _varint(_field(item, 5)) == len(notes(ctx).contents[name]), f"size of {name!r}"
+        assert _varint(_field(item, 3)) == artifacts.notes().ids[name], f"database id of {name!r}"
+        assert _varint(_field(item, 5)) == len(artifacts.notes().contents[name]), f"size of {name!r}"
         created = _field(item, 6)
         assert isinstance(created.value, bytes), "created_at is not a message"
         seconds = _varint(_field(wire_fields(created.value), 1))
@@ -278,11 +280,11 @@ def then_disposition(ctx: ScenarioContext, filename: str) -> None:
 
 
 @then(phrase('the artifact "{name}" downloads as "{text}"'))
-def then_artifact_downloads(ctx: ScenarioContext, name: str, text: str) -> None:
+def then_artifact_downloads(artifacts: ArtifactWorld, name: str, text: str) -> None:
     """GetSignedArtifactURL and a GET give exactly these bytes."""
-    signing = protocol(ctx).call_json("GetSignedArtifactURL", {**ids_of(job_of(ctx)), "name": name})
+    signing = artifacts.protocol().call_json("GetSignedArtifactURL", {**ids_of(artifacts.job()), "name": name})
     assert signing.status_code == 200, f"GetSignedArtifactURL answered {signing.status_code}: {signing.text[:200]}"
-    response = protocol(ctx).fetch(str(reply_field(json_of(signing), "signed_url")))
+    response = artifacts.protocol().fetch(str(reply_field(json_of(signing), "signed_url")))
     assert response.status_code == 200, f"the download answered {response.status_code}"
     assert response.content == text.encode("utf-8"), f"downloaded {response.content[:200]!r}, expected {text!r}"
 
@@ -292,25 +294,25 @@ def _query(url: str) -> dict[str, Any]:
 
 
 @then(phrase("the new upload URL names the same artifact id as the first"))
-def then_same_artifact(ctx: ScenarioContext) -> None:
+def then_same_artifact(artifacts: ArtifactWorld) -> None:
     """Two CreateArtifact calls for a pending name give URLs for one artifact id."""
-    name = next(name for name, urls in notes(ctx).upload_urls.items() if len(urls) >= 2)
-    first, second = notes(ctx).upload_urls[name][0], notes(ctx).upload_urls[name][-1]
+    name = next(name for name, urls in artifacts.notes().upload_urls.items() if len(urls) >= 2)
+    first, second = artifacts.notes().upload_urls[name][0], artifacts.notes().upload_urls[name][-1]
     assert _query(first).get("artifactID") == _query(second).get("artifactID"), f"{first} vs {second}"
 
 
 @then(phrase("the signed URL carries a 43-character unpadded base64url signature"))
-def then_signature_shape(ctx: ScenarioContext) -> None:
+def then_signature_shape(artifacts: ArtifactWorld) -> None:
     """HMAC-SHA256 (32 bytes) as unpadded base64url is 43 characters of [A-Za-z0-9_-]."""
-    sig = str(_query(notes(ctx).signed_url).get("sig", ""))
+    sig = str(_query(artifacts.notes().signed_url).get("sig", ""))
     allowed = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     assert len(sig) == 43 and set(sig) <= allowed, f"sig {sig!r} is not 43 characters of unpadded base64url"
 
 
 @then(phrase("the signed URL expires one hour from now"))
-def then_expires_in_an_hour(ctx: ScenarioContext) -> None:
+def then_expires_in_an_hour(artifacts: ArtifactWorld) -> None:
     """expires is a Unix time about 3600 s ahead (the target's clock may differ by a minute)."""
-    expires = str(_query(notes(ctx).signed_url).get("expires", ""))
+    expires = str(_query(artifacts.notes().signed_url).get("expires", ""))
     assert expires.isdigit(), f"expires {expires!r} is not Unix seconds"
     ahead = int(expires) - time.time()
     assert 3600 - 120 <= ahead <= 3600 + 120, f"the URL expires in {ahead:.0f} s, expected about 3600"

@@ -20,7 +20,8 @@ from conformance.capabilities import register_probe
 from conformance.client import HttpClient, json_of
 from conformance.context import RepoRef, ScenarioContext
 from conformance.identities import IdentityFactory
-from steps.branches import acting_api, branch_head
+from steps.actors import acting
+from steps.branches import BranchNotes, branch_head
 from steps.common import response_json
 from steps.parsing import phrase
 
@@ -42,7 +43,7 @@ def _sync_fork_probe(admin: HttpClient) -> bool:
 
 
 def _api(ctx: ScenarioContext, who: str) -> ForksApi:
-    return acting_api(ctx, who).area(ForksApi)
+    return acting(ctx, who, ForksApi)
 
 
 def _new_repo(ctx: ScenarioContext, identities: IdentityFactory, short: str) -> RepoRef:
@@ -110,23 +111,19 @@ def list_forks(ctx: ScenarioContext, who: str, repo: str) -> None:
     ctx.response = _api(ctx, who).list(ref.owner, ref.name)
 
 
-def _note(ctx: ScenarioContext, repo: str, branch: str) -> None:
-    ctx.values[f"before:{repo}:{branch}"] = branch_head(ctx, repo, branch)
-
-
 @when(phrase('"{who}" merges upstream into the branch "{branch}" of "{fork}"'))
-def merge_upstream(ctx: ScenarioContext, who: str, branch: str, fork: str) -> None:
+def merge_upstream(ctx: ScenarioContext, branch_notes: BranchNotes, who: str, branch: str, fork: str) -> None:
     """``POST .../merge-upstream`` with ``{"branch"}``."""
     ref = ctx.repo(fork)
-    _note(ctx, fork, branch)
+    branch_notes.note_heads(ctx, fork, branch)
     ctx.response = _api(ctx, who).merge_upstream(ref.owner, ref.name, {"branch": branch})
 
 
 @when(phrase('"{who}" merges upstream into the branch "{branch}" of "{fork}" fast-forward only'))
-def merge_upstream_ff(ctx: ScenarioContext, who: str, branch: str, fork: str) -> None:
+def merge_upstream_ff(ctx: ScenarioContext, branch_notes: BranchNotes, who: str, branch: str, fork: str) -> None:
     """``POST .../merge-upstream`` with ``ff_only: true``."""
     ref = ctx.repo(fork)
-    _note(ctx, fork, branch)
+    branch_notes.note_heads(ctx, fork, branch)
     ctx.response = _api(ctx, who).merge_upstream(ref.owner, ref.name, {"branch": branch, "ff_only": True})
 
 
@@ -138,10 +135,10 @@ def sync_state(ctx: ScenarioContext, who: str, branch: str, fork: str) -> None:
 
 
 @when(phrase('"{who}" syncs the branch "{branch}" of the fork "{fork}"'))
-def sync_fork(ctx: ScenarioContext, who: str, branch: str, fork: str) -> None:
+def sync_fork(ctx: ScenarioContext, branch_notes: BranchNotes, who: str, branch: str, fork: str) -> None:
     """Forgejo's ``POST .../sync_fork/{branch}``."""
     ref = ctx.repo(fork)
-    _note(ctx, fork, branch)
+    branch_notes.note_heads(ctx, fork, branch)
     ctx.response = _api(ctx, who).sync(ref.owner, ref.name, branch)
 
 
@@ -206,11 +203,13 @@ def points_at_other(ctx: ScenarioContext, branch: str, repo: str, other: str, so
 @then(
     phrase('the branch "{branch}" of "{repo}" is a merge of its previous head and the branch "{other}" of "{source}"')
 )
-def is_merge(ctx: ScenarioContext, branch: str, repo: str, other: str, source: str) -> None:
+def is_merge(
+    ctx: ScenarioContext, branch_notes: BranchNotes, *, branch: str, repo: str, other: str, source: str
+) -> None:
     """The new head is a commit whose parents are the old head and the other branch's head, in that order."""
     ref = ctx.repo(repo)
     head = branch_head(ctx, repo, branch)
     body = json_of(ctx.admin.area(CommitsApi).get(ref.owner, ref.name, head or branch))
     parents = [parent.get("sha") for parent in body.get("parents", [])]
-    expected = [ctx.values.get(f"before:{repo}:{branch}"), branch_head(ctx, source, other)]
+    expected = [branch_notes.head_before(repo, branch), branch_head(ctx, source, other)]
     assert parents == expected, f"the head {head} has the parents {parents}, expected {expected}"

@@ -7,9 +7,10 @@ finds exactly the scenario's topics. Names meant to be invalid are sent as writt
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from pytest_bdd import given, then, when
 
 from conformance.api.settings import SettingsApi
@@ -17,12 +18,12 @@ from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
-from steps.common import response_json
+from steps.actors import ADMIN, ANONYMOUS, acting, acting_api
+from steps.common import json_document, response_json
 from steps.parsing import phrase
 
 __all__: list[str] = []
 
-BEFORE = "settings:before"
 TEXT_FIELDS = {"full name": "full_name", "website": "website", "description": "description", "location": "location"}
 
 
@@ -35,12 +36,21 @@ def _topic(ctx: ScenarioContext, short: str) -> str:
     return ctx.real_name(short)
 
 
+@dataclass
+class SettingsNotes:
+    """The settings a user had before an update a When step sent."""
+
+    before: dict[str, Any] | None = None
+
+
+@pytest.fixture
+def settings_notes() -> SettingsNotes:
+    """The scenario's settings notes."""
+    return SettingsNotes()
+
+
 def _api(ctx: ScenarioContext, who: str) -> SettingsApi:
-    if who == "the admin":
-        return ctx.admin.area(SettingsApi)
-    if who == "an anonymous client":
-        return ctx.anonymous().area(SettingsApi)
-    return ctx.user(who).api.area(SettingsApi)
+    return acting(ctx, who, SettingsApi)
 
 
 def _settings_of(ctx: ScenarioContext, who: str) -> dict[str, Any]:
@@ -63,36 +73,39 @@ def read_settings(ctx: ScenarioContext, who: str) -> None:
 @when(phrase("an anonymous client reads the user settings"))
 def anonymous_reads_settings(ctx: ScenarioContext) -> None:
     """``GET /user/settings`` without credentials."""
-    ctx.response = _api(ctx, "an anonymous client").user_settings()
+    ctx.response = _api(ctx, ANONYMOUS).user_settings()
 
 
 @when(phrase('"{who}" updates their settings with'))
-def update_settings(ctx: ScenarioContext, who: str, docstring: str) -> None:
+def update_settings(ctx: ScenarioContext, settings_notes: SettingsNotes, who: str, docstring: str) -> None:
     """``PATCH /user/settings`` with the JSON body of the step; the settings before are kept."""
-    ctx.remember(BEFORE, _settings_of(ctx, who))
-    ctx.response = _api(ctx, who).update_user_settings(json.loads(docstring))
+    settings_notes.before = _settings_of(ctx, who)
+    ctx.response = _api(ctx, who).update_user_settings(json_document(docstring))
 
 
 @when(phrase('"{who}" updates their settings with a {field} of {length:d} characters'))
-def update_settings_length(ctx: ScenarioContext, who: str, field: str, length: int) -> None:
+def update_settings_length(
+    ctx: ScenarioContext, settings_notes: SettingsNotes, who: str, field: str, length: int
+) -> None:
     """``PATCH /user/settings`` with one text field of exactly ``length`` characters."""
     assert field in TEXT_FIELDS, f"unknown settings field {field!r}: {sorted(TEXT_FIELDS)}"
     value = "https://example.com/" + "x" * (length - 20) if field == "website" else "x" * length
-    ctx.remember(BEFORE, _settings_of(ctx, who))
+    settings_notes.before = _settings_of(ctx, who)
     ctx.response = _api(ctx, who).update_user_settings({TEXT_FIELDS[field]: value})
 
 
 @when(phrase('"{who}" updates their settings with the website "{url}"'))
-def update_settings_website(ctx: ScenarioContext, who: str, url: str) -> None:
+def update_settings_website(ctx: ScenarioContext, settings_notes: SettingsNotes, who: str, url: str) -> None:
     """``PATCH /user/settings`` with a website value as written."""
-    ctx.remember(BEFORE, _settings_of(ctx, who))
+    settings_notes.before = _settings_of(ctx, who)
     ctx.response = _api(ctx, who).update_user_settings({"website": url})
 
 
 @then(phrase('the settings of "{who}" are unchanged'))
-def settings_unchanged(ctx: ScenarioContext, who: str) -> None:
+def settings_unchanged(ctx: ScenarioContext, settings_notes: SettingsNotes, who: str) -> None:
     """The settings read now equal those read before the refused update."""
-    before = ctx.recall(BEFORE)
+    before = settings_notes.before
+    assert before is not None, "the settings were not read before the update"
     now = _settings_of(ctx, who)
     assert now == before, f"the settings changed: before {before!r}, now {now!r}"
 
@@ -100,7 +113,7 @@ def settings_unchanged(ctx: ScenarioContext, who: str) -> None:
 @then(phrase('the user "{who}" shows the full name "{full_name}" and the location "{location}"'))
 def user_shows_profile(ctx: ScenarioContext, who: str, full_name: str, location: str) -> None:
     """The ``User`` JSON of ``GET /user`` carries what the settings set."""
-    response = ctx.user(who).api.users.me()
+    response = acting_api(ctx, who).users.me()
     assert response.status_code == 200, f"GET /user answered {response.status_code}"
     body = json_of(response)
     seen = (body.get("full_name"), body.get("location"))
@@ -115,7 +128,7 @@ def given_topics(ctx: ScenarioContext, identities: IdentityFactory, short: str, 
     """``PUT .../topics`` as the admin (who administers every repository)."""
     repo = identities.repo(short)
     topics = [_topic(ctx, name) for name in _names(names)]
-    response = ctx.admin.area(SettingsApi).replace_topics(repo.owner, repo.name, topics)
+    response = _api(ctx, ADMIN).replace_topics(repo.owner, repo.name, topics)
     assert response.status_code == 204, f"setting the topics answered {response.status_code}: {response.text[:300]}"
 
 

@@ -7,9 +7,12 @@ both the gap (no definition) and the overlap (two definitions) a failure that na
 
 from __future__ import annotations
 
+import ast
 import importlib
+import inspect
 import pkgutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +24,9 @@ from conformance.paths import FEATURES_DIR
 from steps.parsing import Phrase
 
 STEP_MODULES = sorted(module.name for module in pkgutil.iter_modules(steps.__path__))
+KIT_ROOT = Path(__file__).resolve().parents[1]
+STEP_EXTRAS = frozenset({"docstring", "datatable"})
+PYTEST_FIXTURES = frozenset({"request", "tmp_path", "pytestconfig"})
 
 
 def _definitions() -> list[StepFunctionContext]:
@@ -95,3 +101,33 @@ def test_every_step_definition_is_a_phrase() -> None:
     """One way to write step text (``steps.parsing.phrase``): no regex, no bare string, no other helper."""
     others = [_where(context) for context in _definitions() if not isinstance(context.parser, Phrase)]
     assert not others, "step definitions not written with phrase():\n" + "\n".join(others)
+
+
+def _fixture_names() -> set[str]:
+    """The fixtures a step may ask for: pytest's own, the conformance plugin's and the step libraries'."""
+    names = set(PYTEST_FIXTURES)
+    sources = [*sorted((KIT_ROOT / "steps").glob("*.py")), KIT_ROOT / "conformance" / "plugin.py"]
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any("fixture" in ast.unparse(d) for d in node.decorator_list):
+                names.add(node.name)
+    return names
+
+
+def test_every_step_argument_comes_from_its_sentence_or_a_fixture() -> None:
+    """pytest-bdd fills parameters from the sentence's fields, then from fixtures; a fixture declared
+    keyword-only, or a field no parameter takes, is silently dropped instead of failing."""
+    fixtures = _fixture_names()
+    problems: set[str] = set()
+    for context in _definitions():
+        assert isinstance(context.parser, Phrase), _where(context)
+        fields = set(context.parser.parser.named_fields)
+        parameters = inspect.signature(context.step_func).parameters
+        for parameter in parameters.values():
+            if parameter.kind == parameter.KEYWORD_ONLY and parameter.name not in fields | STEP_EXTRAS:
+                problems.add(f"{_where(context)}: keyword-only {parameter.name!r} is not a field of its sentence")
+            required = parameter.kind == parameter.POSITIONAL_OR_KEYWORD and parameter.default is parameter.empty
+            if required and parameter.name not in fields | fixtures | STEP_EXTRAS:
+                problems.add(f"{_where(context)}: {parameter.name!r} is neither a field nor a fixture")
+        problems |= {f"{_where(context)}: the field {name!r} has no parameter" for name in fields - set(parameters)}
+    assert not problems, "\n".join(sorted(problems))
