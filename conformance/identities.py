@@ -139,13 +139,17 @@ class IdentityFactory:
             org = self.ctx.orgs[owner_short]
             creator = self.admin
             self.ledger.record_repo(org, name)
-            response = creator.repos.create(name, org=org, auto_init=auto_init, private=private)
+            description = self.fake.sentence()
+            response = creator.repos.create(
+                name, org=org, auto_init=auto_init, private=private, description=description
+            )
             owner = org
         else:
             identity = self.user(owner_short)
             owner = identity.username
             self.ledger.record_repo(owner, name)
-            response = identity.api.repos.create(name, auto_init=auto_init, private=private)
+            description = self.fake.sentence()
+            response = identity.api.repos.create(name, auto_init=auto_init, private=private, description=description)
         body = _expect(response, (201,), f'create the repository "{short}"')
         default_branch = body.get("default_branch") if isinstance(body, dict) else None
         ref = RepoRef(short=short, owner=owner, name=name, default_branch=str(default_branch or "main"))

@@ -63,7 +63,7 @@ class SeededData:
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
-        self.random = random.Random(seed)
+        self.random = random.Random(seed)  # noqa: S311 - reproducible test data, not secrets
 
     def _fake(self, locale: str | None = None) -> Faker:
         chosen = locale or self.locale()
@@ -103,6 +103,10 @@ class SeededData:
         """Several lines of text ending with a line break (a file's contents)."""
         lines = [str(self._fake(locale).sentence()).strip() for _ in range(self.random.randint(1, 4))]
         return "\n".join(lines) + "\n"
+
+    def colour(self) -> tuple[int, int, int]:
+        """An RGB colour (a picture's)."""
+        return (self.random.randrange(256), self.random.randrange(256), self.random.randrange(256))
 
     def data(self, size: int) -> bytes:
         """``size`` bytes of binary content."""

@@ -20,6 +20,7 @@ from pytest_bdd import given, then, when
 from conformance.api.avatars import AvatarsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
+from conformance.seeding import SeededData
 from steps.actors import acting, org_owner
 from steps.parsing import phrase
 
@@ -99,9 +100,10 @@ def _uploader(ctx: ScenarioContext, subject: str) -> str:
 
 
 @given(phrase('"{subject}" has an uploaded avatar'))
-def given_avatar(ctx: ScenarioContext, avatar_notes: AvatarNotes, subject: str) -> None:
-    """An avatar uploaded by whoever may change it; the URL before it is kept for later checks."""
-    _upload(ctx, avatar_notes, _uploader(ctx, subject), subject, {"image": base64.b64encode(picture(64, 64)).decode()})
+def given_avatar(ctx: ScenarioContext, avatar_notes: AvatarNotes, fake: SeededData, subject: str) -> None:
+    """An avatar (of a drawn colour) uploaded by whoever may change it; the URL before it is kept for later checks."""
+    image = picture(64, 64, fake.colour())
+    _upload(ctx, avatar_notes, _uploader(ctx, subject), subject, {"image": base64.b64encode(image).decode()})
     assert ctx.response is not None and ctx.response.status_code == 204, (
         f"uploading the avatar of {subject}: {ctx.response.status_code if ctx.response else '-'}"
     )

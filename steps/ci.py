@@ -37,12 +37,15 @@ __all__ = [
     "RunnerOutcome",
     "TakenJob",
     "find_run",
+    "listed_items",
     "owner_actions",
     "register_runner",
+    "registration_token",
     "report_result",
     "runs_of",
     "simple_workflow",
     "take_job",
+    "total_count",
     "wait_for",
     "workflow_of",
 ]
@@ -144,6 +147,20 @@ class CiWorld:
 def ci_world(ctx: ScenarioContext) -> CiWorld:
     """The scenario's CI world."""
     return CiWorld(ctx)
+
+
+def listed_items(ctx: ScenarioContext, key: str) -> list[dict[str, Any]]:
+    """The array ``key`` of the last response's object (a REST list of runs, tasks, jobs, workflows)."""
+    body = json_of(ctx.last_response())
+    assert isinstance(body, dict), f"expected an object, got {type(body).__name__}: {str(body)[:300]}"
+    items = body.get(key)
+    assert isinstance(items, list), f'the object has no "{key}" array: {str(body)[:300]}'
+    return items
+
+
+def total_count(ctx: ScenarioContext) -> Any:
+    """The ``total_count`` of the last response's list object."""
+    return json_of(ctx.last_response()).get("total_count")
 
 
 def owner_actions(ctx: ScenarioContext, repo: RepoRef) -> ActionsApi:

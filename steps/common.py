@@ -29,6 +29,7 @@ from steps.parsing import phrase
 
 __all__ = [
     "FileNotes",
+    "comma_list",
     "expand",
     "expect_status",
     "field_value",
@@ -37,6 +38,7 @@ __all__ = [
     "parse_scopes",
     "response_json",
     "send_with",
+    "user_name",
 ]
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)?)\}")
@@ -54,9 +56,19 @@ def expand(ctx: ScenarioContext, text: str) -> str:
     return PLACEHOLDER.sub(real, text)
 
 
+def comma_list(text: str) -> list[str]:
+    """``"a, b ,c"`` -> ``["a", "b", "c"]`` (empty items dropped): how features list names."""
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
 def parse_scopes(text: str) -> list[str]:
     """``"read:user, write:repository"`` -> ``["read:user", "write:repository"]``."""
-    return [scope.strip() for scope in text.split(",") if scope.strip()]
+    return comma_list(text)
+
+
+def user_name(ctx: ScenarioContext, short: str) -> str:
+    """A scenario user's real name, or a unique name nobody has for a short name the scenario never created."""
+    return ctx.users[short].username if short in ctx.users else ctx.real_name(short)
 
 
 def response_json(ctx: ScenarioContext) -> Any:

@@ -1,4 +1,4 @@
-"""Steps of the orgs area: organizations, their members and teams, renames, and repository collaborators.
+"""Steps of the orgs area: organizations, their members and teams, and renames (collaborators: ``steps.collaborators``).
 
 Teams are known by organization and name (:class:`OrgNotes`, their ids); after a rename the scenario's
 names of the organization and of its repositories follow the new name, and the cleanup ledger with them.
@@ -14,15 +14,14 @@ from urllib.parse import urlsplit
 import pytest
 from pytest_bdd import given, then, when
 
-from conformance.api.collaborators import CollaboratorsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.ledger import CleanupLedger, LedgerEntry
 from conformance.schemas import validate
 from conformance.seeding import SeededData
-from steps.actors import acting, acting_api, org_owner, repo_owner
-from steps.common import expect_status, json_document, json_option, response_json
+from steps.actors import acting_api, org_owner
+from steps.common import expect_status, json_document, json_option, response_json, user_name
 from steps.parsing import phrase
 
 DEFAULT_UNITS = ["repo.code", "repo.issues", "repo.pulls", "repo.releases"]
@@ -65,11 +64,6 @@ def _org_name(ctx: ScenarioContext, short: str) -> str:
     return ctx.orgs.get(short) or ctx.real_name(short)
 
 
-def _user_name(ctx: ScenarioContext, short: str) -> str:
-    """A scenario user's real name, or a unique name nobody has for a short name the scenario never created."""
-    return ctx.users[short].username if short in ctx.users else ctx.real_name(short)
-
-
 def _create_team(ctx: ScenarioContext, org_notes: OrgNotes, org: str, team: str, body: dict[str, Any]) -> None:
     response = org_owner(ctx, org).api.orgs.create_team(ctx.orgs[org], body)
     org_notes.teams[org, team] = int(expect_status(response, 201, f'create the team "{team}"')["id"])
@@ -107,25 +101,6 @@ def given_team_repo(ctx: ScenarioContext, org_notes: OrgNotes, team: str, org: s
     ref = ctx.repo(repo)
     response = org_owner(ctx, org).api.orgs.add_team_repo(org_notes.team_id(ctx, org, team), ref.owner, ref.name)
     expect_status(response, 204, f'give the team "{team}" the repository "{repo}"')
-
-
-@given(phrase('"{user}" is a collaborator of "{repo}" with the permission "{permission}"'))
-def given_collaborator(
-    ctx: ScenarioContext, identities: IdentityFactory, user: str, repo: str, permission: str
-) -> None:
-    """The repository's owner adds the user (created if new) as a collaborator."""
-    name = identities.user(user).username
-    ref = ctx.repo(repo)
-    response = repo_owner(ctx, repo).area(CollaboratorsApi).put(ref.owner, ref.name, name, permission)
-    expect_status(response, 204, f'add "{user}" as a collaborator of "{repo}"')
-
-
-@given(phrase('"{who}" added "{user}" as a collaborator of "{repo}" with an empty body'))
-def given_collaborator_default(ctx: ScenarioContext, who: str, user: str, repo: str) -> None:
-    """``PUT .../collaborators/{collaborator}`` with ``{}`` (Gitea then gives write)."""
-    ref = ctx.repo(repo)
-    response = acting(ctx, who, CollaboratorsApi).put(ref.owner, ref.name, _user_name(ctx, user))
-    expect_status(response, 204, f'add "{user}" as a collaborator of "{repo}"')
 
 
 @given(phrase('"{who}" edited the organization "{org}" with the full name "{full_name}"'))
@@ -280,13 +255,13 @@ def list_members(ctx: ScenarioContext, who: str, org: str) -> None:
 @when(phrase('"{who}" checks whether "{user}" is a member of "{org}"'))
 def check_member(ctx: ScenarioContext, who: str, user: str, org: str) -> None:
     """``GET /orgs/{org}/members/{username}``."""
-    ctx.response = acting_api(ctx, who).orgs.is_member(_org_name(ctx, org), _user_name(ctx, user))
+    ctx.response = acting_api(ctx, who).orgs.is_member(_org_name(ctx, org), user_name(ctx, user))
 
 
 @when(phrase('"{who}" removes "{user}" from the organization "{org}"'))
 def remove_member(ctx: ScenarioContext, who: str, user: str, org: str) -> None:
     """``DELETE /orgs/{org}/members/{username}``."""
-    ctx.response = acting_api(ctx, who).orgs.remove_member(_org_name(ctx, org), _user_name(ctx, user))
+    ctx.response = acting_api(ctx, who).orgs.remove_member(_org_name(ctx, org), user_name(ctx, user))
 
 
 @when(phrase('"{who}" lists their organizations'))
@@ -298,7 +273,7 @@ def list_my_orgs(ctx: ScenarioContext, who: str) -> None:
 @when(phrase('"{who}" lists the organizations of "{user}"'))
 def list_user_orgs(ctx: ScenarioContext, who: str, user: str) -> None:
     """``GET /users/{username}/orgs``."""
-    ctx.response = acting_api(ctx, who).orgs.user_orgs(_user_name(ctx, user))
+    ctx.response = acting_api(ctx, who).orgs.user_orgs(user_name(ctx, user))
 
 
 @when(phrase('"{who}" lists their teams'))
@@ -366,15 +341,13 @@ def list_team_members(ctx: ScenarioContext, org_notes: OrgNotes, who: str, team:
 @when(phrase('"{who}" adds "{user}" to the team "{team}" of "{org}"'))
 def add_team_member(ctx: ScenarioContext, org_notes: OrgNotes, *, who: str, user: str, team: str, org: str) -> None:
     """``PUT /teams/{id}/members/{username}``."""
-    ctx.response = acting_api(ctx, who).orgs.add_team_member(org_notes.team_id(ctx, org, team), _user_name(ctx, user))
+    ctx.response = acting_api(ctx, who).orgs.add_team_member(org_notes.team_id(ctx, org, team), user_name(ctx, user))
 
 
 @when(phrase('"{who}" removes "{user}" from the team "{team}" of "{org}"'))
 def remove_team_member(ctx: ScenarioContext, org_notes: OrgNotes, *, who: str, user: str, team: str, org: str) -> None:
     """``DELETE /teams/{id}/members/{username}``."""
-    ctx.response = acting_api(ctx, who).orgs.remove_team_member(
-        org_notes.team_id(ctx, org, team), _user_name(ctx, user)
-    )
+    ctx.response = acting_api(ctx, who).orgs.remove_team_member(org_notes.team_id(ctx, org, team), user_name(ctx, user))
 
 
 @when(phrase('"{who}" lists the repositories of the team "{team}" of "{org}"'))
@@ -397,52 +370,6 @@ def remove_team_repo(ctx: ScenarioContext, org_notes: OrgNotes, *, who: str, rep
     """``DELETE /teams/{id}/repos/{org}/{repo}``."""
     ref = ctx.repo(repo)
     ctx.response = acting_api(ctx, who).orgs.remove_team_repo(org_notes.team_id(ctx, org, team), ref.owner, ref.name)
-
-
-# ---------------------------------------------------------------- When: collaborators
-
-
-def _collaborators(ctx: ScenarioContext, who: str) -> CollaboratorsApi:
-    return acting(ctx, who, CollaboratorsApi)
-
-
-@when(phrase('"{who}" adds "{user}" as a collaborator of "{repo}" with the permission "{permission}"'))
-def put_collaborator(ctx: ScenarioContext, who: str, user: str, repo: str, permission: str) -> None:
-    """``PUT .../collaborators/{collaborator}`` with a permission."""
-    ref = ctx.repo(repo)
-    ctx.response = _collaborators(ctx, who).put(ref.owner, ref.name, _org_or_user(ctx, user), permission)
-
-
-def _org_or_user(ctx: ScenarioContext, short: str) -> str:
-    return ctx.orgs[short] if short in ctx.orgs else _user_name(ctx, short)
-
-
-@when(phrase('"{who}" lists the collaborators of "{repo}"'))
-def list_collaborators(ctx: ScenarioContext, who: str, repo: str) -> None:
-    """``GET .../collaborators``."""
-    ref = ctx.repo(repo)
-    ctx.response = _collaborators(ctx, who).list(ref.owner, ref.name)
-
-
-@when(phrase('"{who}" checks whether "{user}" is a collaborator of "{repo}"'))
-def check_collaborator(ctx: ScenarioContext, who: str, user: str, repo: str) -> None:
-    """``GET .../collaborators/{collaborator}``."""
-    ref = ctx.repo(repo)
-    ctx.response = _collaborators(ctx, who).check(ref.owner, ref.name, _user_name(ctx, user))
-
-
-@when(phrase('"{who}" removes the collaborator "{user}" from "{repo}"'))
-def remove_collaborator(ctx: ScenarioContext, who: str, user: str, repo: str) -> None:
-    """``DELETE .../collaborators/{collaborator}``."""
-    ref = ctx.repo(repo)
-    ctx.response = _collaborators(ctx, who).remove(ref.owner, ref.name, _user_name(ctx, user))
-
-
-@when(phrase('"{who}" asks for the permission of "{user}" on "{repo}"'))
-def collaborator_permission(ctx: ScenarioContext, who: str, user: str, repo: str) -> None:
-    """``GET .../collaborators/{collaborator}/permission``."""
-    ref = ctx.repo(repo)
-    ctx.response = _collaborators(ctx, who).permission(ref.owner, ref.name, _org_or_user(ctx, user))
 
 
 # ---------------------------------------------------------------- Then
@@ -495,14 +422,14 @@ def then_team_org(ctx: ScenarioContext, org: str) -> None:
 @then(phrase('"{user}" is a member of "{org}"'))
 def then_member(ctx: ScenarioContext, user: str, org: str) -> None:
     """The organization's owner checks the membership: 204."""
-    response = org_owner(ctx, org).api.orgs.is_member(ctx.orgs[org], _user_name(ctx, user))
+    response = org_owner(ctx, org).api.orgs.is_member(ctx.orgs[org], user_name(ctx, user))
     assert response.status_code == 204, f'"{user}" should be a member of "{org}": {response.status_code}'
 
 
 @then(phrase('"{user}" is not a member of "{org}"'))
 def then_not_member(ctx: ScenarioContext, user: str, org: str) -> None:
     """The organization's owner checks the membership: 404."""
-    response = org_owner(ctx, org).api.orgs.is_member(ctx.orgs[org], _user_name(ctx, user))
+    response = org_owner(ctx, org).api.orgs.is_member(ctx.orgs[org], user_name(ctx, user))
     assert response.status_code == 404, f'"{user}" should not be a member of "{org}": {response.status_code}'
 
 
@@ -553,28 +480,3 @@ def org_exists(ctx: ScenarioContext, short: str) -> None:
     """The admin reads the organization."""
     response = ctx.admin.orgs.get(_org_name(ctx, short))
     assert response.status_code == 200, f'organization "{short}" is not readable: {response.status_code}'
-
-
-@then(phrase('"{user}" does not see the repository "{repo}"'))
-def then_repo_hidden(ctx: ScenarioContext, user: str, repo: str) -> None:
-    """The user reads 404 for the repository."""
-    ref = ctx.repo(repo)
-    response = ctx.user(user).api.repos.get(ref.owner, ref.name)
-    assert response.status_code == 404, f'"{user}" should not see "{repo}": {response.status_code}'
-
-
-@then(phrase('"{user}" sees the repository "{repo}"'))
-def then_repo_seen(ctx: ScenarioContext, user: str, repo: str) -> None:
-    """The user reads the repository."""
-    ref = ctx.repo(repo)
-    response = ctx.user(user).api.repos.get(ref.owner, ref.name)
-    assert response.status_code == 200, f'"{user}" should see "{repo}": {response.status_code}'
-
-
-@then(phrase('the response field "permission" of the collaborator is "{mode}" for "{user}"'))
-def then_collaborator_permission(ctx: ScenarioContext, mode: str, user: str) -> None:
-    """A ``RepoCollaboratorPermission`` of the user with this permission and role name."""
-    body = response_json(ctx)
-    validate(body, "repo_collaborator_permission")
-    assert (body["permission"], body["role_name"]) == (mode, mode), f"permission {body['permission']!r}"
-    assert body["user"]["login"] == _user_name(ctx, user), f"the permission is of {body['user']['login']!r}"

@@ -24,8 +24,9 @@ from conformance.api.projects import OWN_PROJECTS, ProjectsApi, org_projects, re
 from conformance.capabilities import register_probe
 from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
+from conformance.seeding import SeededData
 from steps.actors import ADMIN, acting
-from steps.common import expect_status, json_option
+from steps.common import comma_list, expect_status, json_option
 from steps.parsing import phrase
 
 __all__ = ["Board", "Boards"]
@@ -104,17 +105,14 @@ def _column_titles(ctx: ScenarioContext, boards: Boards, title: str, column: str
     return [item["title"] for item in expect_status(listed, 200, "list the column's issues")]
 
 
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
 # ---------------------------------------------------------------- Given
 
 
 @given(phrase('the {kind:w} "{short}" has the board "{title}"'))
-def given_board(ctx: ScenarioContext, boards: Boards, kind: str, short: str, title: str) -> None:
+def given_board(ctx: ScenarioContext, boards: Boards, fake: SeededData, *, kind: str, short: str, title: str) -> None:
+    """A board made by the admin, with a drawn description."""
     scope = scope_path(ctx, kind, short)
-    response = acting(ctx, ADMIN, ProjectsApi).create_project(scope, {"title": title})
+    response = acting(ctx, ADMIN, ProjectsApi).create_project(scope, {"title": title, "description": fake.sentence()})
     expect_status(response, 201, f'create the board "{title}"')
     boards.keep(scope, response)
 
@@ -226,7 +224,7 @@ def when_add_column(ctx: ScenarioContext, boards: Boards, who: str, title: str, 
 @when(phrase('"{who}" orders the columns of the board "{title}" as "{columns}"'))
 def when_order(ctx: ScenarioContext, boards: Boards, who: str, title: str, columns: str) -> None:
     found = boards.board(title)
-    ids = [column_id(ctx, boards, title, name) for name in _names(columns)]
+    ids = [column_id(ctx, boards, title, name) for name in comma_list(columns)]
     ctx.response = acting(ctx, who, ProjectsApi).move_columns(found.scope, found.id, {"column_ids": ids})
 
 
@@ -236,7 +234,9 @@ def when_order_foreign(
 ) -> None:
     """The board's columns followed by a column of another board."""
     found = boards.board(title)
-    ids = [column_id(ctx, boards, title, name) for name in _names(columns)] + [column_id(ctx, boards, other, column)]
+    ids = [column_id(ctx, boards, title, name) for name in comma_list(columns)] + [
+        column_id(ctx, boards, other, column)
+    ]
     ctx.response = acting(ctx, who, ProjectsApi).move_columns(found.scope, found.id, {"column_ids": ids})
 
 
@@ -346,7 +346,7 @@ def when_list_issues(ctx: ScenarioContext, boards: Boards, who: str, column: str
 def then_columns(ctx: ScenarioContext, boards: Boards, title: str, columns: str) -> None:
     """The board's column titles, left to right."""
     found = [item["title"] for item in _columns(ctx, boards, title)]
-    assert found == _names(columns), f'the board "{title}" has the columns {found}'
+    assert found == comma_list(columns), f'the board "{title}" has the columns {found}'
 
 
 @then(phrase('the default column of the board "{title}" is "{column}"'))
@@ -360,7 +360,7 @@ def then_default(ctx: ScenarioContext, boards: Boards, title: str, column: str) 
 def then_holds(ctx: ScenarioContext, boards: Boards, column: str, title: str, titles: str) -> None:
     """The column's issues by title, in board order."""
     found = _column_titles(ctx, boards, title, column)
-    assert found == _names(titles), f'the column "{column}" holds {found}'
+    assert found == comma_list(titles), f'the column "{column}" holds {found}'
 
 
 @then(phrase('the column "{column}" of the board "{title}" holds no issue'))
@@ -399,14 +399,14 @@ def then_scope_boards(ctx: ScenarioContext, kind: str, short: str, titles: str) 
     """Every board of the scope, open or closed, newest first (``nothing`` for none), read by the admin."""
     listed = acting(ctx, ADMIN, ProjectsApi).list_projects(scope_path(ctx, kind, short), state="all")
     found = [item["title"] for item in expect_status(listed, 200, "list the boards")]
-    expected = [] if titles == "nothing" else _names(titles)
+    expected = [] if titles == "nothing" else comma_list(titles)
     assert found == expected, f'the {kind} "{short}" has the boards {found}'
 
 
 @then(phrase('the response lists the boards "{titles}"'))
 def then_listed(ctx: ScenarioContext, titles: str) -> None:
     """The last response's boards by title, in order (``nothing`` for none)."""
-    expected = [] if titles == "nothing" else _names(titles)
+    expected = [] if titles == "nothing" else comma_list(titles)
     found = [item["title"] for item in json_of(ctx.last_response())]
     assert found == expected, f"the response lists {found}"
 
@@ -414,12 +414,12 @@ def then_listed(ctx: ScenarioContext, titles: str) -> None:
 @then(phrase('the response lists the columns "{columns}"'))
 def then_listed_columns(ctx: ScenarioContext, columns: str) -> None:
     found = [item["title"] for item in json_of(ctx.last_response())]
-    assert found == _names(columns), f"the response lists {found}"
+    assert found == comma_list(columns), f"the response lists {found}"
 
 
 @then(phrase('the response lists the issues titled "{titles}"'))
 def then_listed_issues(ctx: ScenarioContext, titles: str) -> None:
-    expected = [] if titles == "nothing" else _names(titles)
+    expected = [] if titles == "nothing" else comma_list(titles)
     found = [item["title"] for item in json_of(ctx.last_response())]
     assert found == expected, f"the response lists {found}"
 

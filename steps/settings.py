@@ -19,16 +19,12 @@ from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
 from steps.actors import ADMIN, ANONYMOUS, acting, acting_api
-from steps.common import json_document, response_json
+from steps.common import comma_list, json_document, response_json
 from steps.parsing import phrase
 
 __all__: list[str] = []
 
 TEXT_FIELDS = {"full name": "full_name", "website": "website", "description": "description", "location": "location"}
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 def _topic(ctx: ScenarioContext, short: str) -> str:
@@ -127,7 +123,7 @@ def user_shows_profile(ctx: ScenarioContext, who: str, full_name: str, location:
 def given_topics(ctx: ScenarioContext, identities: IdentityFactory, short: str, names: str) -> None:
     """``PUT .../topics`` as the admin (who administers every repository)."""
     repo = identities.repo(short)
-    topics = [_topic(ctx, name) for name in _names(names)]
+    topics = [_topic(ctx, name) for name in comma_list(names)]
     response = _api(ctx, ADMIN).replace_topics(repo.owner, repo.name, topics)
     assert response.status_code == 204, f"setting the topics answered {response.status_code}: {response.text[:300]}"
 
@@ -143,7 +139,7 @@ def list_topics(ctx: ScenarioContext, who: str, short: str) -> None:
 def replace_topics(ctx: ScenarioContext, who: str, short: str, names: str) -> None:
     """``PUT .../topics`` with the scenario's topics (short names made real)."""
     repo = ctx.repo(short)
-    topics = [_topic(ctx, name) for name in _names(names)]
+    topics = [_topic(ctx, name) for name in comma_list(names)]
     ctx.response = _api(ctx, who).replace_topics(repo.owner, repo.name, topics)
 
 
@@ -189,7 +185,7 @@ def topic_list_exact(ctx: ScenarioContext, names: str) -> None:
     """The answer's ``topics`` are the scenario's topics, in this order."""
     body = response_json(ctx)
     validate(body, "topic_names")
-    expected = [_topic(ctx, name) for name in _names(names)]
+    expected = [_topic(ctx, name) for name in comma_list(names)]
     assert body["topics"] == expected, f"topics are {body['topics']!r}, expected {expected!r}"
 
 
@@ -199,7 +195,7 @@ def topics_of_repo(ctx: ScenarioContext, short: str, names: str) -> None:
     repo = ctx.repo(short)
     response = ctx.admin.area(SettingsApi).repo_topics(repo.owner, repo.name)
     assert response.status_code == 200, f"listing topics answered {response.status_code}: {response.text[:300]}"
-    expected = sorted(_topic(ctx, name) for name in _names(names))
+    expected = sorted(_topic(ctx, name) for name in comma_list(names))
     listed = json_of(response).get("topics")
     assert listed == expected, f"the topics of {short} are {listed!r}, expected {expected!r}"
     assert response.headers.get("X-Total-Count") == str(len(expected)), (

@@ -1,4 +1,5 @@
-"""Steps of runs, tasks, jobs and workflows over REST: listing, reading, dispatching and their shapes."""
+"""Steps of runs, tasks and workflows over REST: listing, reading, dispatching and their shapes (jobs:
+``steps.jobs``)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,14 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from forge_proto import runner_pb2
-from google.protobuf.timestamp_pb2 import Timestamp
 from pytest_bdd import then, when
 
 from conformance.api import quote_path
 from conformance.api.actions import ActionsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.ci import CiWorld, find_run, owner_actions, runs_of, wait_for, workflow_of
-from steps.common import response_json
+from steps.ci import CiWorld, find_run, listed_items, owner_actions, runs_of, total_count, wait_for, workflow_of
+from steps.common import comma_list, response_json
 from steps.parsing import phrase
 
 __all__: list[str] = []
@@ -37,22 +36,6 @@ class WorkflowNotes:
 def workflow_notes() -> WorkflowNotes:
     """The scenario's workflow notes."""
     return WorkflowNotes()
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
-def _list(ctx: ScenarioContext, key: str) -> list[dict[str, Any]]:
-    body = response_json(ctx)
-    assert isinstance(body, dict), f"expected an object, got {type(body).__name__}: {str(body)[:300]}"
-    items = body.get(key)
-    assert isinstance(items, list), f'the object has no "{key}" array: {str(body)[:300]}'
-    return items
-
-
-def _total(ctx: ScenarioContext) -> Any:
-    return response_json(ctx).get("total_count")
 
 
 # ---------------------------------------------------------------- runs
@@ -105,16 +88,16 @@ def get_foreign_run(ctx: ScenarioContext, ci_world: CiWorld) -> None:
 @then(phrase("the REST run list holds {count:d} runs with a total_count of {total:d}"))
 def then_run_list_count(ctx: ScenarioContext, count: int, total: int) -> None:
     """The array and the total agree with what was pushed."""
-    runs = _list(ctx, "workflow_runs")
+    runs = listed_items(ctx, "workflow_runs")
     assert len(runs) == count, f"expected {count} runs, got {len(runs)}"
-    assert _total(ctx) == total, f"total_count is {_total(ctx)!r}, expected {total}"
+    assert total_count(ctx) == total, f"total_count is {total_count(ctx)!r}, expected {total}"
 
 
 @then(phrase('the REST run list includes the run of "{file_name}"'))
 def then_run_list_includes(ctx: ScenarioContext, ci_world: CiWorld, file_name: str) -> None:
     """The listed runs contain this repository's run of the workflow (matched by id)."""
     wanted = int(find_run(ctx, ci_world.repository(), file_name)["id"])
-    ids = [run.get("id") for run in _list(ctx, "workflow_runs")]
+    ids = [run.get("id") for run in listed_items(ctx, "workflow_runs")]
     assert wanted in ids, f"run {wanted} is not among the listed runs {ids[:20]}"
 
 
@@ -166,7 +149,7 @@ def list_tasks(ctx: ScenarioContext, ci_world: CiWorld) -> None:
 
 
 def _only_task(ctx: ScenarioContext) -> dict[str, Any]:
-    tasks = _list(ctx, "workflow_runs")
+    tasks = listed_items(ctx, "workflow_runs")
     assert len(tasks) == 1, f"expected one task, got {len(tasks)}"
     return tasks[0]
 
@@ -174,8 +157,8 @@ def _only_task(ctx: ScenarioContext) -> dict[str, Any]:
 @then(phrase("the task list holds {count:d} task with a total_count of {total:d}"))
 def then_task_count(ctx: ScenarioContext, count: int, total: int) -> None:
     """The tasks array and its total."""
-    assert len(_list(ctx, "workflow_runs")) == count
-    assert _total(ctx) == total, f"total_count is {_total(ctx)!r}, expected {total}"
+    assert len(listed_items(ctx, "workflow_runs")) == count
+    assert total_count(ctx) == total, f"total_count is {total_count(ctx)!r}, expected {total}"
 
 
 @then(phrase('the task is named "{name}" with workflow_id "{workflow_id}" and event "{event}"'))
@@ -232,164 +215,6 @@ def then_task_status(ctx: ScenarioContext, status: str) -> None:
     """The task's status string (the result once finished)."""
     task = _only_task(ctx)
     assert task.get("status") == status, f"status is {task.get('status')!r}, expected {status!r}"
-
-
-# ---------------------------------------------------------------- jobs
-
-
-def _jobs_of_run(ctx: ScenarioContext, ci_world: CiWorld, file_name: str) -> list[dict[str, Any]]:
-    repo = ci_world.repository()
-    run = find_run(ctx, repo, file_name)
-    response = owner_actions(ctx, repo).list_run_jobs(repo.owner, repo.name, int(run["id"]))
-    assert response.status_code == 200, f"listing jobs answered {response.status_code}: {response.text[:300]}"
-    jobs = json_of(response).get("jobs")
-    assert isinstance(jobs, list), f"no jobs array: {response.text[:300]}"
-    return jobs
-
-
-def _job_named(ctx: ScenarioContext, ci_world: CiWorld, name: str, file_name: str = "pipeline.yml") -> dict[str, Any]:
-    for job in _jobs_of_run(ctx, ci_world, file_name):
-        if job.get("name") == name:
-            return job
-    raise AssertionError(f'no job "{name}" in the run of "{file_name}"')
-
-
-@when(phrase('the repository\'s owner lists the jobs of the run of "{file_name}"'))
-def list_run_jobs(ctx: ScenarioContext, ci_world: CiWorld, file_name: str) -> None:
-    """GET .../actions/runs/{run}/jobs."""
-    repo = ci_world.repository()
-    run = find_run(ctx, repo, file_name)
-    ctx.response = owner_actions(ctx, repo).list_run_jobs(repo.owner, repo.name, int(run["id"]))
-
-
-@when(phrase("the repository's owner lists the jobs of the repository"))
-def list_repo_jobs(ctx: ScenarioContext, ci_world: CiWorld) -> None:
-    """GET .../actions/jobs."""
-    repo = ci_world.repository()
-    ctx.response = owner_actions(ctx, repo).list_jobs(repo.owner, repo.name)
-
-
-@when(phrase("the repository's owner lists the jobs at user scope"))
-def list_user_jobs(ctx: ScenarioContext, ci_world: CiWorld) -> None:
-    """GET /user/actions/jobs."""
-    ctx.response = owner_actions(ctx, ci_world.repository()).user_jobs()
-
-
-@when(phrase('the repository\'s owner gets the job "{name}"'))
-def get_job(ctx: ScenarioContext, ci_world: CiWorld, name: str) -> None:
-    """GET .../actions/jobs/{job_id}."""
-    repo = ci_world.repository()
-    ctx.response = owner_actions(ctx, repo).get_job(repo.owner, repo.name, int(_job_named(ctx, ci_world, name)["id"]))
-
-
-@when(phrase('the repository\'s owner gets the job "{name}" through the second repository'))
-def get_job_elsewhere(ctx: ScenarioContext, ci_world: CiWorld, name: str) -> None:
-    """GET .../actions/jobs/{job_id} under another repository of the owner."""
-    second = ci_world.second_repo
-    assert second is not None, "add `Given the repository's owner has a second repository`"
-    job_id = int(_job_named(ctx, ci_world, name)["id"])
-    ctx.response = owner_actions(ctx, second).get_job(second.owner, second.name, job_id)
-
-
-@when(phrase('the mock runner sends the log lines "{lines}"'))
-def send_log_lines(ci_world: CiWorld, lines: str) -> None:
-    """UpdateLog from index 0 with these rows, then no more."""
-    job = ci_world.held_job()
-    now = Timestamp()
-    now.GetCurrentTime()
-    rows = [runner_pb2.LogRow(time=now, content=line) for line in _names(lines)]
-    ack = job.runner.update_log(job.task_id, 0, rows, no_more=True)
-    assert ack == len(rows), f"UpdateLog acknowledged {ack} of {len(rows)} rows"
-
-
-@when(phrase('the repository\'s owner gets the log of the job "{name}"'))
-def get_job_log(ctx: ScenarioContext, ci_world: CiWorld, name: str) -> None:
-    """GET .../actions/jobs/{job_id}/logs."""
-    repo = ci_world.repository()
-    ctx.response = owner_actions(ctx, repo).job_logs(repo.owner, repo.name, int(_job_named(ctx, ci_world, name)["id"]))
-
-
-@then(phrase('the REST job list holds exactly the jobs "{names}" with a total_count of {total:d}'))
-def then_job_list(ctx: ScenarioContext, names: str, total: int) -> None:
-    """The listed job names and the total."""
-    listed = sorted(str(job.get("name")) for job in _list(ctx, "jobs"))
-    assert listed == sorted(_names(names)), f"listed jobs {listed}, expected {sorted(_names(names))}"
-    assert _total(ctx) == total, f"total_count is {_total(ctx)!r}, expected {total}"
-
-
-@then(phrase('the REST job list includes the jobs "{names}"'))
-def then_job_list_includes(ctx: ScenarioContext, ci_world: CiWorld, names: str) -> None:
-    """The jobs of this repository's run are among the listed ones (by id)."""
-    wanted = {int(_job_named(ctx, ci_world, name)["id"]) for name in _names(names)}
-    listed = {job.get("id") for job in _list(ctx, "jobs")}
-    assert wanted <= listed, f"jobs {sorted(wanted - listed)} are not listed"
-
-
-@then(phrase('the job "{name}" has the labels "{labels}"'))
-def then_job_labels(ctx: ScenarioContext, name: str, labels: str) -> None:
-    """A job's labels are its runs-on labels."""
-    job = next((job for job in _list(ctx, "jobs") if job.get("name") == name), None)
-    assert job is not None, f'no job "{name}" listed'
-    assert sorted(job.get("labels") or []) == sorted(_names(labels)), f"labels are {job.get('labels')!r}"
-
-
-@then(phrase('every listed job belongs to the run of "{file_name}"'))
-def then_jobs_of_run(ctx: ScenarioContext, ci_world: CiWorld, file_name: str) -> None:
-    """run_id of every listed job is the run's id."""
-    run_id = find_run(ctx, ci_world.repository(), file_name)["id"]
-    assert all(job.get("run_id") == run_id for job in _list(ctx, "jobs")), f"not every job has run_id {run_id}"
-
-
-@then(phrase('the job "{name}" has status "{status}"'))
-def then_job_status(ctx: ScenarioContext, ci_world: CiWorld, name: str, status: str) -> None:
-    """A job's REST status."""
-    actual = _job_named(ctx, ci_world, name).get("status")
-    assert actual == status, f'the job "{name}" has status {actual!r}, expected {status!r}'
-
-
-@then(phrase('the job "{name}" has status "{first}" or "{second}"'))
-def then_job_status_either(ctx: ScenarioContext, ci_world: CiWorld, name: str, first: str, second: str) -> None:
-    """A job's REST status is one of two version-dependent names."""
-    actual = _job_named(ctx, ci_world, name).get("status")
-    assert actual in (first, second), f'the job "{name}" has status {actual!r}, expected {first!r} or {second!r}'
-
-
-@then(phrase('the job "{name}" has completed with conclusion "{conclusion}"'))
-def then_job_concluded(ctx: ScenarioContext, ci_world: CiWorld, name: str, conclusion: str) -> None:
-    """status completed and the reported conclusion."""
-    job = _job_named(ctx, ci_world, name)
-    assert (job.get("status"), job.get("conclusion")) == ("completed", conclusion), (
-        f'the job "{name}" is {job.get("status")!r} with conclusion {job.get("conclusion")!r}'
-    )
-
-
-@then(phrase('the task handed out is the job "{name}"'))
-def then_task_is_job(ctx: ScenarioContext, ci_world: CiWorld, name: str) -> None:
-    """The held task runs this job (its id is the job's, and the context names it)."""
-    held = ci_world.held_job()
-    job = _job_named(ctx, ci_world, name)
-    assert held.job_id == job.get("id"), f"the runner holds job {held.job_id}, {name!r} is job {job.get('id')}"
-
-
-@then(phrase('the REST job is "{name}" of the run of "{file_name}"'))
-def then_rest_job(ctx: ScenarioContext, ci_world: CiWorld, name: str, file_name: str) -> None:
-    """The job read by id is that job of that run."""
-    body = response_json(ctx)
-    run_id = find_run(ctx, ci_world.repository(), file_name)["id"]
-    assert (body.get("name"), body.get("run_id")) == (name, run_id), (
-        f"got job {body.get('name')!r} of run {body.get('run_id')!r}"
-    )
-
-
-@then(phrase('the log holds the lines "{lines}" in that order'))
-def then_log_lines(ctx: ScenarioContext, lines: str) -> None:
-    """Each sent line appears in the log text, in order."""
-    text = ctx.last_response().text
-    position = 0
-    for line in _names(lines):
-        found = text.find(line, position)
-        assert found >= 0, f"{line!r} is not in the log (after position {position}): {text[:500]!r}"
-        position = found + len(line)
 
 
 # ---------------------------------------------------------------- workflows and dispatch
@@ -453,15 +278,15 @@ def dispatch_without_ref(ctx: ScenarioContext, ci_world: CiWorld, workflow_id: s
 @then(phrase('the REST workflow list holds exactly "{ids}" with a total_count of {total:d}'))
 def then_workflow_list(ctx: ScenarioContext, ids: str, total: int) -> None:
     """The listed workflow ids (file names) and the total."""
-    listed = sorted(str(item.get("id")) for item in _list(ctx, "workflows"))
-    assert listed == sorted(_names(ids)), f"listed workflows {listed}"
-    assert _total(ctx) == total, f"total_count is {_total(ctx)!r}, expected {total}"
+    listed = sorted(str(item.get("id")) for item in listed_items(ctx, "workflows"))
+    assert listed == sorted(comma_list(ids)), f"listed workflows {listed}"
+    assert total_count(ctx) == total, f"total_count is {total_count(ctx)!r}, expected {total}"
 
 
 @then(phrase('the workflow "{workflow_id}" is named "{name}" at the path "{path}" in state "{state}"'))
 def then_workflow_fields(ctx: ScenarioContext, workflow_id: str, name: str, path: str, state: str) -> None:
     """name, path and state of a listed workflow."""
-    item = next((item for item in _list(ctx, "workflows") if item.get("id") == workflow_id), None)
+    item = next((item for item in listed_items(ctx, "workflows") if item.get("id") == workflow_id), None)
     assert item is not None, f'no workflow "{workflow_id}" listed'
     actual = (item.get("name"), item.get("path"), item.get("state"))
     assert actual == (name, path, state), f"workflow is {actual!r}"
