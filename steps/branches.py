@@ -82,10 +82,6 @@ def branch_notes() -> BranchNotes:
     return BranchNotes()
 
 
-def _api(ctx: ScenarioContext, who: str) -> BranchesApi:
-    return acting(ctx, who, BranchesApi)
-
-
 # ---------------------------------------------------------------- Given
 
 
@@ -130,21 +126,21 @@ def given_more_commits(ctx: ScenarioContext, branch_notes: BranchNotes, branch: 
 def list_branches(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET .../branches``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, BranchesApi).list(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" lists the branches of "{repo}" with limit {limit:d} and page {page:d}'))
 def list_branches_page(ctx: ScenarioContext, who: str, repo: str, limit: int, page: int) -> None:
     """``GET .../branches?limit=&page=``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list(ref.owner, ref.name, limit=limit, page=page)
+    ctx.response = acting(ctx, who, BranchesApi).list(ref.owner, ref.name, limit=limit, page=page)
 
 
 @when(phrase('"{who}" gets the branch "{branch}" of "{repo}"'))
 def get_branch(ctx: ScenarioContext, who: str, branch: str, repo: str) -> None:
     """``GET .../branches/{branch}``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).get(ref.owner, ref.name, branch)
+    ctx.response = acting(ctx, who, BranchesApi).get(ref.owner, ref.name, branch)
 
 
 @when(phrase('"{who}" creates the branch "{name}" in "{repo}" from "{source}"'))
@@ -155,7 +151,7 @@ def create_branch_from(
     ref = ctx.repo(repo)
     branch_notes.note_heads(ctx, repo, name)
     body = {"new_branch_name": name, "old_ref_name": source}
-    ctx.response = _api(ctx, who).create(ref.owner, ref.name, body)
+    ctx.response = acting(ctx, who, BranchesApi).create(ref.owner, ref.name, body)
 
 
 @when(phrase('"{who}" creates the branch "{name}" in "{repo}" from the first commit of "{branch}"'))
@@ -166,7 +162,7 @@ def create_branch_from_commit(
     ref = ctx.repo(repo)
     branch_notes.note_heads(ctx, repo, name)
     body = {"new_branch_name": name, "old_ref_name": branch_notes.history(ctx, repo, branch)[0]}
-    ctx.response = _api(ctx, who).create(ref.owner, ref.name, body)
+    ctx.response = acting(ctx, who, BranchesApi).create(ref.owner, ref.name, body)
 
 
 @when(phrase('"{who}" deletes the branch "{branch}" of "{repo}"'))
@@ -174,7 +170,7 @@ def delete_branch(ctx: ScenarioContext, branch_notes: BranchNotes, who: str, bra
     """``DELETE .../branches/{branch}``."""
     ref = ctx.repo(repo)
     branch_notes.note_heads(ctx, repo, branch)
-    ctx.response = _api(ctx, who).delete(ref.owner, ref.name, branch)
+    ctx.response = acting(ctx, who, BranchesApi).delete(ref.owner, ref.name, branch)
 
 
 @when(phrase('"{who}" renames the branch "{branch}" of "{repo}" to "{name}"'))
@@ -184,7 +180,7 @@ def rename_branch(
     """``PATCH .../branches/{branch}`` with ``{"name"}``."""
     ref = ctx.repo(repo)
     branch_notes.note_heads(ctx, repo, branch, name)
-    ctx.response = _api(ctx, who).rename(ref.owner, ref.name, branch, name)
+    ctx.response = acting(ctx, who, BranchesApi).rename(ref.owner, ref.name, branch, name)
 
 
 def _move(
@@ -201,7 +197,7 @@ def _move(
     branch_notes.note_heads(ctx, repo, branch)
     new = branch_head(ctx, repo, target)
     assert new is not None, f"the branch {target} of {repo} does not exist"
-    ctx.response = _api(ctx, who).update(ref.owner, ref.name, branch, {"new_commit_id": new, **extra})
+    ctx.response = acting(ctx, who, BranchesApi).update(ref.owner, ref.name, branch, {"new_commit_id": new, **extra})
 
 
 @when(phrase('"{who}" moves the branch "{branch}" of "{repo}" to the head of "{target}"'))

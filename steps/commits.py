@@ -18,10 +18,6 @@ from steps.common import expand, response_json
 from steps.parsing import phrase
 
 
-def _api(ctx: ScenarioContext, who: str) -> CommitsApi:
-    return acting(ctx, who, CommitsApi)
-
-
 def _listed_shas(ctx: ScenarioContext) -> list[str]:
     body = response_json(ctx)
     items = body.get("commits") if isinstance(body, dict) else body
@@ -33,35 +29,37 @@ def _listed_shas(ctx: ScenarioContext) -> list[str]:
 def list_commits(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET .../commits`` without parameters (the default branch)."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, CommitsApi).list(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" lists the commits of "{repo}" with "{query}"'))
 def list_commits_query(ctx: ScenarioContext, who: str, repo: str, query: str) -> None:
     """``GET .../commits?<query>`` (``limit=2&page=2``, ``sha=dev``, ``path=a.txt``...)."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list(ref.owner, ref.name, dict(parse_qsl(expand(ctx, query))))
+    ctx.response = acting(ctx, who, CommitsApi).list(ref.owner, ref.name, dict(parse_qsl(expand(ctx, query))))
 
 
 @when(phrase('"{who}" lists the commits of "{repo}" excluding the head of "{branch}"'))
 def list_commits_not(ctx: ScenarioContext, who: str, repo: str, branch: str) -> None:
     """``GET .../commits?not=<head of branch>``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list(ref.owner, ref.name, {"not": branch_head(ctx, repo, branch) or branch})
+    ctx.response = acting(ctx, who, CommitsApi).list(
+        ref.owner, ref.name, {"not": branch_head(ctx, repo, branch) or branch}
+    )
 
 
 @when(phrase('"{who}" gets the commit at the head of "{branch}" of "{repo}"'))
 def get_commit(ctx: ScenarioContext, who: str, branch: str, repo: str) -> None:
     """``GET .../git/commits/{sha}`` of a branch head."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).get(ref.owner, ref.name, branch_head(ctx, repo, branch) or branch)
+    ctx.response = acting(ctx, who, CommitsApi).get(ref.owner, ref.name, branch_head(ctx, repo, branch) or branch)
 
 
 @when(phrase('"{who}" compares "{basehead}" in "{repo}"'))
 def compare(ctx: ScenarioContext, who: str, basehead: str, repo: str) -> None:
     """``GET .../compare/{basehead}`` (``{bob}`` placeholders expanded to real names)."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).compare(ref.owner, ref.name, expand(ctx, basehead))
+    ctx.response = acting(ctx, who, CommitsApi).compare(ref.owner, ref.name, expand(ctx, basehead))
 
 
 @when(phrase('"{who}" compares the first commit of "{branch}" with "{head}" in "{repo}"'))
@@ -70,14 +68,16 @@ def compare_from_first(
 ) -> None:
     """``GET .../compare/<sha>...<head>`` with the oldest known commit of ``branch`` as the base."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).compare(ref.owner, ref.name, f"{branch_notes.history(ctx, repo, branch)[0]}...{head}")
+    ctx.response = acting(ctx, who, CommitsApi).compare(
+        ref.owner, ref.name, f"{branch_notes.history(ctx, repo, branch)[0]}...{head}"
+    )
 
 
 @when(phrase('"{who}" compares "{basehead}" in "{repo}" as a {output:w}'))
 def compare_text(ctx: ScenarioContext, who: str, basehead: str, repo: str, output: str) -> None:
     """``GET .../compare/{basehead}?output=diff|patch``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).compare(ref.owner, ref.name, expand(ctx, basehead), output=output)
+    ctx.response = acting(ctx, who, CommitsApi).compare(ref.owner, ref.name, expand(ctx, basehead), output=output)
 
 
 @then(phrase('the response lists the newest {count:d} commits of "{branch}" of "{repo}"'))

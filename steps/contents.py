@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from pytest_bdd import then, when
 
-from conformance.api import ForgeApi
 from conformance.client import json_of
 from conformance.context import RepoRef, ScenarioContext
 from steps.actors import acting_api
@@ -60,10 +59,6 @@ def contents_notes(file_notes: FileNotes) -> ContentsNotes:
     return ContentsNotes(file_notes)
 
 
-def _api(ctx: ScenarioContext, who: str) -> ForgeApi:
-    return acting_api(ctx, who)
-
-
 def _sha_of(contents_notes: ContentsNotes, repo: str, path: str) -> str:
     """The blob sha of a file a Given step added."""
     return str(contents_notes.files.answer(repo, path)["content"]["sha"])
@@ -76,7 +71,7 @@ def create_file(
     """``POST .../contents/{path}`` on the default branch."""
     ref = ctx.repo(repo)
     contents_notes.change(
-        ctx, ref, _api(ctx, who).contents.create(ref.owner, ref.name, path, content, message=f"create {path}")
+        ctx, ref, acting_api(ctx, who).contents.create(ref.owner, ref.name, path, content, message=f"create {path}")
     )
 
 
@@ -86,7 +81,9 @@ def create_file_on_branch(
 ) -> None:
     """``POST .../contents/{path}`` naming a branch."""
     ref = ctx.repo(repo)
-    contents_notes.change(ctx, ref, _api(ctx, who).contents.create(ref.owner, ref.name, path, content, branch=branch))
+    contents_notes.change(
+        ctx, ref, acting_api(ctx, who).contents.create(ref.owner, ref.name, path, content, branch=branch)
+    )
 
 
 @when(phrase('"{who}" updates the file "{path}" in "{repo}" to "{content}"'))
@@ -97,7 +94,9 @@ def update_file(
     ref = ctx.repo(repo)
     sha = _sha_of(contents_notes, repo, path)
     contents_notes.change(
-        ctx, ref, _api(ctx, who).contents.update(ref.owner, ref.name, path, content, sha, message=f"update {path}")
+        ctx,
+        ref,
+        acting_api(ctx, who).contents.update(ref.owner, ref.name, path, content, sha, message=f"update {path}"),
     )
 
 
@@ -109,7 +108,7 @@ def update_file_stale(
     ref = ctx.repo(repo)
     sha = _sha_of(contents_notes, repo, path)
     stale = ("0" if sha[0] != "0" else "1") + sha[1:]
-    contents_notes.change(ctx, ref, _api(ctx, who).contents.update(ref.owner, ref.name, path, content, stale))
+    contents_notes.change(ctx, ref, acting_api(ctx, who).contents.update(ref.owner, ref.name, path, content, stale))
 
 
 @when(phrase('"{who}" deletes the file "{path}" from "{repo}"'))
@@ -118,7 +117,7 @@ def delete_file(ctx: ScenarioContext, contents_notes: ContentsNotes, who: str, p
     ref = ctx.repo(repo)
     sha = _sha_of(contents_notes, repo, path)
     contents_notes.change(
-        ctx, ref, _api(ctx, who).contents.delete(ref.owner, ref.name, path, sha, message=f"delete {path}")
+        ctx, ref, acting_api(ctx, who).contents.delete(ref.owner, ref.name, path, sha, message=f"delete {path}")
     )
 
 
@@ -126,21 +125,21 @@ def delete_file(ctx: ScenarioContext, contents_notes: ContentsNotes, who: str, p
 def read_file(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
     """``GET .../contents/{path}``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get(ref.owner, ref.name, path)
+    ctx.response = acting_api(ctx, who).contents.get(ref.owner, ref.name, path)
 
 
 @when(phrase('"{who}" lists the directory "{path}" of "{repo}"'))
 def list_directory(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
     """``GET .../contents/{path}`` of a directory."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get(ref.owner, ref.name, path)
+    ctx.response = acting_api(ctx, who).contents.get(ref.owner, ref.name, path)
 
 
 @when(phrase('"{who}" lists the root directory of "{repo}"'))
 def list_root(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET .../contents``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get(ref.owner, ref.name, "")
+    ctx.response = acting_api(ctx, who).contents.get(ref.owner, ref.name, "")
 
 
 def _decoded(entry: dict[str, Any]) -> str:
@@ -227,7 +226,7 @@ def update_file_without_sha(
     """``PUT .../contents/{path}`` with no ``sha``: Gitea then creates the file."""
     ref = ctx.repo(repo)
     contents_notes.change(
-        ctx, ref, _api(ctx, who).contents.update(ref.owner, ref.name, path, content, None, message=f"put {path}")
+        ctx, ref, acting_api(ctx, who).contents.update(ref.owner, ref.name, path, content, None, message=f"put {path}")
     )
 
 
@@ -236,7 +235,7 @@ def create_file_bad_base64(ctx: ScenarioContext, contents_notes: ContentsNotes, 
     """``POST .../contents/{path}`` whose ``content`` does not decode."""
     ref = ctx.repo(repo)
     contents_notes.change(
-        ctx, ref, _api(ctx, who).contents.create_raw(ref.owner, ref.name, path, {"content": "%%% not base64 %%%"})
+        ctx, ref, acting_api(ctx, who).contents.create_raw(ref.owner, ref.name, path, {"content": "%%% not base64 %%%"})
     )
 
 
@@ -247,7 +246,7 @@ def delete_missing_file(
     """``DELETE .../contents/{path}`` of a path that does not exist (with some real blob sha)."""
     ref = ctx.repo(repo)
     sha = _sha_of(contents_notes, repo, other)
-    contents_notes.change(ctx, ref, _api(ctx, who).contents.delete(ref.owner, ref.name, path, sha))
+    contents_notes.change(ctx, ref, acting_api(ctx, who).contents.delete(ref.owner, ref.name, path, sha))
 
 
 @then(phrase('the file "{path}" of "{repo}" at the previous head holds "{content}"'))
@@ -270,5 +269,5 @@ def move_file(
     """``PUT .../contents/{path}`` with ``from_path`` and the sha of the file the Given step added."""
     ref = ctx.repo(repo)
     sha = _sha_of(contents_notes, repo, source)
-    api = _api(ctx, who).contents
+    api = acting_api(ctx, who).contents
     contents_notes.change(ctx, ref, api.update(ref.owner, ref.name, path, content, sha, from_path=source))

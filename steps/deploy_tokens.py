@@ -67,10 +67,6 @@ def deploy_tokens() -> DeployTokens:
     return DeployTokens()
 
 
-def _api(ctx: ScenarioContext, who: str) -> DeployTokensApi:
-    return acting(ctx, who, DeployTokensApi)
-
-
 def _mask_secret(recorder: Recorder, secret: str) -> None:
     """Mask a secret from now on, and in the exchanges already recorded (the answer that revealed it)."""
     recorder.add_secret(secret)
@@ -87,7 +83,7 @@ def _create(
     ctx: ScenarioContext, deploy_tokens: DeployTokens, who: str, *, short: str, title: str, read_only: bool
 ) -> None:
     repo = ctx.repo(short)
-    ctx.response = _api(ctx, who).create_token(repo.owner, repo.name, title, read_only=read_only)
+    ctx.response = acting(ctx, who, DeployTokensApi).create_token(repo.owner, repo.name, title, read_only=read_only)
     if ctx.response.status_code == 201:
         deploy_tokens.keep(ctx, repo, title, ctx.response)
 
@@ -135,7 +131,7 @@ def when_create_read_write(ctx: ScenarioContext, deploy_tokens: DeployTokens, wh
 def when_list_keys(ctx: ScenarioContext, who: str, short: str) -> None:
     """``GET .../keys``."""
     repo = ctx.repo(short)
-    ctx.response = _api(ctx, who).list_keys(repo.owner, repo.name)
+    ctx.response = acting(ctx, who, DeployTokensApi).list_keys(repo.owner, repo.name)
 
 
 @given(phrase('"{who}" regenerates the deploy token "{title}"'))
@@ -143,7 +139,7 @@ def when_list_keys(ctx: ScenarioContext, who: str, short: str) -> None:
 def when_regenerate(ctx: ScenarioContext, deploy_tokens: DeployTokens, who: str, title: str) -> None:
     """``POST .../keys/tokens/{id}/regenerate``."""
     token = deploy_tokens.token(title)
-    ctx.response = _api(ctx, who).regenerate_token(token.repo.owner, token.repo.name, token.id)
+    ctx.response = acting(ctx, who, DeployTokensApi).regenerate_token(token.repo.owner, token.repo.name, token.id)
     if ctx.response.status_code == 200:
         deploy_tokens.keep(ctx, token.repo, title, ctx.response)
 
@@ -153,7 +149,7 @@ def when_regenerate(ctx: ScenarioContext, deploy_tokens: DeployTokens, who: str,
 def when_delete(ctx: ScenarioContext, deploy_tokens: DeployTokens, who: str, title: str) -> None:
     """``DELETE .../keys/{id}``."""
     token = deploy_tokens.token(title)
-    ctx.response = _api(ctx, who).delete_key(token.repo.owner, token.repo.name, token.id)
+    ctx.response = acting(ctx, who, DeployTokensApi).delete_key(token.repo.owner, token.repo.name, token.id)
 
 
 # ---------------------------------------------------------------- Then

@@ -42,10 +42,6 @@ def _sync_fork_probe(admin: HttpClient) -> bool:
     return isinstance(paths, dict) and SYNC_FORK_PATH in paths
 
 
-def _api(ctx: ScenarioContext, who: str) -> ForksApi:
-    return acting(ctx, who, ForksApi)
-
-
 def _new_repo(ctx: ScenarioContext, identities: IdentityFactory, short: str) -> RepoRef:
     """The real owner and name a fork or migration will get; recorded in the ledger beforehand."""
     owner_short, _, name_short = short.partition("/")
@@ -70,7 +66,7 @@ def _fork(ctx: ScenarioContext, identities: IdentityFactory, who: str, repo: str
     body: dict[str, Any] = {"name": ref.name}
     if fork.split("/", 1)[0] in ctx.orgs:
         body["organization"] = ref.owner
-    _adopt(ctx, ref, _api(ctx, who).fork(source.owner, source.name, body), 202)
+    _adopt(ctx, ref, acting(ctx, who, ForksApi).fork(source.owner, source.name, body), 202)
 
 
 # ---------------------------------------------------------------- Given
@@ -108,7 +104,7 @@ def fork_repo(ctx: ScenarioContext, identities: IdentityFactory, who: str, repo:
 def list_forks(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET .../forks``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, ForksApi).list(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" merges upstream into the branch "{branch}" of "{fork}"'))
@@ -116,7 +112,7 @@ def merge_upstream(ctx: ScenarioContext, branch_notes: BranchNotes, who: str, br
     """``POST .../merge-upstream`` with ``{"branch"}``."""
     ref = ctx.repo(fork)
     branch_notes.note_heads(ctx, fork, branch)
-    ctx.response = _api(ctx, who).merge_upstream(ref.owner, ref.name, {"branch": branch})
+    ctx.response = acting(ctx, who, ForksApi).merge_upstream(ref.owner, ref.name, {"branch": branch})
 
 
 @when(phrase('"{who}" merges upstream into the branch "{branch}" of "{fork}" fast-forward only'))
@@ -124,14 +120,14 @@ def merge_upstream_ff(ctx: ScenarioContext, branch_notes: BranchNotes, who: str,
     """``POST .../merge-upstream`` with ``ff_only: true``."""
     ref = ctx.repo(fork)
     branch_notes.note_heads(ctx, fork, branch)
-    ctx.response = _api(ctx, who).merge_upstream(ref.owner, ref.name, {"branch": branch, "ff_only": True})
+    ctx.response = acting(ctx, who, ForksApi).merge_upstream(ref.owner, ref.name, {"branch": branch, "ff_only": True})
 
 
 @when(phrase('"{who}" reads the sync state of the branch "{branch}" of "{fork}"'))
 def sync_state(ctx: ScenarioContext, who: str, branch: str, fork: str) -> None:
     """Forgejo's ``GET .../sync_fork/{branch}``."""
     ref = ctx.repo(fork)
-    ctx.response = _api(ctx, who).sync_info(ref.owner, ref.name, branch)
+    ctx.response = acting(ctx, who, ForksApi).sync_info(ref.owner, ref.name, branch)
 
 
 @when(phrase('"{who}" syncs the branch "{branch}" of the fork "{fork}"'))
@@ -139,7 +135,7 @@ def sync_fork(ctx: ScenarioContext, branch_notes: BranchNotes, who: str, branch:
     """Forgejo's ``POST .../sync_fork/{branch}``."""
     ref = ctx.repo(fork)
     branch_notes.note_heads(ctx, fork, branch)
-    ctx.response = _api(ctx, who).sync(ref.owner, ref.name, branch)
+    ctx.response = acting(ctx, who, ForksApi).sync(ref.owner, ref.name, branch)
 
 
 def _clone_url(ctx: ScenarioContext, repo: str) -> str:
@@ -152,7 +148,7 @@ def _clone_url(ctx: ScenarioContext, repo: str) -> str:
 def _migrate(ctx: ScenarioContext, identities: IdentityFactory, who: str, target: str, extra: dict[str, Any]) -> None:
     ref = _new_repo(ctx, identities, target)
     body = {"repo_name": ref.name, "repo_owner": ref.owner, **extra}
-    _adopt(ctx, ref, _api(ctx, who).migrate(body), 201)
+    _adopt(ctx, ref, acting(ctx, who, ForksApi).migrate(body), 201)
 
 
 @when(phrase('"{who}" migrates "{repo}" as "{target}"'))
@@ -171,7 +167,7 @@ def migrate_address(ctx: ScenarioContext, identities: IdentityFactory, who: str,
 def sync_mirror(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``POST .../mirror-sync``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).mirror_sync(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, ForksApi).mirror_sync(ref.owner, ref.name)
 
 
 # ---------------------------------------------------------------- Then

@@ -163,7 +163,7 @@ def when_clone_with_transfer_token(
 ) -> None:
     """``git clone`` with the ``Authorization`` token an LFS batch answer handed out, as the password."""
     repo = ctx.repo(short)
-    answer = _lfs(ctx, who).batch(repo.owner, repo.name, "upload", [_object(fake.data(1024))])
+    answer = acting(ctx, who, LfsApi).batch(repo.owner, repo.name, "upload", [_object(fake.data(1024))])
     assert answer.status_code == 200, f"the upload batch answered {answer.status_code}: {answer.text[:300]}"
     header = json_of(answer)["objects"][0]["actions"]["upload"].get("header", {}).get("Authorization", "")
     transfer = header.split(" ", 1)[-1]
@@ -384,16 +384,12 @@ def then_same_bytes(git_world: GitWorld, path: str) -> None:
 def then_media_bytes(ctx: ScenarioContext, git_world: GitWorld, who: str, path: str, short: str) -> None:
     """``GET .../media/{path}`` serves the LFS object, not its pointer file."""
     repo = ctx.repo(short)
-    response = _lfs(ctx, who).media(repo.owner, repo.name, path)
+    response = acting(ctx, who, LfsApi).media(repo.owner, repo.name, path)
     assert response.status_code == 200, f"the media route answered {response.status_code}: {response.text[:300]}"
     assert response.content == git_world.lfs_content[path], f"the media route served {len(response.content)} bytes"
 
 
 # ---------------------------------------------------------------- LFS API, driven directly
-
-
-def _lfs(ctx: ScenarioContext, who: str) -> LfsApi:
-    return acting(ctx, who, LfsApi)
 
 
 def _object(data: bytes) -> dict[str, Any]:
@@ -409,13 +405,13 @@ def when_upload_mismatch(
     announced = fake.data(64 * 1024)
     pointer = _object(announced)
     git_world.lfs_pointer = pointer
-    answer = _lfs(ctx, who).batch(repo.owner, repo.name, "upload", [pointer])
+    answer = acting(ctx, who, LfsApi).batch(repo.owner, repo.name, "upload", [pointer])
     assert answer.status_code == 200, f"the upload batch answered {answer.status_code}: {answer.text[:300]}"
     validate(json_of(answer), "lfs_batch_response")
     action = json_of(answer)["objects"][0].get("actions", {}).get("upload")
     assert action, f"the batch answer has no upload action: {answer.text[:300]}"
     sent = announced[:-1] if what == "size" else bytes([announced[0] ^ 0xFF]) + announced[1:]
-    ctx.response = _lfs(ctx, who).transfer("PUT", action, sent)
+    ctx.response = acting(ctx, who, LfsApi).transfer("PUT", action, sent)
 
 
 @then(phrase("every object of the LFS batch answer has an upload action"))

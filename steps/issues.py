@@ -48,20 +48,18 @@ def issue_notes() -> IssueNotes:
     return IssueNotes()
 
 
-def _api(ctx: ScenarioContext, who: str) -> IssuesApi:
-    return acting(ctx, who, IssuesApi)
-
-
 def _issue(ctx: ScenarioContext, repo: str, index: int) -> dict[str, Any]:
     ref = ctx.repo(repo)
-    body = expect_status(_api(ctx, ADMIN).get_issue(ref.owner, ref.name, index), 200, f"read issue {index}")
+    body = expect_status(
+        acting(ctx, ADMIN, IssuesApi).get_issue(ref.owner, ref.name, index), 200, f"read issue {index}"
+    )
     assert isinstance(body, dict)
     return body
 
 
 def _timeline(ctx: ScenarioContext, repo: str, index: int) -> list[dict[str, Any]]:
     ref = ctx.repo(repo)
-    body = expect_status(_api(ctx, ADMIN).timeline(ref.owner, ref.name, index), 200, "read the timeline")
+    body = expect_status(acting(ctx, ADMIN, IssuesApi).timeline(ref.owner, ref.name, index), 200, "read the timeline")
     assert isinstance(body, list)
     return body
 
@@ -75,7 +73,7 @@ def given_issue(
 ) -> None:
     """Opens the issue (its body drawn) and notes its number by title."""
     ref = ctx.repo(repo)
-    created = _api(ctx, who).create_issue(ref.owner, ref.name, {"title": title, "body": fake.paragraph()})
+    created = acting(ctx, who, IssuesApi).create_issue(ref.owner, ref.name, {"title": title, "body": fake.paragraph()})
     issue = expect_status(created, 201, f'open "{title}"')
     issue_notes.numbers[repo, title] = int(issue["number"])
 
@@ -83,7 +81,9 @@ def given_issue(
 @given(phrase('"{who}" commented "{body}" on issue {index:d} of "{repo}"'))
 def given_comment(ctx: ScenarioContext, issue_notes: IssueNotes, *, who: str, body: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    comment = expect_status(_api(ctx, who).create_comment(ref.owner, ref.name, index, body), 201, "comment")
+    comment = expect_status(
+        acting(ctx, who, IssuesApi).create_comment(ref.owner, ref.name, index, body), 201, "comment"
+    )
     issue_notes.comment_id = int(comment["id"])
 
 
@@ -91,13 +91,15 @@ def given_comment(ctx: ScenarioContext, issue_notes: IssueNotes, *, who: str, bo
 def given_edited(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
     option = json_option(ctx, docstring)
-    expect_status(_api(ctx, who).edit_issue(ref.owner, ref.name, index, option), 201, f"edit issue {index}")
+    expect_status(
+        acting(ctx, who, IssuesApi).edit_issue(ref.owner, ref.name, index, option), 201, f"edit issue {index}"
+    )
 
 
 @given(phrase('"{who}" locked issue {index:d} of "{repo}"'))
 def given_locked(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    expect_status(_api(ctx, who).lock(ref.owner, ref.name, index, "Off-topic"), 204, f"lock issue {index}")
+    expect_status(acting(ctx, who, IssuesApi).lock(ref.owner, ref.name, index, "Off-topic"), 204, f"lock issue {index}")
 
 
 # ---------------------------------------------------------------- When
@@ -106,13 +108,15 @@ def given_locked(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
 @when(phrase('"{who}" opens the issue "{title}" in "{repo}"'))
 def when_open(ctx: ScenarioContext, fake: SeededData, who: str, title: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).create_issue(ref.owner, ref.name, {"title": title, "body": fake.paragraph()})
+    ctx.response = acting(ctx, who, IssuesApi).create_issue(
+        ref.owner, ref.name, {"title": title, "body": fake.paragraph()}
+    )
 
 
 @when(phrase('"{who}" opens an issue in "{repo}" with the body'))
 def when_open_with(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).create_issue(ref.owner, ref.name, json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, IssuesApi).create_issue(ref.owner, ref.name, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" lists the issues of "{repo}" with "{query}"'))
@@ -120,61 +124,61 @@ def when_list(ctx: ScenarioContext, who: str, repo: str, query: str) -> None:
     """``query`` is ``key=value&key=value`` (state, type, q, page, limit)."""
     ref = ctx.repo(repo)
     params = dict(part.split("=", 1) for part in query.split("&") if part)
-    ctx.response = _api(ctx, who).list_issues(ref.owner, ref.name, **params)
+    ctx.response = acting(ctx, who, IssuesApi).list_issues(ref.owner, ref.name, **params)
 
 
 @when(phrase('"{who}" reads issue {index:d} of "{repo}"'))
 def when_read(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).get_issue(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, IssuesApi).get_issue(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" edits issue {index:d} of "{repo}" with the body'))
 def when_edit(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).edit_issue(ref.owner, ref.name, index, json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, IssuesApi).edit_issue(ref.owner, ref.name, index, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" comments "{body}" on issue {index:d} of "{repo}"'))
 def when_comment(ctx: ScenarioContext, who: str, body: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).create_comment(ref.owner, ref.name, index, body)
+    ctx.response = acting(ctx, who, IssuesApi).create_comment(ref.owner, ref.name, index, body)
 
 
 @when(phrase('"{who}" changes the comment of "{repo}" to "{body}"'))
 def when_edit_comment(ctx: ScenarioContext, issue_notes: IssueNotes, who: str, repo: str, body: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).edit_comment(ref.owner, ref.name, issue_notes.comment(), body)
+    ctx.response = acting(ctx, who, IssuesApi).edit_comment(ref.owner, ref.name, issue_notes.comment(), body)
 
 
 @when(phrase('"{who}" deletes the comment of "{repo}"'))
 def when_delete_comment(ctx: ScenarioContext, issue_notes: IssueNotes, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).delete_comment(ref.owner, ref.name, issue_notes.comment())
+    ctx.response = acting(ctx, who, IssuesApi).delete_comment(ref.owner, ref.name, issue_notes.comment())
 
 
 @when(phrase('"{who}" reads the timeline of issue {index:d} of "{repo}"'))
 def when_timeline(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).timeline(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, IssuesApi).timeline(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" locks issue {index:d} of "{repo}" with the reason "{reason}"'))
 def when_lock_reason(ctx: ScenarioContext, who: str, index: int, repo: str, reason: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).lock(ref.owner, ref.name, index, reason)
+    ctx.response = acting(ctx, who, IssuesApi).lock(ref.owner, ref.name, index, reason)
 
 
 @when(phrase('"{who}" locks issue {index:d} of "{repo}"'))
 def when_lock(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).lock(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, IssuesApi).lock(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" unlocks issue {index:d} of "{repo}"'))
 def when_unlock(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).unlock(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, IssuesApi).unlock(ref.owner, ref.name, index)
 
 
 # ---------------------------------------------------------------- Then
@@ -193,7 +197,9 @@ def then_unlocked(ctx: ScenarioContext, index: int, repo: str) -> None:
 @then(phrase('issue {index:d} of "{repo}" has {count:d} comments'))
 def then_comment_count(ctx: ScenarioContext, index: int, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
-    listed = expect_status(_api(ctx, ADMIN).list_comments(ref.owner, ref.name, index), 200, "list comments")
+    listed = expect_status(
+        acting(ctx, ADMIN, IssuesApi).list_comments(ref.owner, ref.name, index), 200, "list comments"
+    )
     assert len(listed) == count, f"expected {count} comments, found {len(listed)}"
     assert _issue(ctx, repo, index)["comments"] == count
 
@@ -207,7 +213,7 @@ def then_title_state(ctx: ScenarioContext, index: int, repo: str, title: str, st
 @then(phrase('"{repo}" has {count:d} issues'))
 def then_issue_count(ctx: ScenarioContext, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
-    response = _api(ctx, ADMIN).list_issues(ref.owner, ref.name, state="all")
+    response = acting(ctx, ADMIN, IssuesApi).list_issues(ref.owner, ref.name, state="all")
     assert len(expect_status(response, 200, "list the issues")) == count
 
 

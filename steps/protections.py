@@ -59,15 +59,11 @@ def protection_notes() -> ProtectionNotes:
     return ProtectionNotes()
 
 
-def _api(ctx: ScenarioContext, who: str) -> ProtectionsApi:
-    return acting(ctx, who, ProtectionsApi)
-
-
 def _create_rule(
     ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str, option: dict[str, Any]
 ) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).create_branch_protection(ref.owner, ref.name, option)
+    ctx.response = acting(ctx, who, ProtectionsApi).create_branch_protection(ref.owner, ref.name, option)
     if ctx.response.status_code == 201:
         rule = json_of(ctx.response)
         protection_notes.rules[repo, str(rule["rule_name"])] = rule
@@ -117,7 +113,7 @@ def given_tag_rule(
     names = [ctx.owner_name(short.strip()) for short in users.split(",") if short.strip()]
     ref = ctx.repo(repo)
     option = {"name_pattern": pattern, "whitelist_usernames": names}
-    ctx.response = _api(ctx, who).create_tag_protection(ref.owner, ref.name, option)
+    ctx.response = acting(ctx, who, ProtectionsApi).create_tag_protection(ref.owner, ref.name, option)
     assert ctx.response.status_code == 201, f"protecting the tags {pattern}: {ctx.response.text[:300]}"
     protection_notes.last_tag_rule = json_of(ctx.response)
 
@@ -134,25 +130,27 @@ def create_rule(ctx: ScenarioContext, protection_notes: ProtectionNotes, who: st
 @when(phrase('"{who}" lists the branch protections of "{repo}"'))
 def list_rules(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list_branch_protections(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, ProtectionsApi).list_branch_protections(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" gets the branch protection "{rule}" of "{repo}"'))
 def get_rule(ctx: ScenarioContext, who: str, rule: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).get_branch_protection(ref.owner, ref.name, rule)
+    ctx.response = acting(ctx, who, ProtectionsApi).get_branch_protection(ref.owner, ref.name, rule)
 
 
 @when(phrase('"{who}" edits the branch protection "{rule}" of "{repo}" with the body'))
 def edit_rule(ctx: ScenarioContext, who: str, rule: str, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).edit_branch_protection(ref.owner, ref.name, rule, json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, ProtectionsApi).edit_branch_protection(
+        ref.owner, ref.name, rule, json_option(ctx, docstring)
+    )
 
 
 @when(phrase('"{who}" deletes the branch protection "{rule}" of "{repo}"'))
 def delete_rule(ctx: ScenarioContext, who: str, rule: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).delete_branch_protection(ref.owner, ref.name, rule)
+    ctx.response = acting(ctx, who, ProtectionsApi).delete_branch_protection(ref.owner, ref.name, rule)
 
 
 @when(phrase('"{who}" reorders the branch protections of "{repo}" as "{rules}"'))
@@ -164,7 +162,7 @@ def reorder_rules(ctx: ScenarioContext, protection_notes: ProtectionNotes, who: 
         other, _, name = item.rpartition(":")
         ids.append(int(protection_notes.rule(other or repo, name)["id"]))
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).set_branch_protection_priorities(ref.owner, ref.name, ids)
+    ctx.response = acting(ctx, who, ProtectionsApi).set_branch_protection_priorities(ref.owner, ref.name, ids)
 
 
 # ---------------------------------------------------------------- When: tag rules
@@ -175,7 +173,9 @@ def create_tag_rule(
     ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str, docstring: str
 ) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).create_tag_protection(ref.owner, ref.name, json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, ProtectionsApi).create_tag_protection(
+        ref.owner, ref.name, json_option(ctx, docstring)
+    )
     if ctx.response.status_code == 201:
         protection_notes.last_tag_rule = json_of(ctx.response)
 
@@ -183,26 +183,32 @@ def create_tag_rule(
 @when(phrase('"{who}" lists the tag protections of "{repo}"'))
 def list_tag_rules(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list_tag_protections(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, ProtectionsApi).list_tag_protections(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" gets the tag protection of "{repo}"'))
 def get_tag_rule(ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).get_tag_protection(ref.owner, ref.name, protection_notes.tag_rule()["id"])
+    ctx.response = acting(ctx, who, ProtectionsApi).get_tag_protection(
+        ref.owner, ref.name, protection_notes.tag_rule()["id"]
+    )
 
 
 @when(phrase('"{who}" edits the tag protection of "{repo}" with the body'))
 def edit_tag_rule(ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
     rule_id = protection_notes.tag_rule()["id"]
-    ctx.response = _api(ctx, who).edit_tag_protection(ref.owner, ref.name, rule_id, json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, ProtectionsApi).edit_tag_protection(
+        ref.owner, ref.name, rule_id, json_option(ctx, docstring)
+    )
 
 
 @when(phrase('"{who}" deletes the tag protection of "{repo}"'))
 def delete_tag_rule(ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).delete_tag_protection(ref.owner, ref.name, protection_notes.tag_rule()["id"])
+    ctx.response = acting(ctx, who, ProtectionsApi).delete_tag_protection(
+        ref.owner, ref.name, protection_notes.tag_rule()["id"]
+    )
 
 
 # ---------------------------------------------------------------- Then

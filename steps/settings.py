@@ -45,12 +45,8 @@ def settings_notes() -> SettingsNotes:
     return SettingsNotes()
 
 
-def _api(ctx: ScenarioContext, who: str) -> SettingsApi:
-    return acting(ctx, who, SettingsApi)
-
-
 def _settings_of(ctx: ScenarioContext, who: str) -> dict[str, Any]:
-    response = _api(ctx, who).user_settings()
+    response = acting(ctx, who, SettingsApi).user_settings()
     assert response.status_code == 200, f"reading the settings answered {response.status_code}: {response.text[:300]}"
     body = json_of(response)
     assert isinstance(body, dict), f"the settings are not an object: {response.text[:300]}"
@@ -63,20 +59,20 @@ def _settings_of(ctx: ScenarioContext, who: str) -> dict[str, Any]:
 @when(phrase('"{who}" reads their settings'))
 def read_settings(ctx: ScenarioContext, who: str) -> None:
     """``GET /user/settings``."""
-    ctx.response = _api(ctx, who).user_settings()
+    ctx.response = acting(ctx, who, SettingsApi).user_settings()
 
 
 @when(phrase("an anonymous client reads the user settings"))
 def anonymous_reads_settings(ctx: ScenarioContext) -> None:
     """``GET /user/settings`` without credentials."""
-    ctx.response = _api(ctx, ANONYMOUS).user_settings()
+    ctx.response = acting(ctx, ANONYMOUS, SettingsApi).user_settings()
 
 
 @when(phrase('"{who}" updates their settings with'))
 def update_settings(ctx: ScenarioContext, settings_notes: SettingsNotes, who: str, docstring: str) -> None:
     """``PATCH /user/settings`` with the JSON body of the step; the settings before are kept."""
     settings_notes.before = _settings_of(ctx, who)
-    ctx.response = _api(ctx, who).update_user_settings(json_document(docstring))
+    ctx.response = acting(ctx, who, SettingsApi).update_user_settings(json_document(docstring))
 
 
 @when(phrase('"{who}" updates their settings with a {field} of {length:d} characters'))
@@ -87,14 +83,14 @@ def update_settings_length(
     assert field in TEXT_FIELDS, f"unknown settings field {field!r}: {sorted(TEXT_FIELDS)}"
     value = "https://example.com/" + "x" * (length - 20) if field == "website" else "x" * length
     settings_notes.before = _settings_of(ctx, who)
-    ctx.response = _api(ctx, who).update_user_settings({TEXT_FIELDS[field]: value})
+    ctx.response = acting(ctx, who, SettingsApi).update_user_settings({TEXT_FIELDS[field]: value})
 
 
 @when(phrase('"{who}" updates their settings with the website "{url}"'))
 def update_settings_website(ctx: ScenarioContext, settings_notes: SettingsNotes, who: str, url: str) -> None:
     """``PATCH /user/settings`` with a website value as written."""
     settings_notes.before = _settings_of(ctx, who)
-    ctx.response = _api(ctx, who).update_user_settings({"website": url})
+    ctx.response = acting(ctx, who, SettingsApi).update_user_settings({"website": url})
 
 
 @then(phrase('the settings of "{who}" are unchanged'))
@@ -124,7 +120,7 @@ def given_topics(ctx: ScenarioContext, identities: IdentityFactory, short: str, 
     """``PUT .../topics`` as the admin (who administers every repository)."""
     repo = identities.repo(short)
     topics = [_topic(ctx, name) for name in comma_list(names)]
-    response = _api(ctx, ADMIN).replace_topics(repo.owner, repo.name, topics)
+    response = acting(ctx, ADMIN, SettingsApi).replace_topics(repo.owner, repo.name, topics)
     assert response.status_code == 204, f"setting the topics answered {response.status_code}: {response.text[:300]}"
 
 
@@ -132,7 +128,7 @@ def given_topics(ctx: ScenarioContext, identities: IdentityFactory, short: str, 
 def list_topics(ctx: ScenarioContext, who: str, short: str) -> None:
     """``GET /repos/{owner}/{repo}/topics``."""
     repo = ctx.repo(short)
-    ctx.response = _api(ctx, who).repo_topics(repo.owner, repo.name)
+    ctx.response = acting(ctx, who, SettingsApi).repo_topics(repo.owner, repo.name)
 
 
 @when(phrase('"{who}" replaces the topics of "{short}" with "{names}"'))
@@ -140,7 +136,7 @@ def replace_topics(ctx: ScenarioContext, who: str, short: str, names: str) -> No
     """``PUT .../topics`` with the scenario's topics (short names made real)."""
     repo = ctx.repo(short)
     topics = [_topic(ctx, name) for name in comma_list(names)]
-    ctx.response = _api(ctx, who).replace_topics(repo.owner, repo.name, topics)
+    ctx.response = acting(ctx, who, SettingsApi).replace_topics(repo.owner, repo.name, topics)
 
 
 @when(phrase('"{who}" replaces the topics of "{short}" with "{name}" and the invalid names "{invalid}"'))
@@ -148,7 +144,7 @@ def replace_topics_invalid(ctx: ScenarioContext, who: str, short: str, name: str
     """``PUT .../topics`` with one valid scenario topic and names sent exactly as written."""
     repo = ctx.repo(short)
     topics = [_topic(ctx, name), *[item.strip() for item in invalid.split(",")]]
-    ctx.response = _api(ctx, who).replace_topics(repo.owner, repo.name, topics)
+    ctx.response = acting(ctx, who, SettingsApi).replace_topics(repo.owner, repo.name, topics)
 
 
 @when(phrase('"{who}" replaces the topics of "{short}" with {count:d} topics'))
@@ -156,28 +152,28 @@ def replace_many_topics(ctx: ScenarioContext, who: str, short: str, count: int) 
     """``PUT .../topics`` with ``count`` distinct valid topics."""
     repo = ctx.repo(short)
     topics = [_topic(ctx, f"t{index:02d}") for index in range(count)]
-    ctx.response = _api(ctx, who).replace_topics(repo.owner, repo.name, topics)
+    ctx.response = acting(ctx, who, SettingsApi).replace_topics(repo.owner, repo.name, topics)
 
 
 @when(phrase('"{who}" adds the topic "{name}" to "{short}"'))
 def add_topic(ctx: ScenarioContext, who: str, name: str, short: str) -> None:
     """``PUT .../topics/{topic}``."""
     repo = ctx.repo(short)
-    ctx.response = _api(ctx, who).add_topic(repo.owner, repo.name, _topic(ctx, name))
+    ctx.response = acting(ctx, who, SettingsApi).add_topic(repo.owner, repo.name, _topic(ctx, name))
 
 
 @when(phrase('"{who}" adds the invalid topic "{literal}" to "{short}"'))
 def add_invalid_topic(ctx: ScenarioContext, who: str, literal: str, short: str) -> None:
     """``PUT .../topics/{topic}`` with a name sent exactly as written."""
     repo = ctx.repo(short)
-    ctx.response = _api(ctx, who).add_topic(repo.owner, repo.name, literal)
+    ctx.response = acting(ctx, who, SettingsApi).add_topic(repo.owner, repo.name, literal)
 
 
 @when(phrase('"{who}" removes the topic "{name}" from "{short}"'))
 def remove_topic(ctx: ScenarioContext, who: str, name: str, short: str) -> None:
     """``DELETE .../topics/{topic}``."""
     repo = ctx.repo(short)
-    ctx.response = _api(ctx, who).delete_topic(repo.owner, repo.name, _topic(ctx, name))
+    ctx.response = acting(ctx, who, SettingsApi).delete_topic(repo.owner, repo.name, _topic(ctx, name))
 
 
 @then(phrase('the topic list is exactly "{names}"'))
@@ -235,14 +231,14 @@ def refused_topics_are(ctx: ScenarioContext, literal: str) -> None:
 @when(phrase('"{who}" searches the topics for "{keyword}"'))
 def search_topics(ctx: ScenarioContext, who: str, keyword: str) -> None:
     """``GET /topics/search?q=`` with the scenario's real name of the keyword (its prefix is unique)."""
-    ctx.response = _api(ctx, who).search_topics(_topic(ctx, keyword))
+    ctx.response = acting(ctx, who, SettingsApi).search_topics(_topic(ctx, keyword))
 
 
 @when(phrase("{who} searches the topics of this scenario"))
 def search_scenario_topics(ctx: ScenarioContext, who: str) -> None:
     """``GET /topics/search?q=<the scenario's prefix>``: exactly the scenario's topics match."""
     caller = who.strip('"')
-    ctx.response = _api(ctx, caller).search_topics(_topic(ctx, ""))
+    ctx.response = acting(ctx, caller, SettingsApi).search_topics(_topic(ctx, ""))
 
 
 @then(phrase('the search finds, in order, "{pairs}"'))

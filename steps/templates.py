@@ -49,14 +49,6 @@ def template_notes() -> TemplateNotes:
     return TemplateNotes()
 
 
-def _templates(ctx: ScenarioContext, who: str) -> TemplatesApi:
-    return acting(ctx, who, TemplatesApi)
-
-
-def _labels(ctx: ScenarioContext, who: str) -> LabelsApi:
-    return acting(ctx, who, LabelsApi)
-
-
 def _expect_json(response: Any, what: str) -> Any:
     return expect_status(response, 200, f"could not {what}")
 
@@ -67,37 +59,37 @@ def _expect_json(response: Any, what: str) -> Any:
 @when(phrase('"{who}" lists the license templates'))
 def list_licenses(ctx: ScenarioContext, who: str) -> None:
     """``GET /licenses``."""
-    ctx.response = _templates(ctx, who).list_licenses()
+    ctx.response = acting(ctx, who, TemplatesApi).list_licenses()
 
 
 @when(phrase('"{who}" reads the license template "{name}"'))
 def read_license(ctx: ScenarioContext, who: str, name: str) -> None:
     """``GET /licenses/{name}``."""
-    ctx.response = _templates(ctx, who).get_license(name)
+    ctx.response = acting(ctx, who, TemplatesApi).get_license(name)
 
 
 @when(phrase('"{who}" lists the gitignore templates'))
 def list_gitignores(ctx: ScenarioContext, who: str) -> None:
     """``GET /gitignore/templates``."""
-    ctx.response = _templates(ctx, who).list_gitignores()
+    ctx.response = acting(ctx, who, TemplatesApi).list_gitignores()
 
 
 @when(phrase('"{who}" reads the gitignore template "{name}"'))
 def read_gitignore(ctx: ScenarioContext, who: str, name: str) -> None:
     """``GET /gitignore/templates/{name}``."""
-    ctx.response = _templates(ctx, who).get_gitignore(name)
+    ctx.response = acting(ctx, who, TemplatesApi).get_gitignore(name)
 
 
 @when(phrase('"{who}" lists the label templates'))
 def list_label_templates(ctx: ScenarioContext, who: str) -> None:
     """``GET /label/templates``."""
-    ctx.response = _templates(ctx, who).list_label_templates()
+    ctx.response = acting(ctx, who, TemplatesApi).list_label_templates()
 
 
 @when(phrase('"{who}" reads the label template "{name}"'))
 def read_label_template(ctx: ScenarioContext, who: str, name: str) -> None:
     """``GET /label/templates/{name}``."""
-    ctx.response = _templates(ctx, who).get_label_template(name)
+    ctx.response = acting(ctx, who, TemplatesApi).get_label_template(name)
 
 
 @then(phrase('the license template list holds "{name}" with the URL of its template'))
@@ -240,7 +232,9 @@ def gitignore_file_holds(ctx: ScenarioContext, path: str, repo: str, names: str)
 def repo_has_template_labels(ctx: ScenarioContext, repo: str, template: str) -> None:
     """Names, colours, descriptions and exclusivity as the target's template gives them."""
     ref = ctx.repo(repo)
-    listed = _expect_json(_labels(ctx, ADMIN).list(ref.owner, ref.name, limit=50), f'list the labels of "{repo}"')
+    listed = _expect_json(
+        acting(ctx, ADMIN, LabelsApi).list(ref.owner, ref.name, limit=50), f'list the labels of "{repo}"'
+    )
     for label in listed:
         validate(label, "label")
     wanted = _expect_json(ctx.admin.area(TemplatesApi).get_label_template(template), f'read the "{template}" template')
@@ -266,7 +260,7 @@ def repo_not_created(ctx: ScenarioContext, short: str) -> None:
 def given_label(ctx: ScenarioContext, template_notes: TemplateNotes, repo: str, name: str, color: str) -> None:
     """A label created by the admin."""
     ref = ctx.repo(repo)
-    response = _labels(ctx, ADMIN).create(ref.owner, ref.name, {"name": name, "color": color})
+    response = acting(ctx, ADMIN, LabelsApi).create(ref.owner, ref.name, {"name": name, "color": color})
     assert response.status_code == 201, f'could not create the label "{name}": {response.text[:300]}'
     template_notes.labels[repo, name] = int(json_of(response)["id"])
 
@@ -276,7 +270,7 @@ def create_label(ctx: ScenarioContext, template_notes: TemplateNotes, who: str, 
     """``POST .../labels`` with the JSON body of the step."""
     ref = ctx.repo(repo)
     template_notes.label_counts[repo] = _label_count(ctx, ref)
-    ctx.response = _labels(ctx, who).create(ref.owner, ref.name, json_document(docstring))
+    ctx.response = acting(ctx, who, LabelsApi).create(ref.owner, ref.name, json_document(docstring))
     if ctx.response.status_code == 201:
         body = json_of(ctx.response)
         template_notes.labels[repo, str(body["name"])] = int(body["id"])
@@ -288,7 +282,7 @@ def edit_label(
 ) -> None:
     """``PATCH .../labels/{id}`` with the JSON body of the step."""
     ref = ctx.repo(repo)
-    ctx.response = _labels(ctx, who).edit(
+    ctx.response = acting(ctx, who, LabelsApi).edit(
         ref.owner, ref.name, template_notes.label_id(repo, name), json_document(docstring)
     )
 
@@ -297,7 +291,7 @@ def edit_label(
 def delete_label(ctx: ScenarioContext, template_notes: TemplateNotes, who: str, name: str, repo: str) -> None:
     """``DELETE .../labels/{id}``."""
     ref = ctx.repo(repo)
-    ctx.response = _labels(ctx, who).delete(ref.owner, ref.name, template_notes.label_id(repo, name))
+    ctx.response = acting(ctx, who, LabelsApi).delete(ref.owner, ref.name, template_notes.label_id(repo, name))
 
 
 @when(phrase('"{who}" reads the label "{name}" of "{repo}" through "{other}"'))
@@ -306,18 +300,18 @@ def read_label_elsewhere(
 ) -> None:
     """``GET`` a label's id under another repository's path."""
     ref = ctx.repo(other)
-    ctx.response = _labels(ctx, who).get(ref.owner, ref.name, template_notes.label_id(repo, name))
+    ctx.response = acting(ctx, who, LabelsApi).get(ref.owner, ref.name, template_notes.label_id(repo, name))
 
 
 @when(phrase('"{who}" lists the labels of "{repo}"'))
 def list_labels(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET .../labels``."""
     ref = ctx.repo(repo)
-    ctx.response = _labels(ctx, who).list(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, LabelsApi).list(ref.owner, ref.name)
 
 
 def _label_count(ctx: ScenarioContext, ref: RepoRef) -> int:
-    response = _labels(ctx, ADMIN).list(ref.owner, ref.name, limit=50)
+    response = acting(ctx, ADMIN, LabelsApi).list(ref.owner, ref.name, limit=50)
     body = _expect_json(response, f"list the labels of {ref.short}")
     return len(body)
 
@@ -328,7 +322,9 @@ def label_has(
 ) -> None:
     """Read back: the stored label has these values."""
     ref = ctx.repo(repo)
-    body = _expect_json(_labels(ctx, ADMIN).get(ref.owner, ref.name, template_notes.label_id(repo, name)), "read it")
+    body = _expect_json(
+        acting(ctx, ADMIN, LabelsApi).get(ref.owner, ref.name, template_notes.label_id(repo, name)), "read it"
+    )
     validate(body, "label")
     assert (body["color"], body["description"]) == (color, description), f"the label is {body}"
 
@@ -337,7 +333,7 @@ def label_has(
 def label_gone(ctx: ScenarioContext, template_notes: TemplateNotes, name: str, repo: str) -> None:
     """Reading the deleted label's id answers 404."""
     ref = ctx.repo(repo)
-    response = _labels(ctx, ADMIN).get(ref.owner, ref.name, template_notes.label_id(repo, name))
+    response = acting(ctx, ADMIN, LabelsApi).get(ref.owner, ref.name, template_notes.label_id(repo, name))
     assert response.status_code == 404, f"the label still answers {response.status_code}"
 
 
@@ -354,5 +350,7 @@ def label_count_unchanged(ctx: ScenarioContext, template_notes: TemplateNotes, r
 def label_unchanged(ctx: ScenarioContext, template_notes: TemplateNotes, name: str, repo: str, color: str) -> None:
     """A refused edit left name and colour as they were."""
     ref = ctx.repo(repo)
-    body = _expect_json(_labels(ctx, ADMIN).get(ref.owner, ref.name, template_notes.label_id(repo, name)), "read it")
+    body = _expect_json(
+        acting(ctx, ADMIN, LabelsApi).get(ref.owner, ref.name, template_notes.label_id(repo, name)), "read it"
+    )
     assert (body["name"], body["color"]) == (name, color), f"the label is now {body}"

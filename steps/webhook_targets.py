@@ -51,10 +51,6 @@ def canary_notes() -> CanaryNotes:
     return CanaryNotes()
 
 
-def _hooks(ctx: ScenarioContext, who: str) -> HooksApi:
-    return acting(ctx, who, HooksApi)
-
-
 def _hook_to(url: str) -> dict[str, object]:
     return {"type": "gitea", "config": {"url": url, "content_type": "json"}, "events": ["push"], "active": True}
 
@@ -67,7 +63,7 @@ def when_create_to_canary(
     path = loopback_canary.new_path(ctx.real_name("canary"))
     canary_notes.path = path
     ref = ctx.repo(repo)
-    ctx.response = _hooks(ctx, who).create_hook(ref.owner, ref.name, _hook_to(loopback_canary.url(path)))
+    ctx.response = acting(ctx, who, HooksApi).create_hook(ref.owner, ref.name, _hook_to(loopback_canary.url(path)))
 
 
 def _assert_never_reaches(
@@ -108,7 +104,7 @@ def when_create_through_name(
     ref = ctx.repo(repo)
     assert name in canary_notes.hosts, f'add `Given the reference resolves the name "{name}" ...`'
     url = f"http://{canary_notes.hosts[name]}:{port}{path}"
-    ctx.response = _hooks(ctx, who).create_hook(ref.owner, ref.name, _hook_to(url))
+    ctx.response = acting(ctx, who, HooksApi).create_hook(ref.owner, ref.name, _hook_to(url))
 
 
 @then(phrase('the webhook on "{repo}" is refused, or its test delivery never reaches the canary'))

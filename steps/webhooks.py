@@ -103,10 +103,6 @@ def hook_notes() -> HookNotes:
     return HookNotes()
 
 
-def _hooks_as(ctx: ScenarioContext, who: str) -> HooksApi:
-    return acting(ctx, who, HooksApi)
-
-
 def _create(
     ctx: ScenarioContext,
     hook_notes: HookNotes,
@@ -126,7 +122,7 @@ def _create(
         "events": [event.strip() for event in events.split(",") if event.strip()],
         "active": active,
     }
-    ctx.response = _hooks_as(ctx, who).create_hook(ref.owner, ref.name, option)
+    ctx.response = acting(ctx, who, HooksApi).create_hook(ref.owner, ref.name, option)
     assert ctx.response.status_code == 201, f"the webhook was not created: {ctx.response.text[:300]}"
     hook_notes.created(ctx, repo, path, secret)
 
@@ -167,7 +163,7 @@ def when_create(
     text = expand(ctx, docstring.replace(RECEIVER_PLACEHOLDER, "\0")).replace("\0", webhook_receiver.url(path))
     option = json_document(text)
     ref = ctx.repo(repo)
-    ctx.response = _hooks_as(ctx, who).create_hook(ref.owner, ref.name, option)
+    ctx.response = acting(ctx, who, HooksApi).create_hook(ref.owner, ref.name, option)
     config = option.get("config") if isinstance(option, dict) else None
     secret = str(config.get("secret", "")) if isinstance(config, dict) else ""
     hook_notes.created(ctx, repo, path, secret)
@@ -176,21 +172,21 @@ def when_create(
 @when(phrase('"{who}" lists the webhooks of "{repo}"'))
 def when_list(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _hooks_as(ctx, who).list_hooks(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, HooksApi).list_hooks(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" gets the webhook'))
 def when_get(ctx: ScenarioContext, hook_notes: HookNotes, who: str) -> None:
     hook = hook_notes.hook()
     ref = ctx.repo(hook.repo)
-    ctx.response = _hooks_as(ctx, who).get_hook(ref.owner, ref.name, hook.id)
+    ctx.response = acting(ctx, who, HooksApi).get_hook(ref.owner, ref.name, hook.id)
 
 
 @when(phrase('"{who}" gets the webhook through the repository "{repo}"'))
 def when_get_elsewhere(ctx: ScenarioContext, hook_notes: HookNotes, who: str, repo: str) -> None:
     """The hook's id under another repository's path."""
     ref = ctx.repo(repo)
-    ctx.response = _hooks_as(ctx, who).get_hook(ref.owner, ref.name, hook_notes.hook().id)
+    ctx.response = acting(ctx, who, HooksApi).get_hook(ref.owner, ref.name, hook_notes.hook().id)
 
 
 @when(phrase('"{who}" edits the webhook with the body'))
@@ -198,21 +194,21 @@ def when_edit(ctx: ScenarioContext, hook_notes: HookNotes, who: str, docstring: 
     hook = hook_notes.hook()
     ref = ctx.repo(hook.repo)
     option = json_option(ctx, docstring)
-    ctx.response = _hooks_as(ctx, who).edit_hook(ref.owner, ref.name, hook.id, option)
+    ctx.response = acting(ctx, who, HooksApi).edit_hook(ref.owner, ref.name, hook.id, option)
 
 
 @when(phrase('"{who}" deletes the webhook'))
 def when_delete(ctx: ScenarioContext, hook_notes: HookNotes, who: str) -> None:
     hook = hook_notes.hook()
     ref = ctx.repo(hook.repo)
-    ctx.response = _hooks_as(ctx, who).delete_hook(ref.owner, ref.name, hook.id)
+    ctx.response = acting(ctx, who, HooksApi).delete_hook(ref.owner, ref.name, hook.id)
 
 
 @when(phrase('"{who}" tests the webhook'))
 def when_test(ctx: ScenarioContext, hook_notes: HookNotes, who: str) -> None:
     hook = hook_notes.hook()
     ref = ctx.repo(hook.repo)
-    ctx.response = _hooks_as(ctx, who).test_hook(ref.owner, ref.name, hook.id)
+    ctx.response = acting(ctx, who, HooksApi).test_hook(ref.owner, ref.name, hook.id)
 
 
 # ---------------------------------------------------------------- Then: hooks
