@@ -26,8 +26,7 @@ from .client import HttpClient, TokenAuth
 from .context import ScenarioContext
 from .identities import IdentityFactory
 from .ledger import CleanupLedger
-from .reporting import ReportingPlugin
-from .results import scenario_info
+from .reporting import INFO_KEY, ReportingPlugin
 from .seeding import SeededData, scenario_seed
 from .state import RunState
 from .tags import AREAS, SOURCES, SPECIAL_TAGS
@@ -222,8 +221,8 @@ def ctx(forge_api: ForgeApi, pytestconfig: pytest.Config) -> ScenarioContext:
 
 @pytest.fixture
 def fake(request: pytest.FixtureRequest) -> SeededData:
-    """The scenario's incidental data, drawn from the run's seed and the scenario's id."""
-    info = scenario_info(request.node) if isinstance(request.node, pytest.Item) else None
+    """The scenario's incidental data, drawn from the run's seed and the scenario's id (as collection named it)."""
+    info = request.node.stash.get(INFO_KEY, None)
     scenario = info.id if info is not None else request.node.nodeid
     return SeededData(scenario_seed(_state(request.config).seed, scenario))
 
