@@ -20,8 +20,8 @@ from faker import Faker
 
 __all__ = ["LOCALES", "SeededData", "new_run_seed", "scenario_seed"]
 
-LOCALES = ("en_US", "de_DE", "fr_FR", "ru_RU", "ja_JP", "ar_AA", "zh_CN")
-"""Latin, Cyrillic, Japanese, Arabic (right to left) and Chinese text; the first is the fallback."""
+LOCALES = ("en_US", "de_DE", "ru_RU", "ja_JP", "ar_AA")
+"""Latin, Cyrillic, Japanese (kana and kanji) and Arabic (right to left) text."""
 MAX_FULL_NAME = 100
 """Gitea's limit for the full name of a user or an organization (``MaxSize(100)``)."""
 ASCII_WORD = re.compile(r"[^a-z0-9]+")
