@@ -112,7 +112,7 @@ def given_org_edited(ctx: ScenarioContext, who: str, org: str, full_name: str) -
 @given(phrase('"{user}" shows its membership of "{org}"'))
 def given_public_member(ctx: ScenarioContext, user: str, org: str) -> None:
     """The member publicizes its own membership."""
-    response = ctx.user(user).api.orgs.publicize_member(ctx.orgs[org], ctx.user(user).username)
+    response = acting_api(ctx, user).orgs.publicize_member(ctx.orgs[org], ctx.user(user).username)
     expect_status(response, 204, f'publicize the membership of "{user}"')
 
 
