@@ -28,6 +28,7 @@ examples:
   conformance -m "spec and not slow"            the specification's clauses, quick ones only
   conformance --target https://forge.example/ --token $ADMIN_TOKEN
   conformance -n auto                           in parallel, one worker (and embedded server) per CPU
+  conformance --seed 1234 -k "A user"           replay the data a run with seed 1234 drew (see its summary)
   conformance -- -vv --lf                       anything after -- goes to pytest
   conformance janitor --target URL --token T --run-id ck1a2b3c [--delete]
                                                 list (and delete) what run ck1a2b3c left behind
@@ -70,6 +71,7 @@ EXIT_CODES = {
 
 # pytest plugins installed beside the kit (by its own tests' dependencies) that the suite never uses:
 # not loading them saves each pytest process (the controller and every xdist worker) most of a second.
+# (The suite draws data with the Faker library itself, seeded per scenario by conformance.seeding.)
 UNUSED_PLUGINS = ("hypothesispytest", "schemathesis", "faker", "anyio")
 
 
@@ -101,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
         dest="workers",
         metavar="N",
         help="pytest-xdist workers: a number, or auto (one per CPU); 0 runs serially (the default)",
+    )
+    selection.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed of the data scenarios draw (names, texts, file contents); a run's seed replays its data",
     )
     _add_reporting_arguments(selection)
     output = parser.add_argument_group("output")
@@ -141,6 +149,8 @@ def pytest_arguments(argv: Sequence[str]) -> list[str]:
         arguments.append("--keep-data")
     if options.allow_destructive:
         arguments.append("--allow-destructive")
+    if options.seed is not None:
+        arguments += ["--seed", str(options.seed)]
     arguments += _worker_arguments(options.workers)
     return arguments + unknown + extra
 

@@ -7,7 +7,6 @@ the target sees, so runs and scenarios never collide on a shared server.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import requests
 
@@ -63,9 +62,13 @@ class TokenRef:
 
 @dataclass
 class ScenarioContext:
-    """State shared by the steps of one scenario; created fresh for each.
+    """The identities and the last response every step of one scenario shares; created fresh for each.
 
-    ``names`` maps short names of accounts a When step created (without credentials) to real names.
+    State only some areas share lives in typed per-area dataclasses the step libraries provide as
+    fixtures (``steps/<area>.py``), never here.
+
+    ``names`` maps short names of accounts a When step created (without credentials) to real names;
+    ``org_owners`` an organization's short name to the short name of the user who created it.
     """
 
     run_prefix: str
@@ -74,10 +77,10 @@ class ScenarioContext:
     response: requests.Response | None = None
     users: dict[str, Identity] = field(default_factory=dict)
     orgs: dict[str, str] = field(default_factory=dict)
+    org_owners: dict[str, str] = field(default_factory=dict)
     repos: dict[str, RepoRef] = field(default_factory=dict)
     tokens: dict[str, TokenRef] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
-    values: dict[str, Any] = field(default_factory=dict)
 
     def real_name(self, short: str) -> str:
         """The name the target sees for a Gherkin short name: unique per run and per scenario."""
@@ -140,14 +143,3 @@ class ScenarioContext:
             if repo.full_name == real:
                 return short
         return None
-
-    def remember(self, key: str, value: Any) -> None:
-        """Keep a value for a later step."""
-        self.values[key] = value
-
-    def recall(self, key: str) -> Any:
-        """A value an earlier step remembered."""
-        try:
-            return self.values[key]
-        except KeyError:
-            raise AssertionError(f'nothing remembered as "{key}" in this scenario') from None

@@ -18,6 +18,7 @@ from .api import ForgeApi
 from .client import BasicAuth, HttpClient, TokenAuth, json_of
 from .context import Identity, RepoRef, ScenarioContext, TokenRef
 from .ledger import CleanupLedger
+from .seeding import SeededData
 
 __all__ = ["DEFAULT_SCOPES", "IdentityFactory", "SetupError", "make_run_prefix", "random_password"]
 
@@ -50,12 +51,20 @@ def _expect(response: requests.Response, statuses: Sequence[int], what: str) -> 
 class IdentityFactory:
     """Creates users, tokens, organizations and repositories for one scenario."""
 
-    def __init__(self, ctx: ScenarioContext, admin: ForgeApi, ledger: CleanupLedger, api_url: str) -> None:
+    def __init__(
+        self,
+        ctx: ScenarioContext,
+        admin: ForgeApi,
+        ledger: CleanupLedger,
+        api_url: str,
+        fake: SeededData | None = None,
+    ) -> None:
         self.ctx = ctx
         self.admin = admin
         self.ledger = ledger
         self.api_url = api_url
         self.recorder = admin.http.recorder
+        self.fake = fake if fake is not None else SeededData(0)
 
     def _client(self, auth: requests.auth.AuthBase | None) -> HttpClient:
         return HttpClient(self.api_url, auth, recorder=self.recorder, timeout=self.admin.http.timeout)
@@ -67,7 +76,7 @@ class IdentityFactory:
         username = self.ctx.real_name(short)
         password = random_password()
         self.recorder.add_secret(password)
-        email = f"{username}@conformance.invalid"
+        email = self.fake.email(username)
         self.ledger.record_user(username)
         _expect(self.admin.users.admin_create(username, email, password), (201,), f'create the user "{short}"')
         basic = self._client(BasicAuth(username, password))
@@ -115,6 +124,7 @@ class IdentityFactory:
         self.ledger.record_org(name)
         _expect(owner.api.orgs.create(name), (201,), f'create the organization "{short}"')
         self.ctx.orgs[short] = name
+        self.ctx.org_owners[short] = owner_short
         return name
 
     def repo(self, short: str, *, auto_init: bool = True, private: bool = False) -> RepoRef:
@@ -129,13 +139,17 @@ class IdentityFactory:
             org = self.ctx.orgs[owner_short]
             creator = self.admin
             self.ledger.record_repo(org, name)
-            response = creator.repos.create(name, org=org, auto_init=auto_init, private=private)
+            description = self.fake.sentence()
+            response = creator.repos.create(
+                name, org=org, auto_init=auto_init, private=private, description=description
+            )
             owner = org
         else:
             identity = self.user(owner_short)
             owner = identity.username
             self.ledger.record_repo(owner, name)
-            response = identity.api.repos.create(name, auto_init=auto_init, private=private)
+            description = self.fake.sentence()
+            response = identity.api.repos.create(name, auto_init=auto_init, private=private, description=description)
         body = _expect(response, (201,), f'create the repository "{short}"')
         default_branch = body.get("default_branch") if isinstance(body, dict) else None
         ref = RepoRef(short=short, owner=owner, name=name, default_branch=str(default_branch or "main"))

@@ -5,7 +5,8 @@ Under xdist each worker is a pytest session of its own: it starts its own embedd
 scenarios. The scenario records, verdicts and the run's facts travel to the controller through
 ``conformance.reporting`` (report ``user_properties`` and ``workeroutput``); this module adds the rest:
 
-- all workers share the controller's run prefix, and a worker's scenario numbers are ``index + 1``,
+- all workers share the controller's run prefix and seed (so a scenario draws the same data on any
+  worker), and a worker's scenario numbers are ``index + 1``,
   then every ``count``-th number, so names stay unique on a shared live target too;
 - each worker's embedded server logs to a file of its own, which the controller merges into one
   ``reference-server.log`` (each line prefixed with its worker);
@@ -40,6 +41,7 @@ __all__ = [
 
 BDD_PROPERTY = "conformance_bdd_scenario"
 PREFIX_INPUT = "conformance_run_prefix"
+SEED_INPUT = "conformance_seed"
 OUTPUT_KEY = "conformance_server_log"
 SERVER_LOG = "reference-server.log"
 
@@ -115,8 +117,9 @@ class ControllerPlugin:
         self.logs: dict[str, str] = {}
 
     def pytest_configure_node(self, node: Any) -> None:
-        """Every worker names things with the controller's run prefix."""
+        """Every worker names things with the controller's run prefix and draws data from its seed."""
         node.workerinput[PREFIX_INPUT] = self.state.run_prefix
+        node.workerinput[SEED_INPUT] = self.state.seed
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -159,6 +162,9 @@ def register(config: pytest.Config, state: RunState) -> None:
         if isinstance(prefix, str) and prefix:
             state.run_prefix = prefix
             state.results.run_prefix = prefix
+        seed = workerinput.get(SEED_INPUT)
+        if isinstance(seed, int):
+            state.seed = state.results.seed = seed
         state.sequence = scenario_numbers(config)
         config.pluginmanager.register(WorkerPlugin(state), "conformance-xdist-worker")
     elif is_controller(config):

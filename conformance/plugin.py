@@ -27,7 +27,8 @@ from .context import ScenarioContext
 from .contract import Contract, ContractViolation
 from .identities import IdentityFactory
 from .ledger import CleanupLedger
-from .reporting import ReportingPlugin
+from .reporting import INFO_KEY, ReportingPlugin
+from .seeding import SeededData, scenario_seed
 from .state import RunState
 from .tags import AREAS, SOURCES, SPECIAL_TAGS
 from .target import EmbeddedServer, Target, TargetError
@@ -66,6 +67,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         dest="conformance_keep_data",
         action="store_true",
         help="keep what the run created and the embedded server's data directory",
+    )
+    group.addoption(
+        "--seed",
+        dest="conformance_seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="seed of the incidental data scenarios draw (names, texts, file contents); replays a run's data",
     )
     group.addoption(
         "--allow-destructive",
@@ -158,7 +167,11 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     """The run id, so the leftovers of a crashed run can be found: ``conformance janitor --run-id ID``."""
     if parallel.is_worker(config):
         return None
-    return f"conformance run id: {_state(config).run_prefix} (every name this run creates starts with it)"
+    state = _state(config)
+    return (
+        f"conformance run id: {state.run_prefix} (every name this run creates starts with it); "
+        f"seed: {state.seed} (--seed {state.seed} replays the scenarios' data)"
+    )
 
 
 @pytest.fixture(scope="session")
@@ -209,9 +222,19 @@ def ctx(forge_api: ForgeApi, pytestconfig: pytest.Config) -> ScenarioContext:
 
 
 @pytest.fixture
-def identities(ctx: ScenarioContext, forge_api: ForgeApi, ledger: CleanupLedger, target: Target) -> IdentityFactory:
+def fake(request: pytest.FixtureRequest) -> SeededData:
+    """The scenario's incidental data, drawn from the run's seed and the scenario's id (as collection named it)."""
+    info = request.node.stash.get(INFO_KEY, None)
+    scenario = info.id if info is not None else request.node.nodeid
+    return SeededData(scenario_seed(_state(request.config).seed, scenario))
+
+
+@pytest.fixture
+def identities(
+    ctx: ScenarioContext, forge_api: ForgeApi, ledger: CleanupLedger, target: Target, fake: SeededData
+) -> IdentityFactory:
     """Creates the scenario's users, tokens, organizations and repositories."""
-    return IdentityFactory(ctx, forge_api, ledger, target.api_url)
+    return IdentityFactory(ctx, forge_api, ledger, target.api_url, fake)
 
 
 def _scenario_tags(item: pytest.Item) -> tuple[Any, set[str]] | None:

@@ -65,6 +65,7 @@ def _header(results: dict[str, Any]) -> str:
         ("profile", f"{profile['name']} — {profile['chosen_by']}"),
         ("kit version", results["kit_version"]),
         ("started", results["started"]),
+        ("seed", f"{results['seed']} (conformance --seed {results['seed']} replays the scenarios' data)"),
         ("duration", f"{results['duration']} s"),
         ("exit status", f"{results['exit_status']}{' (the run was stopped early)' if results['interrupted'] else ''}"),
         ("expectations file", results["expectations"]["file"] or "none"),

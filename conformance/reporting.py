@@ -60,7 +60,7 @@ from .verdicts import (
     unsupported_by_501,
 )
 
-__all__ = ["BAD_PROFILE_EXIT", "ReportingPlugin"]
+__all__ = ["BAD_PROFILE_EXIT", "INFO_KEY", "ReportingPlugin"]
 
 BAD_PROFILE_EXIT = 6
 PROPERTY_SCENARIO = "conformance.scenario"

@@ -50,7 +50,7 @@ __all__ = [
 OUTCOMES = VERDICTS
 UNPARSABLE_FEATURE = "conformance_unparsable_feature"
 EXAMPLE_PARAMETER = "_pytest_bdd_example"
-RESULTS_SCHEMA_VERSION = 3
+RESULTS_SCHEMA_VERSION = 4
 NO_AREA = "(none)"
 
 
@@ -179,6 +179,7 @@ class RunResults:
     target_embedded: bool = True
     kit_version: str = ""
     run_prefix: str = ""
+    seed: int = 0
     started: str = ""
     duration: float = 0.0
     exit_status: int = 0
@@ -210,6 +211,7 @@ class RunResults:
             "profile": self.profile,
             "kit_version": self.kit_version,
             "run_prefix": self.run_prefix,
+            "seed": self.seed,
             "started": self.started,
             "duration": round(self.duration, 3),
             "exit_status": self.exit_status,
@@ -391,6 +393,7 @@ def summary_lines(results: RunResults, report_dir: Path | None) -> list[tuple[st
     kind = "embedded reference server" if results.target_embedded else "live target"
     write(f"target: {results.target_url} ({kind}, version {results.target_version})")
     write(f"profile: {results.profile['name']} ({results.profile['chosen_by']})")
+    write(f"seed: {results.seed} (--seed {results.seed} replays the data the scenarios drew)")
     areas = {name: counts for name, counts in summarise_areas(results.scenarios).items() if counts.verdict != DISABLED}
     for line in render_summary_table(areas):
         write(line)

@@ -17,6 +17,7 @@ from .identities import make_run_prefix
 from .ledger import CleanupLedger
 from .paths import FEATURES_DIR, SUITE_DIR
 from .results import RunResults
+from .seeding import new_run_seed
 from .target import EmbeddedServer, Target, TargetSettings, resolve_settings
 
 __all__ = ["RunState"]
@@ -33,7 +34,9 @@ class RunState:
         self.keep_data: bool = option.conformance_keep_data
         self.recorder = Recorder()
         self.run_prefix = make_run_prefix()
-        self.results = RunResults(kit_version=__version__, run_prefix=self.run_prefix)
+        given_seed: int | None = option.conformance_seed
+        self.seed = new_run_seed() if given_seed is None else given_seed
+        self.results = RunResults(kit_version=__version__, run_prefix=self.run_prefix, seed=self.seed)
         self.started = time.monotonic()
         self.results.started = datetime.now(UTC).isoformat(timespec="seconds")
         self.sequence = itertools.count(1)

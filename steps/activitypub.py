@@ -7,7 +7,8 @@ from pytest_bdd import then, when
 from conformance.api.activitypub import ActivityPubApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase
+from steps.actors import ADMIN, ANONYMOUS, acting
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
@@ -15,25 +16,25 @@ __all__: list[str] = []
 @when(phrase('an anonymous client sends {method:w} to the ActivityPub path "{sub_path}"'))
 def anonymous_activitypub(ctx: ScenarioContext, method: str, sub_path: str) -> None:
     """A request without credentials under ``/activitypub``."""
-    ctx.response = ctx.anonymous().area(ActivityPubApi).activitypub(method, sub_path)
+    ctx.response = acting(ctx, ANONYMOUS, ActivityPubApi).activitypub(method, sub_path)
 
 
 @when(phrase('"{who}" sends {method:w} to the ActivityPub path "{sub_path}"'))
 def user_activitypub(ctx: ScenarioContext, who: str, method: str, sub_path: str) -> None:
     """A request with the user's token under ``/activitypub``."""
-    ctx.response = ctx.user(who).api.area(ActivityPubApi).activitypub(method, sub_path)
+    ctx.response = acting(ctx, who, ActivityPubApi).activitypub(method, sub_path)
 
 
-@when("an anonymous client asks for the nodeinfo")
+@when(phrase("an anonymous client asks for the nodeinfo"))
 def anonymous_nodeinfo(ctx: ScenarioContext) -> None:
     """``GET /nodeinfo`` without credentials."""
-    ctx.response = ctx.anonymous().area(ActivityPubApi).nodeinfo()
+    ctx.response = acting(ctx, ANONYMOUS, ActivityPubApi).nodeinfo()
 
 
-@when("the admin asks for the nodeinfo")
+@when(phrase("the admin asks for the nodeinfo"))
 def admin_nodeinfo(ctx: ScenarioContext) -> None:
     """``GET /nodeinfo`` with the admin token."""
-    ctx.response = ctx.admin.area(ActivityPubApi).nodeinfo()
+    ctx.response = acting(ctx, ADMIN, ActivityPubApi).nodeinfo()
 
 
 @then(phrase('the answer is 501 with the plain text "{text}"'))
@@ -54,7 +55,7 @@ def read_description(ctx: ScenarioContext, document: str) -> None:
     ctx.response = documents[document]()
 
 
-@then("the description lists no ActivityPub or nodeinfo path")
+@then(phrase("the description lists no ActivityPub or nodeinfo path"))
 def description_leaves_them_out(ctx: ScenarioContext) -> None:
     """The document lists paths, none of them under /activitypub or /nodeinfo."""
     response = ctx.last_response()

@@ -9,7 +9,8 @@ from pytest_bdd import then, when
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.target import Target
-from steps.common import phrase
+from steps.actors import ANONYMOUS, acting_api
+from steps.parsing import phrase
 
 
 def _api_path(target: Target) -> str:
@@ -17,25 +18,25 @@ def _api_path(target: Target) -> str:
     return urlsplit(target.base_url).path.rstrip("/") + "/api/v1"
 
 
-@when("an anonymous client fetches the server version")
+@when(phrase("an anonymous client fetches the server version"))
 def fetch_version(ctx: ScenarioContext) -> None:
     """``GET /api/v1/version`` without credentials."""
-    ctx.response = ctx.anonymous().misc.version()
+    ctx.response = acting_api(ctx, ANONYMOUS).misc.version()
 
 
-@when("an anonymous client fetches the Swagger description")
+@when(phrase("an anonymous client fetches the Swagger description"))
 def fetch_swagger(ctx: ScenarioContext) -> None:
     """``GET /swagger.v1.json`` without credentials."""
-    ctx.response = ctx.anonymous().misc.swagger()
+    ctx.response = acting_api(ctx, ANONYMOUS).misc.swagger()
 
 
-@when("an anonymous client fetches the OpenAPI 3 description")
+@when(phrase("an anonymous client fetches the OpenAPI 3 description"))
 def fetch_openapi3(ctx: ScenarioContext) -> None:
     """``GET /openapi3.v1.json`` without credentials."""
-    ctx.response = ctx.anonymous().misc.openapi3()
+    ctx.response = acting_api(ctx, ANONYMOUS).misc.openapi3()
 
 
-@then("the response is JSON")
+@then(phrase("the response is JSON"))
 def response_is_json(ctx: ScenarioContext) -> None:
     """The body parses as JSON and the content type says so."""
     response = ctx.last_response()
@@ -44,14 +45,14 @@ def response_is_json(ctx: ScenarioContext) -> None:
     json_of(response)
 
 
-@then("the description's basePath is the target's API path")
+@then(phrase("the description's basePath is the target's API path"))
 def base_path(ctx: ScenarioContext, target: Target) -> None:
     """``basePath`` is ``/<suburl>/api/v1`` for the target's base URL."""
     body = json_of(ctx.last_response())
     assert body.get("basePath") == _api_path(target), f"basePath is {body.get('basePath')!r}"
 
 
-@then("the description's first server URL ends with the target's API path")
+@then(phrase("the description's first server URL ends with the target's API path"))
 def server_url(ctx: ScenarioContext, target: Target) -> None:
     """``servers[0].url`` ends with ``/<suburl>/api/v1``."""
     body = json_of(ctx.last_response())

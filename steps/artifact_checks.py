@@ -14,7 +14,8 @@ from conformance.api.artifacts import WireField, wire_fields
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.schemas import validate
-from steps.artifacts import RFC3339, current_names, ids_of, job_of, listed, notes, protocol, reply, reply_field, step
+from steps.artifacts import RFC3339, ArtifactWorld, ids_of, listed, reply, reply_field
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
@@ -42,7 +43,7 @@ def _varint(item: WireField) -> int:
 # ---------------------------------------------------------------- replies
 
 
-@then("the RPC succeeds")
+@then(phrase("the RPC succeeds"))
 def then_rpc_succeeds(ctx: ScenarioContext) -> None:
     """200 with a JSON body."""
     response = ctx.last_response()
@@ -51,7 +52,7 @@ def then_rpc_succeeds(ctx: ScenarioContext) -> None:
     reply(ctx)
 
 
-@then("the RPC succeeds in binary protobuf")
+@then(phrase("the RPC succeeds in binary protobuf"))
 def then_rpc_succeeds_binary(ctx: ScenarioContext) -> None:
     """200 with a protobuf content type and a body that parses as protobuf."""
     response = ctx.last_response()
@@ -61,7 +62,7 @@ def then_rpc_succeeds_binary(ctx: ScenarioContext) -> None:
     wire_fields(response.content)
 
 
-@then(step('the RPC reply field "{name:Q}" is true'))
+@then(phrase('the RPC reply field "{name}" is true'))
 def then_field_true(ctx: ScenarioContext, name: str) -> None:
     """A bool field is true."""
     assert reply_field(reply(ctx), name) is True, f"{name} is {reply_field(reply(ctx), name)!r}"
@@ -75,27 +76,29 @@ def assert_signed_url(url: str) -> None:
     assert query.get("sig") and query.get("expires"), f"{url!r} carries no sig and expires"
 
 
-@then(step('the RPC reply field "{name:Q}" is an absolute URL with a signature'))
+@then(phrase('the RPC reply field "{name}" is an absolute URL with a signature'))
 def then_field_signed_url(ctx: ScenarioContext, name: str) -> None:
     """A URL field is absolute and signed."""
     assert_signed_url(str(reply_field(reply(ctx), name)))
 
 
-@then(step('the RPC reply field "{name:Q}" is a positive int64'))
+@then(phrase('the RPC reply field "{name}" is a positive int64'))
 def then_field_positive(ctx: ScenarioContext, name: str) -> None:
     """An int64 (protojson string or number) above zero."""
     value = reply_field(reply(ctx), name)
     assert str(value).isdigit() and int(value) > 0, f"{name} is {value!r}"
 
 
-@then(step('the RPC reply field "{name:Q}" is the database id of "{artifact:Q}"'))
-def then_field_is_id(ctx: ScenarioContext, name: str, artifact: str) -> None:
+@then(phrase('the RPC reply field "{name}" is the database id of "{artifact}"'))
+def then_field_is_id(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str, artifact: str) -> None:
     """An id field equals the id finalize gave the artifact."""
     value = reply_field(reply(ctx), name)
-    assert int(value) == notes(ctx).ids[artifact], f"{name} is {value!r}, {artifact} is {notes(ctx).ids[artifact]}"
+    assert int(value) == artifacts.notes().ids[artifact], (
+        f"{name} is {value!r}, {artifact} is {artifacts.notes().ids[artifact]}"
+    )
 
 
-@then(step('the RPC fails with status {status:d} and Twirp code "{code:Q}"'))
+@then(phrase('the RPC fails with status {status:d} and Twirp code "{code}"'))
 def then_rpc_fails(ctx: ScenarioContext, status: int, code: str) -> None:
     """The status, then a Twirp JSON error body with that code."""
     response = ctx.last_response()
@@ -105,33 +108,33 @@ def then_rpc_fails(ctx: ScenarioContext, status: int, code: str) -> None:
     assert body["code"] == code, f"the Twirp code is {body['code']!r}, expected {code!r}: {body.get('msg')}"
 
 
-@then("the RPC is refused with a 4xx status")
+@then(phrase("the RPC is refused with a 4xx status"))
 def then_rpc_refused(ctx: ScenarioContext) -> None:
     """A client error (Gitea and the reference differ on which)."""
     status = ctx.last_response().status_code
     assert 400 <= status < 500, f"expected a 4xx status, got {status}: {ctx.last_response().text[:300]}"
 
 
-@then("the job's run lists no artifacts")
-def then_no_artifacts(ctx: ScenarioContext) -> None:
+@then(phrase("the job's run lists no artifacts"))
+def then_no_artifacts(artifacts: ArtifactWorld) -> None:
     """ListArtifacts answers an empty list."""
-    assert current_names(ctx) == {}, f"the run lists {current_names(ctx)}"
+    assert artifacts.current_names() == {}, f"the run lists {artifacts.current_names()}"
 
 
-@then("the other job's run lists no artifacts")
-def then_other_no_artifacts(ctx: ScenarioContext) -> None:
+@then(phrase("the other job's run lists no artifacts"))
+def then_other_no_artifacts(artifacts: ArtifactWorld) -> None:
     """The other run's ListArtifacts is empty."""
-    assert current_names(ctx, "other job") == {}, f"the other run lists {current_names(ctx, 'other job')}"
+    assert artifacts.current_names("other job") == {}, f"the other run lists {artifacts.current_names('other job')}"
 
 
-@then(step('the job\'s run lists the artifact "{name:Q}" with size {size:d}'))
-def then_lists_artifact(ctx: ScenarioContext, name: str, size: int) -> None:
+@then(phrase('the job\'s run lists the artifact "{name}" with size {size:d}'))
+def then_lists_artifact(artifacts: ArtifactWorld, name: str, size: int) -> None:
     """ListArtifacts holds the artifact with that size."""
-    names = current_names(ctx)
+    names = artifacts.current_names()
     assert names.get(name) == size, f"the run lists {names}, expected {name!r} of {size} bytes"
 
 
-@then(step('the RPC reply lists exactly the artifacts "{names:Q}"'))
+@then(phrase('the RPC reply lists exactly the artifacts "{names}"'))
 def then_reply_lists(ctx: ScenarioContext, names: str) -> None:
     """The names of the listed artifacts ("" for none)."""
     actual = sorted(str(item.get("name")) for item in listed(ctx))
@@ -142,25 +145,25 @@ def then_reply_lists(ctx: ScenarioContext, names: str) -> None:
 # ---------------------------------------------------------------- list items (JSON)
 
 
-@then("every listed artifact carries the job's run and job backend ids")
-def then_items_carry_ids(ctx: ScenarioContext) -> None:
+@then(phrase("every listed artifact carries the job's run and job backend ids"))
+def then_items_carry_ids(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """Each item's backend ids are the job's."""
-    job = job_of(ctx)
+    job = artifacts.job()
     for item in listed(ctx):
         ids = (str(reply_field(item, "workflow_run_backend_id")), str(reply_field(item, "workflow_job_run_backend_id")))
         assert ids == (str(job.run_id), str(job.job_id)), f"item {item.get('name')!r} carries {ids}"
 
 
-@then(step('the listed artifact "{name:Q}" has size {size:d} and the database id given at finalize'))
-def then_item_fields(ctx: ScenarioContext, name: str, size: int) -> None:
+@then(phrase('the listed artifact "{name}" has size {size:d} and the database id given at finalize'))
+def then_item_fields(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str, size: int) -> None:
     """size and database_id of one item (int64 as string or number)."""
     item = next((item for item in listed(ctx) if item.get("name") == name), None)
     assert item is not None, f'"{name}" is not listed'
     assert int(reply_field(item, "size")) == size, f"size is {reply_field(item, 'size')!r}"
-    assert int(reply_field(item, "database_id")) == notes(ctx).ids[name], f"database_id is {item}"
+    assert int(reply_field(item, "database_id")) == artifacts.notes().ids[name], f"database_id is {item}"
 
 
-@then("every listed artifact has a created_at timestamp in RFC 3339")
+@then(phrase("every listed artifact has a created_at timestamp in RFC 3339"))
 def then_items_created(ctx: ScenarioContext) -> None:
     """created_at is an RFC 3339 Timestamp, not in the future."""
     for item in listed(ctx):
@@ -173,31 +176,31 @@ def then_items_created(ctx: ScenarioContext) -> None:
 # ---------------------------------------------------------------- binary replies
 
 
-@then(step("the binary reply has field {number:d} set to true"))
+@then(phrase("the binary reply has field {number:d} set to true"))
 def then_binary_true(ctx: ScenarioContext, number: int) -> None:
     """A bool field encoded as varint 1."""
     assert _varint(_field(_fields(ctx), number)) == 1
 
 
-@then(step("the binary reply has field {number:d} holding an absolute URL with a signature"))
+@then(phrase("the binary reply has field {number:d} holding an absolute URL with a signature"))
 def then_binary_url(ctx: ScenarioContext, number: int) -> None:
     """A string field holding a signed URL."""
     assert_signed_url(_text(_field(_fields(ctx), number)))
 
 
-@then(step("the binary reply has field {number:d} holding a positive integer"))
+@then(phrase("the binary reply has field {number:d} holding a positive integer"))
 def then_binary_positive(ctx: ScenarioContext, number: int) -> None:
     """An int64 field above zero."""
     assert _varint(_field(_fields(ctx), number)) > 0
 
 
-@then(step('the binary reply has field {number:d} holding the database id of "{name:Q}"'))
-def then_binary_id(ctx: ScenarioContext, number: int, name: str) -> None:
+@then(phrase('the binary reply has field {number:d} holding the database id of "{name}"'))
+def then_binary_id(ctx: ScenarioContext, artifacts: ArtifactWorld, number: int, name: str) -> None:
     """An int64 field equal to the artifact's id."""
-    assert _varint(_field(_fields(ctx), number)) == notes(ctx).ids[name]
+    assert _varint(_field(_fields(ctx), number)) == artifacts.notes().ids[name]
 
 
-@then(step("the binary reply has {count:d} artifacts in field {number:d}"))
+@then(phrase("the binary reply has {count:d} artifacts in field {number:d}"))
 def then_binary_count(ctx: ScenarioContext, count: int, number: int) -> None:
     """A repeated message field with this many entries (and no other field)."""
     fields = _fields(ctx)
@@ -206,20 +209,22 @@ def then_binary_count(ctx: ScenarioContext, count: int, number: int) -> None:
 
 
 @then(
-    "every binary artifact has its run id in field 1, job id in field 2, database id in field 3, "
-    "name in field 4, size in field 5 and created_at in field 6"
+    phrase(
+        "every binary artifact has its run id in field 1, job id in field 2, database id in field 3, "
+        "name in field 4, size in field 5 and created_at in field 6"
+    )
 )
-def then_binary_items(ctx: ScenarioContext) -> None:
+def then_binary_items(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """ListArtifactsResponse_MonolithArtifact by field number."""
-    job = job_of(ctx)
+    job = artifacts.job()
     for entry in _fields(ctx):
         assert isinstance(entry.value, bytes)
         item = wire_fields(entry.value)
         assert _text(_field(item, 1)) == str(job.run_id)
         assert _text(_field(item, 2)) == str(job.job_id)
         name = _text(_field(item, 4))
-        assert _varint(_field(item, 3)) == notes(ctx).ids[name], f"database id of {name!r}"
-        assert _varint(_field(item, 5)) == len(notes(ctx).contents[name]), f"size of {name!r}"
+        assert _varint(_field(item, 3)) == artifacts.notes().ids[name], f"database id of {name!r}"
+        assert _varint(_field(item, 5)) == len(artifacts.notes().contents[name]), f"size of {name!r}"
         created = _field(item, 6)
         assert isinstance(created.value, bytes), "created_at is not a message"
         seconds = _varint(_field(wire_fields(created.value), 1))
@@ -229,42 +234,42 @@ def then_binary_items(ctx: ScenarioContext) -> None:
 # ---------------------------------------------------------------- uploads and downloads
 
 
-@then(step("the upload answers {status:d}"))
+@then(phrase("the upload answers {status:d}"))
 def then_upload_status(ctx: ScenarioContext, status: int) -> None:
     """The signed upload URL's status (the Azure SDK needs exactly 201)."""
     response = ctx.last_response()
     assert response.status_code == status, f"the upload answered {response.status_code}: {response.text[:300]}"
 
 
-@then(step("the download answers {status:d}"))
+@then(phrase("the download answers {status:d}"))
 def then_download_status(ctx: ScenarioContext, status: int) -> None:
     """The signed download URL's status."""
     response = ctx.last_response()
     assert response.status_code == status, f"the download answered {response.status_code}: {response.text[:300]}"
 
 
-@then(step('the downloaded body is "{text:Q}"'))
+@then(phrase('the downloaded body is "{text}"'))
 def then_body(ctx: ScenarioContext, text: str) -> None:
     """The exact bytes."""
     body = ctx.last_response().content
     assert body == text.encode("utf-8"), f"the body is {body[:200]!r}, expected {text!r}"
 
 
-@then(step('the download has the header "{name:Q}" starting with "{prefix:Q}"'))
+@then(phrase('the download has the header "{name}" starting with "{prefix}"'))
 def then_header_prefix(ctx: ScenarioContext, name: str, prefix: str) -> None:
     """A header value's start (a content type may carry parameters)."""
     value = ctx.last_response().headers.get(name, "")
     assert value.lower().startswith(prefix.lower()), f"{name} is {value!r}, expected it to start with {prefix!r}"
 
 
-@then(step('the download has the header "{name:Q}" equal to "{value:Q}"'))
+@then(phrase('the download has the header "{name}" equal to "{value}"'))
 def then_header_equal(ctx: ScenarioContext, name: str, value: str) -> None:
     """A header value exactly."""
     actual = ctx.last_response().headers.get(name)
     assert actual == value, f"{name} is {actual!r}, expected {value!r}"
 
 
-@then(step('the download has a Content-Disposition naming the file "{filename:Q}"'))
+@then(phrase('the download has a Content-Disposition naming the file "{filename}"'))
 def then_disposition(ctx: ScenarioContext, filename: str) -> None:
     """Content-Disposition's filename (or filename*) parameter."""
     header = ctx.last_response().headers.get("Content-Disposition", "")
@@ -274,12 +279,12 @@ def then_disposition(ctx: ScenarioContext, filename: str) -> None:
     assert actual == filename, f"Content-Disposition {header!r} names {actual!r}, expected {filename!r}"
 
 
-@then(step('the artifact "{name:Q}" downloads as "{text:Q}"'))
-def then_artifact_downloads(ctx: ScenarioContext, name: str, text: str) -> None:
+@then(phrase('the artifact "{name}" downloads as "{text}"'))
+def then_artifact_downloads(artifacts: ArtifactWorld, name: str, text: str) -> None:
     """GetSignedArtifactURL and a GET give exactly these bytes."""
-    signing = protocol(ctx).call_json("GetSignedArtifactURL", {**ids_of(job_of(ctx)), "name": name})
+    signing = artifacts.protocol().call_json("GetSignedArtifactURL", {**ids_of(artifacts.job()), "name": name})
     assert signing.status_code == 200, f"GetSignedArtifactURL answered {signing.status_code}: {signing.text[:200]}"
-    response = protocol(ctx).fetch(str(reply_field(json_of(signing), "signed_url")))
+    response = artifacts.protocol().fetch(str(reply_field(json_of(signing), "signed_url")))
     assert response.status_code == 200, f"the download answered {response.status_code}"
     assert response.content == text.encode("utf-8"), f"downloaded {response.content[:200]!r}, expected {text!r}"
 
@@ -288,26 +293,26 @@ def _query(url: str) -> dict[str, Any]:
     return dict(parse_qsl(urlsplit(url).query))
 
 
-@then("the new upload URL names the same artifact id as the first")
-def then_same_artifact(ctx: ScenarioContext) -> None:
+@then(phrase("the new upload URL names the same artifact id as the first"))
+def then_same_artifact(artifacts: ArtifactWorld) -> None:
     """Two CreateArtifact calls for a pending name give URLs for one artifact id."""
-    name = next(name for name, urls in notes(ctx).upload_urls.items() if len(urls) >= 2)
-    first, second = notes(ctx).upload_urls[name][0], notes(ctx).upload_urls[name][-1]
+    name = next(name for name, urls in artifacts.notes().upload_urls.items() if len(urls) >= 2)
+    first, second = artifacts.notes().upload_urls[name][0], artifacts.notes().upload_urls[name][-1]
     assert _query(first).get("artifactID") == _query(second).get("artifactID"), f"{first} vs {second}"
 
 
-@then("the signed URL carries a 43-character unpadded base64url signature")
-def then_signature_shape(ctx: ScenarioContext) -> None:
+@then(phrase("the signed URL carries a 43-character unpadded base64url signature"))
+def then_signature_shape(artifacts: ArtifactWorld) -> None:
     """HMAC-SHA256 (32 bytes) as unpadded base64url is 43 characters of [A-Za-z0-9_-]."""
-    sig = str(_query(notes(ctx).signed_url).get("sig", ""))
+    sig = str(_query(artifacts.notes().signed_url).get("sig", ""))
     allowed = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     assert len(sig) == 43 and set(sig) <= allowed, f"sig {sig!r} is not 43 characters of unpadded base64url"
 
 
-@then("the signed URL expires one hour from now")
-def then_expires_in_an_hour(ctx: ScenarioContext) -> None:
+@then(phrase("the signed URL expires one hour from now"))
+def then_expires_in_an_hour(artifacts: ArtifactWorld) -> None:
     """expires is a Unix time about 3600 s ahead (the target's clock may differ by a minute)."""
-    expires = str(_query(notes(ctx).signed_url).get("expires", ""))
+    expires = str(_query(artifacts.notes().signed_url).get("expires", ""))
     assert expires.isdigit(), f"expires {expires!r} is not Unix seconds"
     ahead = int(expires) - time.time()
     assert 3600 - 120 <= ahead <= 3600 + 120, f"the URL expires in {ahead:.0f} s, expected about 3600"

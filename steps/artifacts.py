@@ -17,40 +17,23 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import pytest
 from forge_proto import artifact_pb2
-from pytest_bdd import parsers, when
+from pytest_bdd import when
 
 from conformance.api.artifacts import ArtifactProtocol, RecordingSession, encode_block_id, origin_of
 from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
 from mock_runner.artifacts import ArtifactClient
-from steps.ci import TakenJob, world
+from mock_runner.daemon import TaskOutcome
+from steps.ci import CiWorld, TakenJob
+from steps.common import expect_status
+from steps.parsing import phrase
 
-__all__ = ["Notes", "expand_controls", "job_of", "notes", "tamper"]
+__all__ = ["ArtifactWorld", "Notes", "expand_controls", "other_id", "tamper"]
 
 CONTROLS = {"{NUL}": "\x00", "{TAB}": "\t", "{LF}": "\n", "{CR}": "\r", "{EMPTY}": ""}
-TAMPERINGS = (
-    r"a tampered signature|a truncated signature|a padded signature|no signature|a changed expiry"
-    r'|a changed artifact id|the artifact id of "[^"]+"'
-)
 RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
-EXTRA_TYPES: dict[str, Any] = {}
-
-
-def _typed(pattern: str) -> Any:
-    def convert(text: str) -> str:
-        return text
-
-    convert.pattern = pattern  # type: ignore[attr-defined]
-    return convert
-
-
-EXTRA_TYPES.update({"Rpc": _typed(r"[A-Z][A-Za-z]+"), "Tampering": _typed(TAMPERINGS), "Q": _typed(r'[^"]*')})
-
-
-def step(text: str) -> Any:
-    """``parsers.parse`` with ``{x:Rpc}`` (an RPC name), ``{x:Tampering}`` and ``{x:Q}`` (up to a quote)."""
-    return parsers.parse(text, extra_types=EXTRA_TYPES)
 
 
 @dataclass
@@ -63,21 +46,51 @@ class Notes:
     signed_url: str = ""
 
 
-def notes(ctx: ScenarioContext, who: str = "job") -> Notes:
-    """The notes of "job" or "other job"."""
-    key = f"artifacts:{who}"
-    found = world(ctx).values.get(key)
-    if not isinstance(found, Notes):
-        found = Notes()
-        world(ctx).values[key] = found
-    return found
+@dataclass
+class ArtifactWorld:
+    """The artifact steps' state: the CI world's running jobs, what each did with its artifacts, and what
+    the REST and CI-path steps obtained (a raw zip URL, downloaded zips, the daemon's outcome)."""
+
+    ctx: ScenarioContext
+    ci: CiWorld
+    by_job: dict[str, Notes] = field(default_factory=dict)
+    raw_zip_url: str = ""
+    zips: dict[str, bytes] = field(default_factory=dict)
+    daemon_outcome: TaskOutcome | None = None
+    clock_offset: float | None = None
+
+    def notes(self, who: str = "job") -> Notes:
+        """The notes of "job" or "other job"."""
+        return self.by_job.setdefault(who, Notes())
+
+    def job(self, who: str = "job") -> TakenJob:
+        """The running job the scenario calls "the job" (or "the other job")."""
+        return self.ci.job(who)
+
+    def protocol(self, who: str = "job") -> ArtifactProtocol:
+        """Raw artifact-protocol calls of a job, recorded in the scenario's transcript."""
+        job = self.job(who)
+        recorder = self.ctx.admin.http.recorder
+        recorder.add_secret(job.runtime_token)
+        origin = HttpClient(origin_of(self.ctx.admin.site_url), None, recorder=recorder)
+        return ArtifactProtocol(origin, job.runtime_token)
+
+    def client(self, who: str = "job") -> ArtifactClient:
+        """The kit's artifact client for a job (JSON, blocks, retries)."""
+        session = RecordingSession(self.ctx.admin.http.recorder)
+        return ArtifactClient(self.ctx.admin.site_url, self.job(who).runtime_token, progress=False, session=session)
+
+    def current_names(self, who: str = "job") -> dict[str, int]:
+        """What ListArtifacts answers now: name to size."""
+        response = self.protocol(who).call_json("ListArtifacts", ids_of(self.job(who)))
+        items = expect_status(response, 200, "ListArtifacts").get("artifacts", [])
+        return {str(item.get("name")): int(item.get("size", 0)) for item in items}
 
 
-def job_of(ctx: ScenarioContext, who: str = "job") -> TakenJob:
-    """The running job the scenario calls "the job" (or "the other job")."""
-    job = world(ctx).jobs.get(who)
-    assert job is not None, f"no {who}: add `Given a mock runner has taken a job of a new repository`"
-    return job
+@pytest.fixture
+def artifacts(ctx: ScenarioContext, ci_world: CiWorld) -> ArtifactWorld:
+    """The scenario's artifact state, over its CI world."""
+    return ArtifactWorld(ctx, ci_world)
 
 
 def expand_controls(text: str) -> str:
@@ -85,20 +98,6 @@ def expand_controls(text: str) -> str:
     for token, char in CONTROLS.items():
         text = text.replace(token, char)
     return text
-
-
-def protocol(ctx: ScenarioContext, who: str = "job") -> ArtifactProtocol:
-    """Raw artifact-protocol calls of a job, recorded in the scenario's transcript."""
-    job = job_of(ctx, who)
-    recorder = ctx.admin.http.recorder
-    recorder.add_secret(job.runtime_token)
-    return ArtifactProtocol(HttpClient(origin_of(ctx.admin.site_url), None, recorder=recorder), job.runtime_token)
-
-
-def client(ctx: ScenarioContext, who: str = "job") -> ArtifactClient:
-    """The kit's artifact client for a job (JSON, blocks, retries)."""
-    session = RecordingSession(ctx.admin.http.recorder)
-    return ArtifactClient(ctx.admin.site_url, job_of(ctx, who).runtime_token, progress=False, session=session)
 
 
 def ids_of(job: TakenJob) -> dict[str, Any]:
@@ -127,14 +126,6 @@ def listed(ctx: ScenarioContext) -> list[dict[str, Any]]:
     items = reply(ctx).get("artifacts", [])
     assert isinstance(items, list), f"artifacts is not a list: {items!r}"
     return items
-
-
-def current_names(ctx: ScenarioContext, who: str = "job") -> dict[str, int]:
-    """What ListArtifacts answers now: name to size."""
-    response = protocol(ctx, who).call_json("ListArtifacts", ids_of(job_of(ctx, who)))
-    assert response.status_code == 200, f"ListArtifacts answered {response.status_code}: {response.text[:300]}"
-    items = json_of(response).get("artifacts", [])
-    return {str(item.get("name")): int(item.get("size", 0)) for item in items}
 
 
 def tamper(url: str, how: str, other_id: int | None = None) -> str:
@@ -169,71 +160,79 @@ def tamper(url: str, how: str, other_id: int | None = None) -> str:
     return urlunsplit(parts._replace(path=path, query=urlencode(query)))
 
 
-def other_id(ctx: ScenarioContext, how: str) -> int | None:
+def other_id(artifacts: ArtifactWorld, how: str) -> int | None:
+    """The id of the artifact ``how`` names (``the artifact id of "x"``), else None."""
     match = re.fullmatch(r'the artifact id of "([^"]+)"', how)
-    return notes(ctx).ids[match.group(1)] if match else None
+    return artifacts.notes().ids[match.group(1)] if match else None
 
 
 # ---------------------------------------------------------------- helpers shared by the artifact steps
 
 
-def create_artifact(ctx: ScenarioContext, name: str, who: str = "job") -> str:
-    response = protocol(ctx, who).call_json("CreateArtifact", {**ids_of(job_of(ctx, who)), "name": name, "version": 4})
+def create_artifact(artifacts: ArtifactWorld, name: str, who: str = "job") -> str:
+    response = artifacts.protocol(who).call_json(
+        "CreateArtifact", {**ids_of(artifacts.job(who)), "name": name, "version": 4}
+    )
     assert response.status_code == 200, f"CreateArtifact answered {response.status_code}: {response.text[:300]}"
     url = str(reply_field(json_of(response), "signed_upload_url"))
-    notes(ctx, who).upload_urls.setdefault(name, []).append(url)
+    artifacts.notes(who).upload_urls.setdefault(name, []).append(url)
     return url
 
 
-def upload_url(ctx: ScenarioContext, name: str) -> str:
-    urls = notes(ctx).upload_urls.get(name)
+def upload_url(artifacts: ArtifactWorld, name: str) -> str:
+    urls = artifacts.notes().upload_urls.get(name)
     assert urls, f'the artifact "{name}" was not created in this scenario'
     return urls[-1]
 
 
-def put_all(ctx: ScenarioContext, name: str, data: bytes) -> None:
-    url = upload_url(ctx, name)
+def put_all(artifacts: ArtifactWorld, name: str, data: bytes) -> None:
+    url = upload_url(artifacts, name)
     block = encode_block_id("block-0")
-    for response in (protocol(ctx).put_block(url, block, data), protocol(ctx).put_block_list(url, [block])):
+    for response in (
+        artifacts.protocol().put_block(url, block, data),
+        artifacts.protocol().put_block_list(url, [block]),
+    ):
         assert response.status_code == 201, f"the upload answered {response.status_code}: {response.text[:200]}"
-    notes(ctx).contents[name] = data
+    artifacts.notes().contents[name] = data
 
 
-def upload_artifact(ctx: ScenarioContext, name: str, text: str, who: str = "job", mime_type: str | None = None) -> None:
+def upload_artifact(
+    artifacts: ArtifactWorld, name: str, text: str, who: str = "job", mime_type: str | None = None
+) -> None:
     data = text.encode("utf-8")
-    result = client(ctx, who).upload(name, io.BytesIO(data), mime_type=mime_type)
-    notes(ctx, who).ids[name] = result.artifact_id
-    notes(ctx, who).contents[name] = data
+    result = artifacts.client(who).upload(name, io.BytesIO(data), mime_type=mime_type)
+    artifacts.notes(who).ids[name] = result.artifact_id
+    artifacts.notes(who).contents[name] = data
 
 
 # ---------------------------------------------------------------- When: RPCs
 
 
-def _fields_for(ctx: ScenarioContext, method: str, name: str) -> dict[str, Any]:
-    fields: dict[str, Any] = {**ids_of(job_of(ctx)), "name": name}
+def _fields_for(artifacts: ArtifactWorld, method: str, name: str) -> dict[str, Any]:
+    fields: dict[str, Any] = {**ids_of(artifacts.job()), "name": name}
     if method == "CreateArtifact":
         fields["version"] = 4
     return fields
 
 
-@when(step('the job calls {method:Rpc} for "{name:Q}"'))
-def call_for_name(ctx: ScenarioContext, method: str, name: str) -> None:
+@when(phrase('the job calls {method:Rpc} for "{name}"'))
+def call_for_name(ctx: ScenarioContext, artifacts: ArtifactWorld, method: str, name: str) -> None:
     """A JSON call naming an artifact, with the job's ids (CreateArtifact as version 4)."""
-    ctx.response = protocol(ctx).call_json(method, _fields_for(ctx, method, name))
-    _note_reply(ctx, method, name)
+    ctx.response = artifacts.protocol().call_json(method, _fields_for(artifacts, method, name))
+    _note_reply(artifacts, method, name)
 
 
-def _note_reply(ctx: ScenarioContext, method: str, name: str) -> None:
-    response = ctx.last_response()
+def _note_reply(artifacts: ArtifactWorld, method: str, name: str) -> None:
+    response = artifacts.ctx.last_response()
     if response.status_code != 200 or "json" not in response.headers.get("Content-Type", ""):
         return
     body = json_of(response)
     if method == "CreateArtifact":
-        notes(ctx).upload_urls.setdefault(name, []).append(str(reply_field(body, "signed_upload_url")))
+        artifacts.notes().upload_urls.setdefault(name, []).append(str(reply_field(body, "signed_upload_url")))
     elif method == "FinalizeArtifact":
-        notes(ctx).ids[name] = int(reply_field(body, "artifact_id"))
+        artifacts.notes().ids[name] = int(reply_field(body, "artifact_id"))
     elif method == "GetSignedArtifactURL":
-        notes(ctx).signed_url = str(reply_field(body, "signed_url"))
+        artifacts.notes().signed_url = str(reply_field(body, "signed_url"))
 
 
 _MESSAGES: dict[str, type[Any]] = {
@@ -245,96 +244,98 @@ _MESSAGES: dict[str, type[Any]] = {
 }
 
 
-def _binary(ctx: ScenarioContext, method: str, **fields: Any) -> None:
-    job = job_of(ctx)
+def _binary(artifacts: ArtifactWorld, method: str, **fields: Any) -> None:
+    job = artifacts.job()
     message = _MESSAGES[method](
         workflow_run_backend_id=str(job.run_id), workflow_job_run_backend_id=str(job.job_id), **fields
     )
-    ctx.response = protocol(ctx).call_binary(method, message.SerializeToString())
+    artifacts.ctx.response = artifacts.protocol().call_binary(method, message.SerializeToString())
 
 
-@when(step('the job calls {method:Rpc} for "{name:Q}" in binary protobuf'))
-def call_binary_for_name(ctx: ScenarioContext, method: str, name: str) -> None:
+@when(phrase('the job calls {method:Rpc} for "{name}" in binary protobuf'))
+def call_binary_for_name(artifacts: ArtifactWorld, method: str, name: str) -> None:
     """The same call as binary protobuf (Content-Type application/protobuf)."""
     extra = {"version": 4} if method == "CreateArtifact" else {}
-    _binary(ctx, method, name=name, **extra)
+    _binary(artifacts, method, name=name, **extra)
 
 
-@when("the job calls ListArtifacts in binary protobuf")
-def list_binary(ctx: ScenarioContext) -> None:
+@when(phrase("the job calls ListArtifacts in binary protobuf"))
+def list_binary(artifacts: ArtifactWorld) -> None:
     """ListArtifacts as binary protobuf."""
-    _binary(ctx, "ListArtifacts")
+    _binary(artifacts, "ListArtifacts")
 
 
-@when(step('the job calls CreateArtifact for "{name:Q}" with version {version:d}'))
-def create_with_version(ctx: ScenarioContext, name: str, version: int) -> None:
+@when(phrase('the job calls CreateArtifact for "{name}" with version {version:d}'))
+def create_with_version(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str, version: int) -> None:
     """CreateArtifact with an explicit version."""
-    ctx.response = protocol(ctx).call_json("CreateArtifact", {**ids_of(job_of(ctx)), "name": name, "version": version})
+    ctx.response = artifacts.protocol().call_json(
+        "CreateArtifact", {**ids_of(artifacts.job()), "name": name, "version": version}
+    )
 
 
-@when(step("the job calls {method:Rpc} with"))
-def call_with_table(ctx: ScenarioContext, method: str, datatable: list[list[str]]) -> None:
+@when(phrase("the job calls {method:Rpc} with"))
+def call_with_table(ctx: ScenarioContext, artifacts: ArtifactWorld, method: str, datatable: list[list[str]]) -> None:
     """A JSON call with the job's ids and the fields of the table (numbers sent as JSON numbers)."""
-    fields: dict[str, Any] = dict(ids_of(job_of(ctx)))
+    fields: dict[str, Any] = dict(ids_of(artifacts.job()))
     for key, value in datatable:
         fields[key.strip()] = int(value) if value.strip().isdigit() and key.strip() == "version" else value.strip()
-    ctx.response = protocol(ctx).call_json(method, fields)
+    ctx.response = artifacts.protocol().call_json(method, fields)
 
 
-@when(step('the job calls CreateArtifact with lowerCamelCase field names for "{name:Q}"'))
-def create_camel(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the job calls CreateArtifact with lowerCamelCase field names for "{name}"'))
+def create_camel(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """CreateArtifact with ``workflowRunBackendId`` and ``workflowJobRunBackendId``."""
-    job = job_of(ctx)
+    job = artifacts.job()
     fields = {"workflowRunBackendId": str(job.run_id), "workflowJobRunBackendId": str(job.job_id), "name": name}
-    ctx.response = protocol(ctx).call_json("CreateArtifact", {**fields, "version": 4})
+    ctx.response = artifacts.protocol().call_json("CreateArtifact", {**fields, "version": 4})
 
 
-@when("the job calls ListArtifacts")
-def list_json(ctx: ScenarioContext) -> None:
+@when(phrase("the job calls ListArtifacts"))
+def list_json(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """ListArtifacts in JSON without filters."""
-    ctx.response = protocol(ctx).call_json("ListArtifacts", ids_of(job_of(ctx)))
+    ctx.response = artifacts.protocol().call_json("ListArtifacts", ids_of(artifacts.job()))
 
 
-@when(step('the job calls ListArtifacts with the id filter of "{name:Q}"'))
-def list_by_id(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the job calls ListArtifacts with the id filter of "{name}"'))
+def list_by_id(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """id_filter as a protojson int64 string."""
-    fields = {**ids_of(job_of(ctx)), "id_filter": str(notes(ctx).ids[name])}
-    ctx.response = protocol(ctx).call_json("ListArtifacts", fields)
+    fields = {**ids_of(artifacts.job()), "id_filter": str(artifacts.notes().ids[name])}
+    ctx.response = artifacts.protocol().call_json("ListArtifacts", fields)
 
 
-@when(step('the job calls ListArtifacts with the id filter of "{name:Q}" as a JSON number'))
-def list_by_id_number(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the job calls ListArtifacts with the id filter of "{name}" as a JSON number'))
+def list_by_id_number(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """id_filter as a JSON number."""
-    fields = {**ids_of(job_of(ctx)), "id_filter": notes(ctx).ids[name]}
-    ctx.response = protocol(ctx).call_json("ListArtifacts", fields)
+    fields = {**ids_of(artifacts.job()), "id_filter": artifacts.notes().ids[name]}
+    ctx.response = artifacts.protocol().call_json("ListArtifacts", fields)
 
 
-@when(
-    parsers.re(
-        r"the job posts the body '(?P<body>[^']*)' to (?P<method>[A-Z][A-Za-z]+) as \"(?P<content_type>[^\"]+)\""
-    )
-)
-def post_raw_text(ctx: ScenarioContext, body: str, method: str, content_type: str) -> None:
+@when(phrase("the job posts the body '{body}' to {method:Rpc} as \"{content_type}\""))
+def post_raw_text(ctx: ScenarioContext, artifacts: ArtifactWorld, body: str, method: str, content_type: str) -> None:
     """A body sent as is."""
-    ctx.response = protocol(ctx).post(method, body.encode("utf-8"), content_type)
+    ctx.response = artifacts.protocol().post(method, body.encode("utf-8"), content_type)
 
 
-@when(step('the job posts the bytes "{hex_bytes:Q}" in hex to {method:Rpc} as "{content_type:Q}"'))
-def post_raw_bytes(ctx: ScenarioContext, hex_bytes: str, method: str, content_type: str) -> None:
+@when(phrase('the job posts the bytes "{hex_bytes}" in hex to {method:Rpc} as "{content_type}"'))
+def post_raw_bytes(
+    ctx: ScenarioContext, artifacts: ArtifactWorld, hex_bytes: str, method: str, content_type: str
+) -> None:
     """Bytes sent as is."""
-    ctx.response = protocol(ctx).post(method, bytes.fromhex(hex_bytes), content_type)
+    ctx.response = artifacts.protocol().post(method, bytes.fromhex(hex_bytes), content_type)
 
 
-@when(step('the job calls the unknown RPC "{method:Q}"'))
-def call_unknown(ctx: ScenarioContext, method: str) -> None:
+@when(phrase('the job calls the unknown RPC "{method}"'))
+def call_unknown(ctx: ScenarioContext, artifacts: ArtifactWorld, method: str) -> None:
     """A method the service does not have."""
-    ctx.response = protocol(ctx).call_json(method, {**ids_of(job_of(ctx)), "name": "x"})
+    ctx.response = artifacts.protocol().call_json(method, {**ids_of(artifacts.job()), "name": "x"})
 
 
-@when(step('the job calls CreateArtifact for "{name:Q}" without an authorization header'))
-def create_without_auth(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the job calls CreateArtifact for "{name}" without an authorization header'))
+def create_without_auth(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """No Authorization header at all."""
-    ctx.response = protocol(ctx).call_json("CreateArtifact", _fields_for(ctx, "CreateArtifact", name), authorization="")
+    ctx.response = artifacts.protocol().call_json(
+        "CreateArtifact", _fields_for(artifacts, "CreateArtifact", name), authorization=""
+    )
 
 
 def _forged(job: TakenJob, defect: str) -> str:
@@ -358,48 +359,50 @@ def _forged(job: TakenJob, defect: str) -> str:
     raise AssertionError(f"unknown token defect {defect!r}")
 
 
-@when(step('the job calls CreateArtifact for "{name:Q}" with a runtime token that is {defect}'))
-def create_with_bad_token(ctx: ScenarioContext, name: str, defect: str) -> None:
+@when(phrase('the job calls CreateArtifact for "{name}" with a runtime token that is {defect}'))
+def create_with_bad_token(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str, defect: str) -> None:
     """A malformed or forged runtime token."""
-    authorization = _forged(job_of(ctx), defect)
-    ctx.response = protocol(ctx).call_json(
-        "CreateArtifact", _fields_for(ctx, "CreateArtifact", name), authorization=authorization
+    authorization = _forged(artifacts.job(), defect)
+    ctx.response = artifacts.protocol().call_json(
+        "CreateArtifact", _fields_for(artifacts, "CreateArtifact", name), authorization=authorization
     )
 
 
-@when(step('the job calls {method:Rpc} for "{name:Q}" naming the other job\'s run'))
-def call_naming_other_run(ctx: ScenarioContext, method: str, name: str) -> None:
+@when(phrase('the job calls {method:Rpc} for "{name}" naming the other job\'s run'))
+def call_naming_other_run(ctx: ScenarioContext, artifacts: ArtifactWorld, method: str, name: str) -> None:
     """The job's token, the other job's run and job ids."""
-    fields = {**_fields_for(ctx, method, name), **ids_of(job_of(ctx, "other job"))}
-    ctx.response = protocol(ctx).call_json(method, fields)
+    fields = {**_fields_for(artifacts, method, name), **ids_of(artifacts.job("other job"))}
+    ctx.response = artifacts.protocol().call_json(method, fields)
 
 
-@when("the job calls ListArtifacts naming the other job's run")
-def list_naming_other_run(ctx: ScenarioContext) -> None:
+@when(phrase("the job calls ListArtifacts naming the other job's run"))
+def list_naming_other_run(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """ListArtifacts for the other job's run with this job's token."""
-    ctx.response = protocol(ctx).call_json("ListArtifacts", ids_of(job_of(ctx, "other job")))
+    ctx.response = artifacts.protocol().call_json("ListArtifacts", ids_of(artifacts.job("other job")))
 
 
-@when(step('the job calls CreateArtifact for the name "{name:Q}"'))
-def create_with_name(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the job calls CreateArtifact for the name "{name}"'))
+def create_with_name(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """CreateArtifact with a name written with control-character placeholders."""
-    ctx.response = protocol(ctx).call_json("CreateArtifact", _fields_for(ctx, "CreateArtifact", expand_controls(name)))
+    ctx.response = artifacts.protocol().call_json(
+        "CreateArtifact", _fields_for(artifacts, "CreateArtifact", expand_controls(name))
+    )
 
 
-@when(step('the job calls CreateArtifact for "{name:Q}" naming another job id'))
-def create_other_job_id(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the job calls CreateArtifact for "{name}" naming another job id'))
+def create_other_job_id(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """The token's run, but a job id that is not the token's."""
-    fields = _fields_for(ctx, "CreateArtifact", name)
-    fields["workflow_job_run_backend_id"] = str(job_of(ctx).job_id + 1000)
-    ctx.response = protocol(ctx).call_json("CreateArtifact", fields)
+    fields = _fields_for(artifacts, "CreateArtifact", name)
+    fields["workflow_job_run_backend_id"] = str(artifacts.job().job_id + 1000)
+    ctx.response = artifacts.protocol().call_json("CreateArtifact", fields)
 
 
-def finalize_raw(ctx: ScenarioContext, name: str, size: int, hash_value: str | None) -> None:
-    fields: dict[str, Any] = {**ids_of(job_of(ctx)), "name": name, "size": str(size)}
+def finalize_raw(artifacts: ArtifactWorld, name: str, size: int, hash_value: str | None) -> None:
+    fields: dict[str, Any] = {**ids_of(artifacts.job()), "name": name, "size": str(size)}
     if hash_value is not None:
         fields["hash"] = hash_value
-    ctx.response = protocol(ctx).call_json("FinalizeArtifact", fields)
-    _note_reply(ctx, "FinalizeArtifact", name)
+    artifacts.ctx.response = artifacts.protocol().call_json("FinalizeArtifact", fields)
+    _note_reply(artifacts, "FinalizeArtifact", name)
 
 
 def sha256_of(text: str) -> str:
@@ -407,36 +410,36 @@ def sha256_of(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-@when(step('the job finalizes "{name:Q}" with size {size:d} and the sha256 hash of "{text:Q}"'))
-def finalize_with_hash(ctx: ScenarioContext, name: str, size: int, text: str) -> None:
+@when(phrase('the job finalizes "{name}" with size {size:d} and the sha256 hash of "{text}"'))
+def finalize_with_hash(artifacts: ArtifactWorld, name: str, size: int, text: str) -> None:
     """FinalizeArtifact with a size and ``sha256:<hex>`` of a text."""
-    finalize_raw(ctx, name, size, sha256_of(text))
+    finalize_raw(artifacts, name, size, sha256_of(text))
 
 
-@when(step('the job finalizes "{name:Q}" with size {size:d} and the upper-case sha256 hash of "{text:Q}"'))
-def finalize_upper(ctx: ScenarioContext, name: str, size: int, text: str) -> None:
+@when(phrase('the job finalizes "{name}" with size {size:d} and the upper-case sha256 hash of "{text}"'))
+def finalize_upper(artifacts: ArtifactWorld, name: str, size: int, text: str) -> None:
     """The hex digits in upper case."""
-    finalize_raw(ctx, name, size, "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest().upper())
+    finalize_raw(artifacts, name, size, "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest().upper())
 
 
-@when(step('the job finalizes "{name:Q}" with size {size:d} and no hash'))
-def finalize_no_hash(ctx: ScenarioContext, name: str, size: int) -> None:
+@when(phrase('the job finalizes "{name}" with size {size:d} and no hash'))
+def finalize_no_hash(artifacts: ArtifactWorld, name: str, size: int) -> None:
     """FinalizeArtifact without the optional hash."""
-    finalize_raw(ctx, name, size, None)
+    finalize_raw(artifacts, name, size, None)
 
 
-@when(step('the job finalizes "{name:Q}" with size {size:d} and the hash "{hash_value:Q}"'))
-def finalize_given_hash(ctx: ScenarioContext, name: str, size: int, hash_value: str) -> None:
+@when(phrase('the job finalizes "{name}" with size {size:d} and the hash "{hash_value}"'))
+def finalize_given_hash(artifacts: ArtifactWorld, name: str, size: int, hash_value: str) -> None:
     """FinalizeArtifact with a hash written out."""
-    finalize_raw(ctx, name, size, hash_value)
+    finalize_raw(artifacts, name, size, hash_value)
 
 
-@when(step('the job finalizes "{name:Q}" with size {size:d} and the sha256 hash of "{text:Q}" in binary protobuf'))
-def finalize_binary(ctx: ScenarioContext, name: str, size: int, text: str) -> None:
+@when(phrase('the job finalizes "{name}" with size {size:d} and the sha256 hash of "{text}" in binary protobuf'))
+def finalize_binary(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str, size: int, text: str) -> None:
     """FinalizeArtifact as binary protobuf."""
-    job = job_of(ctx)
+    job = artifacts.job()
     message = artifact_pb2.FinalizeArtifactRequest(
         workflow_run_backend_id=str(job.run_id), workflow_job_run_backend_id=str(job.job_id), name=name, size=size
     )
     message.hash.value = sha256_of(text)
-    ctx.response = protocol(ctx).call_binary("FinalizeArtifact", message.SerializeToString())
+    ctx.response = artifacts.protocol().call_binary("FinalizeArtifact", message.SerializeToString())

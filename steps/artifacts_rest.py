@@ -16,35 +16,37 @@ from pytest_bdd import given, then, when
 
 from conformance.api.actions import ActionsApi
 from conformance.api.artifacts import ArtifactsApi
-from conformance.client import HttpClient, TokenAuth, json_of
+from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.target import Target
-from mock_runner.daemon import Daemon, TaskOutcome
+from mock_runner.daemon import Daemon
 from mock_runner.runnerfile import RunnerFile
-from steps.artifacts import job_of, notes, other_id, protocol, step, tamper
-from steps.ci import owner_api, the_repo, world
+from steps.actors import repo_owner, scoped_token_api
+from steps.artifacts import ArtifactWorld, other_id, tamper
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
 
-def _api(ctx: ScenarioContext) -> ArtifactsApi:
-    return owner_api(ctx, the_repo(ctx)).area(ArtifactsApi)
+def _api(artifacts: ArtifactWorld) -> ArtifactsApi:
+    """The artifact operations as the owner of the job's repository."""
+    return repo_owner(artifacts.ctx, artifacts.ci.repository()).area(ArtifactsApi)
 
 
-def _id(ctx: ScenarioContext, name: str) -> int:
-    known = notes(ctx).ids.get(name)
+def _id(artifacts: ArtifactWorld, name: str) -> int:
+    known = artifacts.notes().ids.get(name)
     if known is not None:
         return known
-    for item in _rest_list(ctx):
+    for item in _rest_list(artifacts):
         if item.get("name") == name:
             return int(item["id"])
     raise AssertionError(f'no artifact "{name}" in this scenario')
 
 
-def _rest_list(ctx: ScenarioContext) -> list[dict[str, Any]]:
-    repo = the_repo(ctx)
-    response = _api(ctx).list_artifacts(repo.owner, repo.name)
+def _rest_list(artifacts: ArtifactWorld) -> list[dict[str, Any]]:
+    repo = artifacts.ci.repository()
+    response = _api(artifacts).list_artifacts(repo.owner, repo.name)
     assert response.status_code == 200, f"listing artifacts answered {response.status_code}: {response.text[:300]}"
     items = json_of(response).get("artifacts")
     assert isinstance(items, list), f"no artifacts array: {response.text[:300]}"
@@ -55,142 +57,141 @@ def _names(text: str) -> list[str]:
     return sorted(name.strip() for name in text.split(",") if name.strip())
 
 
-def _raw_url(ctx: ScenarioContext, name: str) -> str:
+def _raw_url(artifacts: ArtifactWorld, name: str) -> str:
     """The signed raw URL the /zip endpoint redirects to."""
-    repo = the_repo(ctx)
-    response = _api(ctx).artifact_zip(repo.owner, repo.name, _id(ctx, name))
+    repo = artifacts.ci.repository()
+    response = _api(artifacts).artifact_zip(repo.owner, repo.name, _id(artifacts, name))
     assert response.status_code == 302, f"the zip endpoint answered {response.status_code}: {response.text[:200]}"
     location = response.headers.get("Location", "")
-    return location if location.startswith("http") else _api(ctx).http.url(location)
+    return location if location.startswith("http") else _api(artifacts).http.url(location)
 
 
 # ---------------------------------------------------------------- When: REST operations
 
 
-@when(step("the repository's owner lists the REST artifacts"))
-def list_rest(ctx: ScenarioContext) -> None:
+@when(phrase("the repository's owner lists the REST artifacts"))
+def list_rest(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """GET .../actions/artifacts."""
-    repo = the_repo(ctx)
-    ctx.response = _api(ctx).list_artifacts(repo.owner, repo.name)
+    repo = artifacts.ci.repository()
+    ctx.response = _api(artifacts).list_artifacts(repo.owner, repo.name)
 
 
-@when(step('the repository\'s owner lists the REST artifacts named "{name:Q}"'))
-def list_rest_named(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the repository\'s owner lists the REST artifacts named "{name}"'))
+def list_rest_named(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """GET .../actions/artifacts?name=."""
-    repo = the_repo(ctx)
-    ctx.response = _api(ctx).list_artifacts(repo.owner, repo.name, name=name)
+    repo = artifacts.ci.repository()
+    ctx.response = _api(artifacts).list_artifacts(repo.owner, repo.name, name=name)
 
 
-def _job_run(ctx: ScenarioContext) -> dict[str, Any]:
-    repo, job = the_repo(ctx), job_of(ctx)
-    response = owner_api(ctx, repo).area(ActionsApi).get_run(repo.owner, repo.name, job.run_id)
+def _job_run(artifacts: ArtifactWorld) -> dict[str, Any]:
+    repo, job = artifacts.ci.repository(), artifacts.job()
+    response = repo_owner(artifacts.ctx, repo).area(ActionsApi).get_run(repo.owner, repo.name, job.run_id)
     assert response.status_code == 200, f"the job's run answered {response.status_code}: {response.text[:200]}"
     run: dict[str, Any] = json_of(response)
     return run
 
 
-@when(step("the repository's owner lists the REST artifacts of the job's run by its id"))
-def list_rest_of_run_by_id(ctx: ScenarioContext) -> None:
+@when(phrase("the repository's owner lists the REST artifacts of the job's run by its id"))
+def list_rest_of_run_by_id(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """GET .../actions/runs/{run}/artifacts with the unique run id."""
-    repo = the_repo(ctx)
-    ctx.response = _api(ctx).list_run_artifacts(repo.owner, repo.name, job_of(ctx).run_id)
+    repo = artifacts.ci.repository()
+    ctx.response = _api(artifacts).list_run_artifacts(repo.owner, repo.name, artifacts.job().run_id)
 
 
-@when(step("the repository's owner lists the REST artifacts of the job's run by its run number"))
-def list_rest_of_run_by_number(ctx: ScenarioContext) -> None:
+@when(phrase("the repository's owner lists the REST artifacts of the job's run by its run number"))
+def list_rest_of_run_by_number(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """GET .../actions/runs/{run}/artifacts with the per-repository run number instead."""
-    repo, run = the_repo(ctx), _job_run(ctx)
+    repo, run = artifacts.ci.repository(), _job_run(artifacts)
     assert run["run_number"] != run["id"], "the run number equals the run id here: the check would prove nothing"
-    ctx.response = _api(ctx).list_run_artifacts(repo.owner, repo.name, int(run["run_number"]))
+    ctx.response = _api(artifacts).list_run_artifacts(repo.owner, repo.name, int(run["run_number"]))
 
 
-@when(step("the repository's owner deletes the job's run"))
-def delete_job_run(ctx: ScenarioContext) -> None:
+@when(phrase("the repository's owner deletes the job's run"))
+def delete_job_run(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """DELETE .../actions/runs/{run} of the job's run."""
-    repo = the_repo(ctx)
-    ctx.response = owner_api(ctx, repo).area(ActionsApi).delete_run(repo.owner, repo.name, job_of(ctx).run_id)
+    repo = artifacts.ci.repository()
+    ctx.response = repo_owner(ctx, repo).area(ActionsApi).delete_run(repo.owner, repo.name, artifacts.job().run_id)
 
 
-@when(step('the repository\'s owner gets the REST artifact "{name:Q}"'))
-def get_rest(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the repository\'s owner gets the REST artifact "{name}"'))
+def get_rest(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """GET .../actions/artifacts/{artifact_id}."""
-    repo = the_repo(ctx)
-    ctx.response = _api(ctx).get_artifact(repo.owner, repo.name, _id(ctx, name))
+    repo = artifacts.ci.repository()
+    ctx.response = _api(artifacts).get_artifact(repo.owner, repo.name, _id(artifacts, name))
 
 
-@when(step('the repository\'s owner gets the REST artifact "{name:Q}" through the second repository'))
-def get_rest_elsewhere(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the repository\'s owner gets the REST artifact "{name}" through the second repository'))
+def get_rest_elsewhere(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """GET .../actions/artifacts/{artifact_id} under another repository of the owner."""
-    second = world(ctx).second_repo
+    second = artifacts.ci.second_repo
     assert second is not None, "add `Given the repository's owner has a second repository`"
-    ctx.response = _api(ctx).get_artifact(second.owner, second.name, _id(ctx, name))
+    ctx.response = _api(artifacts).get_artifact(second.owner, second.name, _id(artifacts, name))
 
 
-@when(step('the repository\'s owner deletes the REST artifact "{name:Q}"'))
-def delete_rest(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the repository\'s owner deletes the REST artifact "{name}"'))
+def delete_rest(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """DELETE .../actions/artifacts/{artifact_id}."""
-    repo = the_repo(ctx)
-    ctx.response = _api(ctx).delete_artifact(repo.owner, repo.name, _id(ctx, name))
+    repo = artifacts.ci.repository()
+    ctx.response = _api(artifacts).delete_artifact(repo.owner, repo.name, _id(artifacts, name))
 
 
-@when(step('the repository\'s owner deletes the REST artifact "{name:Q}" with a read-only token'))
-def delete_rest_read_only(ctx: ScenarioContext, identities: IdentityFactory, name: str) -> None:
+@when(phrase('the repository\'s owner deletes the REST artifact "{name}" with a read-only token'))
+def delete_rest_read_only(
+    ctx: ScenarioContext, artifacts: ArtifactWorld, identities: IdentityFactory, name: str
+) -> None:
     """The same DELETE with a read:repository token."""
-    repo = the_repo(ctx)
-    owner = repo.short.split("/", 1)[0]
-    token = identities.token_for(owner, ctx.real_name("read-only"), ["read:repository"])
-    api = ctx.user(owner).client(TokenAuth(token.value)).area(ArtifactsApi)
-    ctx.response = api.delete_artifact(repo.owner, repo.name, _id(ctx, name))
+    repo = artifacts.ci.repository()
+    api = scoped_token_api(ctx, identities, repo.short.split("/", 1)[0], ["read:repository"]).area(ArtifactsApi)
+    ctx.response = api.delete_artifact(repo.owner, repo.name, _id(artifacts, name))
 
 
-@when(step('the repository\'s owner requests the REST zip of "{name:Q}"'))
-def request_zip(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the repository\'s owner requests the REST zip of "{name}"'))
+def request_zip(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """GET .../artifacts/{artifact_id}/zip without following the redirect."""
-    repo = the_repo(ctx)
-    ctx.response = _api(ctx).artifact_zip(repo.owner, repo.name, _id(ctx, name))
-    ctx.remember("zip of", name)
+    repo = artifacts.ci.repository()
+    ctx.response = _api(artifacts).artifact_zip(repo.owner, repo.name, _id(artifacts, name))
 
 
-@when(step("the repository's owner requests the REST zip of an artifact id that does not exist"))
-def request_zip_unknown(ctx: ScenarioContext) -> None:
+@when(phrase("the repository's owner requests the REST zip of an artifact id that does not exist"))
+def request_zip_unknown(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """/zip of an id far beyond the scenario's artifacts."""
-    repo = the_repo(ctx)
-    ctx.response = _api(ctx).artifact_zip(repo.owner, repo.name, max(notes(ctx).ids.values()) + 100000)
+    repo = artifacts.ci.repository()
+    ctx.response = _api(artifacts).artifact_zip(repo.owner, repo.name, max(artifacts.notes().ids.values()) + 100000)
 
 
-@when("the redirect target is fetched without credentials")
-def fetch_redirect(ctx: ScenarioContext) -> None:
+@when(phrase("the redirect target is fetched without credentials"))
+def fetch_redirect(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """GET the Location of the last 302 with no credentials."""
     location = ctx.last_response().headers.get("Location", "")
-    url = location if location.startswith("http") else _api(ctx).http.url(location)
-    ctx.response = protocol(ctx).fetch(url)
+    url = location if location.startswith("http") else _api(artifacts).http.url(location)
+    ctx.response = artifacts.protocol().fetch(url)
 
 
-@given(step('the repository\'s owner has obtained the raw zip URL of "{name:Q}"'))
-def given_raw_url(ctx: ScenarioContext, name: str) -> None:
+@given(phrase('the repository\'s owner has obtained the raw zip URL of "{name}"'))
+def given_raw_url(artifacts: ArtifactWorld, name: str) -> None:
     """The signed raw URL, kept for later."""
-    ctx.remember("raw zip url", _raw_url(ctx, name))
+    artifacts.raw_zip_url = _raw_url(artifacts, name)
 
 
-@when("the obtained raw zip URL is fetched without credentials")
-def fetch_obtained_raw(ctx: ScenarioContext) -> None:
+@when(phrase("the obtained raw zip URL is fetched without credentials"))
+def fetch_obtained_raw(ctx: ScenarioContext, artifacts: ArtifactWorld) -> None:
     """GET the kept raw URL."""
-    ctx.response = protocol(ctx).fetch(ctx.recall("raw zip url"))
+    ctx.response = artifacts.protocol().fetch(artifacts.raw_zip_url)
 
 
-@when(step('the raw zip URL of "{name:Q}" is fetched with {how:Tampering}'))
-def fetch_tampered_raw(ctx: ScenarioContext, name: str, how: str) -> None:
+@when(phrase('the raw zip URL of "{name}" is fetched with {how:Tampering}'))
+def fetch_tampered_raw(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str, how: str) -> None:
     """The signed raw URL changed before the GET."""
-    ctx.response = protocol(ctx).fetch(tamper(_raw_url(ctx, name), how, other_id(ctx, how)))
+    ctx.response = artifacts.protocol().fetch(tamper(_raw_url(artifacts, name), how, other_id(artifacts, how)))
 
 
-@when(step('the raw zip URL of "{name:Q}" is fetched without its signature but with the owner\'s token'))
-def fetch_raw_with_token(ctx: ScenarioContext, name: str) -> None:
+@when(phrase('the raw zip URL of "{name}" is fetched without its signature but with the owner\'s token'))
+def fetch_raw_with_token(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """The raw URL stripped of sig and expires, sent with the owner's account token."""
-    parts = urlsplit(_raw_url(ctx, name))
+    parts = urlsplit(_raw_url(artifacts, name))
     kept = [(key, value) for key, value in parse_qsl(parts.query) if key not in ("sig", "expires")]
     url = urlunsplit(parts._replace(query="&".join(f"{key}={value}" for key, value in kept)))
-    ctx.response = _api(ctx).fetch(url)
+    ctx.response = _api(artifacts).fetch(url)
 
 
 # ---------------------------------------------------------------- Then: REST shapes
@@ -203,21 +204,21 @@ def _listed(ctx: ScenarioContext) -> list[dict[str, Any]]:
     return items
 
 
-@then(step('the REST artifact list holds exactly "{names:Q}"'))
+@then(phrase('the REST artifact list holds exactly "{names}"'))
 def then_rest_list(ctx: ScenarioContext, names: str) -> None:
     """The listed names."""
     actual = sorted(str(item.get("name")) for item in _listed(ctx))
     assert actual == _names(names), f"listed {actual}, expected {_names(names)}"
 
 
-@then(step("the REST artifact list's total_count is {total:d}"))
+@then(phrase("the REST artifact list's total_count is {total:d}"))
 def then_rest_total(ctx: ScenarioContext, total: int) -> None:
     """total_count of the list object."""
     actual = json_of(ctx.last_response()).get("total_count")
     assert actual == total, f"total_count is {actual!r}, expected {total}"
 
 
-@then(step('the REST artifact list does not hold "{name:Q}"'))
+@then(phrase('the REST artifact list does not hold "{name}"'))
 def then_rest_list_lacks(ctx: ScenarioContext, name: str) -> None:
     """A 404, or a list without the artifact."""
     response = ctx.last_response()
@@ -227,19 +228,19 @@ def then_rest_list_lacks(ctx: ScenarioContext, name: str) -> None:
     assert name not in [item.get("name") for item in _listed(ctx)], f'"{name}" is listed'
 
 
-@then(step('the REST artifact is "{name:Q}" with size {size:d} of the job\'s run'))
-def then_rest_artifact(ctx: ScenarioContext, name: str, size: int) -> None:
+@then(phrase('the REST artifact is "{name}" with size {size:d} of the job\'s run'))
+def then_rest_artifact(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str, size: int) -> None:
     """id, name, size and run of the artifact read."""
     body = json_of(ctx.last_response())
-    job = job_of(ctx)
+    job = artifacts.job()
     actual = (body.get("id"), body.get("name"), body.get("size_in_bytes"), body.get("workflow_run", {}).get("id"))
-    assert actual == (_id(ctx, name), name, size, job.run_id), f"got {actual}"
+    assert actual == (_id(artifacts, name), name, size, job.run_id), f"got {actual}"
     head_sha = body.get("workflow_run", {}).get("head_sha")
-    assert head_sha == world(ctx).commits.get("artifacts.yml"), f"workflow_run.head_sha is {head_sha!r}"
+    assert head_sha == artifacts.ci.commits.get("artifacts.yml"), f"workflow_run.head_sha is {head_sha!r}"
     assert body.get("expired") is False, f"expired is {body.get('expired')!r}"
 
 
-@then(step('the REST artifact\'s archive_download_url is its url followed by "{suffix:Q}"'))
+@then(phrase('the REST artifact\'s archive_download_url is its url followed by "{suffix}"'))
 def then_archive_url(ctx: ScenarioContext, suffix: str) -> None:
     """archive_download_url = url + /zip, and url ends in the artifact's id."""
     body = json_of(ctx.last_response())
@@ -250,12 +251,12 @@ def then_archive_url(ctx: ScenarioContext, suffix: str) -> None:
     )
 
 
-@then(step('the REST redirect points to the raw zip of "{name:Q}" with a signature'))
-def then_redirect(ctx: ScenarioContext, name: str) -> None:
+@then(phrase('the REST redirect points to the raw zip of "{name}" with a signature'))
+def then_redirect(ctx: ScenarioContext, artifacts: ArtifactWorld, name: str) -> None:
     """Location is .../artifacts/{id}/zip/raw with sig and expires."""
     location = ctx.last_response().headers.get("Location", "")
     parts = urlsplit(location)
-    assert parts.path.endswith(f"/actions/artifacts/{_id(ctx, name)}/zip/raw"), f"Location is {location!r}"
+    assert parts.path.endswith(f"/actions/artifacts/{_id(artifacts, name)}/zip/raw"), f"Location is {location!r}"
     query = dict(parse_qsl(parts.query))
     assert query.get("sig") and query.get("expires"), f"Location {location!r} carries no signature"
 
@@ -263,10 +264,10 @@ def then_redirect(ctx: ScenarioContext, name: str) -> None:
 # ---------------------------------------------------------------- the CI path
 
 
-@when("the mock runner runs one job")
-def daemon_runs_one_job(ctx: ScenarioContext, target: Target, tmp_path: Path) -> None:
+@when(phrase("the mock runner runs one job"))
+def daemon_runs_one_job(artifacts: ArtifactWorld, target: Target, tmp_path: Path) -> None:
     """The mock runner daemon declares, polls, executes one job and reports it."""
-    state = world(ctx)
+    state = artifacts.ci
     runner = state.runner
     assert runner is not None and state.repo is not None, 'add `Given a mock runner registered to "dev/app" ...`'
     runner_file = tmp_path / ".runner"
@@ -281,60 +282,66 @@ def daemon_runs_one_job(ctx: ScenarioContext, target: Target, tmp_path: Path) ->
     ).save(runner_file)
     outcome = Daemon(runner_file, workdir=tmp_path / "work").run_once(timeout=120)
     assert outcome is not None, "the mock runner got no job within 120 s"
-    state.values["daemon outcome"] = outcome
+    artifacts.daemon_outcome = outcome
 
 
-@then(step('the job ends with result "{result:Q}"'))
-def then_daemon_result(ctx: ScenarioContext, result: str) -> None:
+@then(phrase('the job ends with result "{result}"'))
+def then_daemon_result(artifacts: ArtifactWorld, result: str) -> None:
     """The result the runner reported for the job."""
-    outcome: TaskOutcome = world(ctx).values["daemon outcome"]
+    outcome = artifacts.daemon_outcome
+    assert outcome is not None, "the mock runner ran no job: add `When the mock runner runs one job`"
     log = "\n".join(outcome.log_lines[-30:])
     assert outcome.result_name == result, f"the job ended with {outcome.result_name!r}; last log lines:\n{log}"
 
 
-@then(step('the repository\'s REST artifacts hold exactly "{names:Q}"'))
-def then_repo_artifacts(ctx: ScenarioContext, names: str) -> None:
+@then(phrase('the repository\'s REST artifacts hold exactly "{names}"'))
+def then_repo_artifacts(artifacts: ArtifactWorld, names: str) -> None:
     """The repository's artifact list over REST."""
-    actual = sorted(str(item.get("name")) for item in _rest_list(ctx))
+    actual = sorted(str(item.get("name")) for item in _rest_list(artifacts))
     assert actual == _names(names), f"the repository lists {actual}, expected {_names(names)}"
 
 
-def _zip_of(ctx: ScenarioContext, name: str) -> zipfile.ZipFile:
-    cache: dict[str, bytes] = world(ctx).values.setdefault("zips", {})
+def _zip_of(artifacts: ArtifactWorld, name: str) -> zipfile.ZipFile:
+    cache = artifacts.zips
     if name not in cache:
-        plain = HttpClient(ctx.admin.site_url, None, recorder=ctx.admin.http.recorder)
-        response = plain.get(_raw_url(ctx, name))
+        admin = artifacts.ctx.admin
+        plain = HttpClient(admin.site_url, None, recorder=admin.http.recorder)
+        response = plain.get(_raw_url(artifacts, name))
         assert response.status_code == 200, f"the raw zip answered {response.status_code}: {response.text[:200]}"
         cache[name] = response.content
     return zipfile.ZipFile(io.BytesIO(cache[name]))
 
 
-@then(step('the REST zip of "{name:Q}" holds exactly the files "{paths:Q}"'))
-def then_zip_files(ctx: ScenarioContext, name: str, paths: str) -> None:
+@then(phrase('the REST zip of "{name}" holds exactly the files "{paths}"'))
+def then_zip_files(artifacts: ArtifactWorld, name: str, paths: str) -> None:
     """The zip's file entries (directories aside)."""
-    entries = sorted(info.filename for info in _zip_of(ctx, name).infolist() if not info.is_dir())
+    entries = sorted(info.filename for info in _zip_of(artifacts, name).infolist() if not info.is_dir())
     assert entries == _names(paths), f"the zip holds {entries}, expected {_names(paths)}"
 
 
-def _member(ctx: ScenarioContext, name: str, path: str) -> bytes:
-    return _zip_of(ctx, name).read(path)
+def _member(artifacts: ArtifactWorld, name: str, path: str) -> bytes:
+    return _zip_of(artifacts, name).read(path)
 
 
-@then(step('in the REST zip of "{name:Q}" the file "{path:Q}" holds "{text:Q}" and a newline'))
-def then_zip_text(ctx: ScenarioContext, name: str, path: str, text: str) -> None:
+@then(phrase('in the REST zip of "{name}" the file "{path}" holds "{text}" and a newline'))
+def then_zip_text(artifacts: ArtifactWorld, name: str, path: str, text: str) -> None:
     """A text file's exact bytes."""
-    assert _member(ctx, name, path) == (text + "\n").encode(), f"{path} holds {_member(ctx, name, path)[:200]!r}"
+    assert _member(artifacts, name, path) == (text + "\n").encode(), (
+        f"{path} holds {_member(artifacts, name, path)[:200]!r}"
+    )
 
 
-@then(step('in the REST zip of "{name:Q}" the file "{path:Q}" holds the numbers 1 to {last:d}, one per line'))
-def then_zip_numbers(ctx: ScenarioContext, name: str, path: str, last: int) -> None:
+@then(phrase('in the REST zip of "{name}" the file "{path}" holds the numbers 1 to {last:d}, one per line'))
+def then_zip_numbers(artifacts: ArtifactWorld, name: str, path: str, last: int) -> None:
     """The output of ``seq 1 N``, byte for byte."""
     expected = "".join(f"{number}\n" for number in range(1, last + 1)).encode()
-    actual = _member(ctx, name, path)
+    actual = _member(artifacts, name, path)
     assert actual == expected, f"{path}: {len(actual)} bytes differ from seq 1 {last} ({len(expected)} bytes)"
 
 
-@then(step('in the REST zip of "{name:Q}" the file "{path:Q}" holds the bytes "{hex_bytes:Q}" in hex'))
-def then_zip_bytes(ctx: ScenarioContext, name: str, path: str, hex_bytes: str) -> None:
+@then(phrase('in the REST zip of "{name}" the file "{path}" holds the bytes "{hex_bytes}" in hex'))
+def then_zip_bytes(artifacts: ArtifactWorld, name: str, path: str, hex_bytes: str) -> None:
     """A binary file's exact bytes."""
-    assert _member(ctx, name, path) == bytes.fromhex(hex_bytes), f"{path} holds {_member(ctx, name, path).hex()}"
+    assert _member(artifacts, name, path) == bytes.fromhex(hex_bytes), (
+        f"{path} holds {_member(artifacts, name, path).hex()}"
+    )

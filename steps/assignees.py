@@ -11,20 +11,13 @@ from typing import Any
 from pytest_bdd import given, then, when
 
 from conformance.api.assignees import AssigneesApi
+from conformance.api.issues import IssuesApi
 from conformance.context import ScenarioContext
-from steps.common import expand, phrase, response_json
-from steps.issues import expect_status, issues_api
+from steps.actors import ADMIN, acting
+from steps.common import expand, expect_status, response_json
+from steps.parsing import phrase
 
-__all__ = ["assignees_api"]
-
-
-def assignees_api(ctx: ScenarioContext, who: str) -> AssigneesApi:
-    """The assignee operations as a scenario user, the admin or an anonymous client."""
-    if who == "an anonymous client":
-        return ctx.anonymous().area(AssigneesApi)
-    if who == "the admin":
-        return ctx.admin.area(AssigneesApi)
-    return ctx.user(who).api.area(AssigneesApi)
+__all__: list[str] = []
 
 
 def _name(ctx: ScenarioContext, short: str) -> str:
@@ -39,7 +32,7 @@ def _assignees(ctx: ScenarioContext, repo: str, index: int) -> list[str]:
     """The logins of the issue's assignees, read by the admin; also checks the deprecated ``assignee``."""
     ref = ctx.repo(repo)
     issue: dict[str, Any] = expect_status(
-        issues_api(ctx, "the admin").get_issue(ref.owner, ref.name, index), 200, f"read issue {index}"
+        acting(ctx, ADMIN, IssuesApi).get_issue(ref.owner, ref.name, index), 200, f"read issue {index}"
     )
     logins = [user["login"] for user in issue.get("assignees") or []]
     first = (issue.get("assignee") or {}).get("login")
@@ -53,7 +46,7 @@ def _assignees(ctx: ScenarioContext, repo: str, index: int) -> list[str]:
 @given(phrase('"{who}" assigned "{users}" to issue {index:d} of "{repo}"'))
 def given_assigned(ctx: ScenarioContext, who: str, users: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    response = assignees_api(ctx, who).add_assignees(ref.owner, ref.name, index, _names(ctx, users))
+    response = acting(ctx, who, AssigneesApi).add_assignees(ref.owner, ref.name, index, _names(ctx, users))
     expect_status(response, 201, f'assign "{users}" to issue {index}')
 
 
@@ -63,31 +56,31 @@ def given_assigned(ctx: ScenarioContext, who: str, users: str, index: int, repo:
 @when(phrase('"{who}" lists the assignees of "{repo}"'))
 def when_list(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = assignees_api(ctx, who).list_assignees(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, AssigneesApi).list_assignees(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" checks whether "{user}" can be assigned in "{repo}"'))
 def when_check(ctx: ScenarioContext, who: str, user: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = assignees_api(ctx, who).check_assignee(ref.owner, ref.name, _name(ctx, user))
+    ctx.response = acting(ctx, who, AssigneesApi).check_assignee(ref.owner, ref.name, _name(ctx, user))
 
 
 @when(phrase('"{who}" checks whether "{user}" can be assigned to issue {index:d} of "{repo}"'))
 def when_check_issue(ctx: ScenarioContext, who: str, user: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = assignees_api(ctx, who).check_issue_assignee(ref.owner, ref.name, index, _name(ctx, user))
+    ctx.response = acting(ctx, who, AssigneesApi).check_issue_assignee(ref.owner, ref.name, index, _name(ctx, user))
 
 
 @when(phrase('"{who}" assigns "{users}" to issue {index:d} of "{repo}"'))
 def when_assign(ctx: ScenarioContext, who: str, users: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = assignees_api(ctx, who).add_assignees(ref.owner, ref.name, index, _names(ctx, users))
+    ctx.response = acting(ctx, who, AssigneesApi).add_assignees(ref.owner, ref.name, index, _names(ctx, users))
 
 
 @when(phrase('"{who}" unassigns "{users}" from issue {index:d} of "{repo}"'))
 def when_unassign(ctx: ScenarioContext, who: str, users: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = assignees_api(ctx, who).remove_assignees(ref.owner, ref.name, index, _names(ctx, users))
+    ctx.response = acting(ctx, who, AssigneesApi).remove_assignees(ref.owner, ref.name, index, _names(ctx, users))
 
 
 # ---------------------------------------------------------------- Then
@@ -120,7 +113,7 @@ def then_timeline_changes(ctx: ScenarioContext, index: int, repo: str, changes: 
     """``assignees`` entries in order: ``+bob`` an assignment, ``-bob`` a removal (``removed_assignee``);
     ``who`` names everybody who made them (comma separated)."""
     ref = ctx.repo(repo)
-    timeline = expect_status(issues_api(ctx, "the admin").timeline(ref.owner, ref.name, index), 200, "read timeline")
+    timeline = expect_status(acting(ctx, ADMIN, IssuesApi).timeline(ref.owner, ref.name, index), 200, "read timeline")
     found = [
         ("-" if entry["removed_assignee"] else "+") + str((entry.get("assignee") or {}).get("login"))
         for entry in timeline

@@ -6,7 +6,8 @@ from pytest_bdd import when
 
 from conformance.client import BasicAuth, QueryTokenAuth, TokenAuth
 from conformance.context import ScenarioContext
-from steps.common import phrase
+from steps.actors import UNKNOWN_TOKEN, basic_api, with_token
+from steps.parsing import phrase
 
 
 @when(phrase('"{who}" fetches the authenticated user with the "{scheme}" authorization scheme'))
@@ -19,15 +20,13 @@ def me_with_scheme(ctx: ScenarioContext, who: str, scheme: str) -> None:
 @when(phrase('"{who}" fetches the authenticated user with basic auth and their password'))
 def me_with_password(ctx: ScenarioContext, who: str) -> None:
     """``GET /user`` with basic auth ``user:password``."""
-    identity = ctx.user(who)
-    ctx.response = identity.client(BasicAuth(identity.username, identity.password)).users.me()
+    ctx.response = basic_api(ctx, who).users.me()
 
 
 @when(phrase('"{who}" fetches the authenticated user with basic auth and their token as the password'))
 def me_with_basic_token(ctx: ScenarioContext, who: str) -> None:
     """``GET /user`` with basic auth ``user:token``."""
-    identity = ctx.user(who)
-    ctx.response = identity.client(BasicAuth(identity.username, identity.token)).users.me()
+    ctx.response = basic_api(ctx, who, ctx.user(who).token).users.me()
 
 
 @when(phrase('"{who}" fetches the authenticated user with their token in the "{parameter}" query parameter'))
@@ -40,26 +39,25 @@ def me_with_query_token(ctx: ScenarioContext, who: str, parameter: str) -> None:
 @when(phrase('"{who}" fetches the authenticated user with basic auth and a wrong password'))
 def me_with_wrong_password(ctx: ScenarioContext, who: str) -> None:
     """``GET /user`` with the right user name and a wrong password."""
-    identity = ctx.user(who)
-    ctx.response = identity.client(BasicAuth(identity.username, identity.password + "-wrong")).users.me()
+    ctx.response = basic_api(ctx, who, ctx.user(who).password + "-wrong").users.me()
 
 
 @when(phrase('a client fetches the authenticated user with the "{scheme}" scheme and an unknown token'))
 def me_with_unknown_token(ctx: ScenarioContext, scheme: str) -> None:
     """``GET /user`` with a well-formed token that was never issued."""
-    ctx.response = ctx.admin.http.with_auth(TokenAuth("0" * 40, scheme)).get("user")
+    ctx.response = with_token(ctx, UNKNOWN_TOKEN, scheme).users.me()
 
 
-@when("a client fetches the authenticated user with an unknown token in the query")
+@when(phrase("a client fetches the authenticated user with an unknown token in the query"))
 def me_with_unknown_query_token(ctx: ScenarioContext) -> None:
     """``GET /user?token=<never issued>``."""
-    ctx.response = ctx.admin.http.with_auth(QueryTokenAuth("0" * 40)).get("user")
+    ctx.response = ctx.admin.http.with_auth(QueryTokenAuth(UNKNOWN_TOKEN)).get("user")
 
 
-@when("a client fetches the server version with an unknown token")
+@when(phrase("a client fetches the server version with an unknown token"))
 def version_with_unknown_token(ctx: ScenarioContext) -> None:
     """``GET /version`` (public) with a token that was never issued."""
-    ctx.response = ctx.admin.http.with_auth(TokenAuth("0" * 40)).get("version")
+    ctx.response = with_token(ctx, UNKNOWN_TOKEN).misc.version()
 
 
 TOKEN_AS_USER = (

@@ -10,7 +10,6 @@ describes, relative to the scope category the operation needs (Gitea's ``tokenRe
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,14 +24,25 @@ from conformance.identities import IdentityFactory
 from conformance.ledger import CleanupLedger
 from conformance.schemas import validate
 from conformance.target import Target
+from steps.actors import ADMIN, ANONYMOUS, acting_api, acting_http
 from steps.ci import report_result, take_job
-from steps.common import given_file_docstring, given_org, given_private_repository, given_repository, given_user, phrase
-from steps.scopes import given_scoped_runner, registered_runner
+from steps.common import (
+    FileNotes,
+    given_file_docstring,
+    given_org,
+    given_private_repository,
+    given_repository,
+    given_user,
+    json_document,
+)
+from steps.parsing import phrase
+from steps.scopes import ScopeNotes, ScopeRef, given_scoped_runner
 
 __all__ = [
     "CALLERS",
     "OPERATIONS",
     "ROLE_CALLERS",
+    "AuthorizationNotes",
     "Operation",
     "SharedWorld",
     "category_of",
@@ -41,9 +51,6 @@ __all__ = [
 ]
 
 CATEGORIES = ("activitypub", "admin", "issue", "misc", "notification", "organization", "package", "repository", "user")
-RUN_KEY = "authorization:run"
-CLIENT_KEY = "authorization:client"
-WORLD_KEY = "authorization:world"
 UNFILLED = re.compile(r"\{[a-z]+\}")
 
 
@@ -163,14 +170,38 @@ def _operation(name: str) -> Operation:
     return found
 
 
-def _values(ctx: ScenarioContext) -> dict[str, str]:
+@dataclass
+class AuthorizationNotes:
+    """The world's scoped runners and committed files, the id of its finished run, the caller's client, and
+    the shared world a reading row borrowed (None when the row built its own)."""
+
+    scope_notes: ScopeNotes
+    file_notes: FileNotes
+    run_id: int | None = None
+    client: HttpClient | None = None
+    world: SharedWorld | None = None
+
+    def caller(self) -> HttpClient:
+        """The client the Given step made for the row's caller."""
+        assert self.client is not None, 'add `Given the caller is "..." for the operation "..."`'
+        return self.client
+
+
+@pytest.fixture
+def authorization_notes(scope_notes: ScopeNotes, file_notes: FileNotes) -> AuthorizationNotes:
+    """The scenario's authorization-table notes, over its scoped runners and committed files."""
+    return AuthorizationNotes(scope_notes, file_notes)
+
+
+def _values(ctx: ScenarioContext, notes: AuthorizationNotes) -> dict[str, str]:
     repo = ctx.repo("acme/app")
+    assert notes.run_id is not None, 'add `Given the mock runner "ci" has finished the job of "acme/app" with success`'
     return {
         "repo": repo.full_name,
         "public": ctx.repo("acme/site").full_name,
         "org": ctx.owner_name("acme"),
-        "run": str(ctx.recall(RUN_KEY)),
-        "runner": str(registered_runner(ctx, "ci").runner_id),
+        "run": str(notes.run_id),
+        "runner": str(notes.scope_notes.runner("ci").runner_id),
         "branch": repo.default_branch,
     }
 
@@ -182,24 +213,29 @@ def _values(ctx: ScenarioContext) -> dict[str, str]:
 class SharedWorld:
     """The Background's world built once per worker for the rows whose operation only reads.
 
-    ``ctx`` holds what was built (users, organization, repositories, the runner, the finished run);
-    ``factory`` adds to it (a role's user, a scoped token) so later rows find it too; ``secrets`` are
+    ``ctx`` and ``notes`` hold what was built (users, organization, repositories, the runner, the finished
+    run); ``factory`` adds to it (a role's user, a scoped token) so later rows find it too; ``secrets`` are
     re-masked on every row that uses the world, since masking is scoped to a scenario's page.
     """
 
     ctx: ScenarioContext
     factory: IdentityFactory
+    notes: AuthorizationNotes
     roles: set[str] = field(default_factory=set)
     tokens: dict[tuple[str, str, str], str] = field(default_factory=dict)
     secrets: set[str] = field(default_factory=set)
 
-    def lend(self, ctx: ScenarioContext) -> None:
-        """Give the scenario the world's names and values, and mask the world's secrets in its transcript."""
+    def lend(self, ctx: ScenarioContext, notes: AuthorizationNotes) -> None:
+        """Give the scenario the world's names, runner and run, and mask the world's secrets in its transcript."""
         ctx.users.update(self.ctx.users)
         ctx.orgs.update(self.ctx.orgs)
+        ctx.org_owners.update(self.ctx.org_owners)
         ctx.repos.update(self.ctx.repos)
         ctx.tokens.update(self.ctx.tokens)
-        ctx.values.update(self.ctx.values)
+        notes.scope_notes.runners.update(self.notes.scope_notes.runners)
+        notes.file_notes.answers.update(self.notes.file_notes.answers)
+        notes.run_id = self.notes.run_id
+        notes.world = self
         recorder = ctx.admin.http.recorder
         self.secrets |= set(recorder.page_secrets)
         for secret in self.secrets:
@@ -215,21 +251,18 @@ def authorization_world(ledger: CleanupLedger) -> Iterator[dict[str, SharedWorld
         ledger.leaks.extend(world.factory.ledger.cleanup())
 
 
-def _build_world(ctx: ScenarioContext, identities: IdentityFactory, target: Target, workflow: str) -> None:
+def _build_world(identities: IdentityFactory, notes: AuthorizationNotes, target: Target, workflow: str) -> None:
     """What the Background says, step by step, with the existing steps."""
+    ctx = identities.ctx
     given_user(identities, "owner")
     given_org(identities, "acme", "owner")
     given_private_repository(identities, "acme/app")
-    given_scoped_runner(ctx, identities, target, short="ci", scope='repository "acme/app"', labels="conformance-authz")
-    given_file_docstring(ctx, identities, "acme/app", ".gitea/workflows/ci.yml", workflow)
-    given_finished_run(ctx, "ci", "acme/app")
+    ci = ScopeRef("repository", "acme/app")
+    given_scoped_runner(ctx, notes.scope_notes, identities, target, short="ci", scope=ci, labels="conformance-authz")
+    given_file_docstring(identities, notes.file_notes, "acme/app", ".gitea/workflows/ci.yml", workflow)
+    given_finished_run(ctx, notes, "ci", "acme/app")
     given_repository(identities, "acme/site")
     given_user(identities, "stranger")
-
-
-def _world(ctx: ScenarioContext) -> SharedWorld | None:
-    world = ctx.values.get(WORLD_KEY)
-    return world if isinstance(world, SharedWorld) else None
 
 
 # ---------------------------------------------------------------- Given
@@ -237,11 +270,11 @@ def _world(ctx: ScenarioContext) -> SharedWorld | None:
 
 @given(phrase("the CI authorization world, shared by the rows whose operation only reads, with the workflow"))
 def given_authorization_world(
-    ctx: ScenarioContext,
     identities: IdentityFactory,
     target: Target,
     request: pytest.FixtureRequest,
     authorization_world: dict[str, SharedWorld],
+    authorization_notes: AuthorizationNotes,
     *,
     docstring: str,
 ) -> None:
@@ -250,53 +283,66 @@ def given_authorization_world(
     A reading row sees exactly the world a fresh build gives: the same users, organization, repositories,
     runner and finished run, with the same permissions; only the names' scenario number differs.
     """
+    ctx = identities.ctx
     example = request.getfixturevalue("_pytest_bdd_example")
     operation = _operation(str(example.get("operation", "")))
     workflow = docstring + "\n"
     if not operation.reads_only:
-        _build_world(ctx, identities, target, workflow)
+        _build_world(identities, authorization_notes, target, workflow)
         return
     world = authorization_world.get(workflow)
     if world is None:
         world_ctx = ScenarioContext(run_prefix=ctx.run_prefix, sequence=ctx.sequence, admin=ctx.admin)
-        factory = IdentityFactory(world_ctx, ctx.admin, CleanupLedger(ctx.admin), identities.api_url)
-        world = SharedWorld(world_ctx, factory)
+        factory = IdentityFactory(world_ctx, ctx.admin, CleanupLedger(ctx.admin), identities.api_url, identities.fake)
+        world_notes = AuthorizationNotes(ScopeNotes(), FileNotes())
+        world = SharedWorld(world_ctx, factory, world_notes)
         authorization_world[workflow] = world
-        _build_world(world_ctx, factory, target, workflow)
-    world.lend(ctx)
-    ctx.remember(WORLD_KEY, world)
+        _build_world(factory, world_notes, target, workflow)
+    world.lend(ctx, authorization_notes)
 
 
 @given(phrase('the mock runner "{runner}" has finished the job of "{short}" with success'))
-def given_finished_run(ctx: ScenarioContext, runner: str, short: str) -> None:
+def given_finished_run(ctx: ScenarioContext, authorization_notes: AuthorizationNotes, runner: str, short: str) -> None:
     """Take the repository's waiting job and report success, so its run is done (deletable)."""
-    job = take_job(registered_runner(ctx, runner).client, ctx.repo(short))
+    job = take_job(authorization_notes.scope_notes.runner(runner).client, ctx.repo(short))
     report_result(job, "success")
-    ctx.remember(RUN_KEY, job.run_id)
+    authorization_notes.run_id = job.run_id
 
 
 @given(phrase('the caller is "{caller}" for the operation "{operation}"'))
-def given_caller(ctx: ScenarioContext, identities: IdentityFactory, caller: str, operation: str) -> None:
+def given_caller(
+    ctx: ScenarioContext,
+    identities: IdentityFactory,
+    authorization_notes: AuthorizationNotes,
+    caller: str,
+    operation: str,
+) -> None:
     """An HTTP client for the caller word, its token scoped relative to the operation's category."""
     assert caller in CALLERS, f"unknown caller {caller!r}; known: {', '.join(CALLERS)}"
     who, kind = CALLERS[caller]
-    client: HttpClient
     if kind is None:
-        client = ctx.admin.http.with_auth(None)
-    elif who == "the admin":
-        client = ctx.admin.http
+        authorization_notes.client = acting_http(ctx, ANONYMOUS)
+    elif who == ADMIN:
+        authorization_notes.client = acting_http(ctx, ADMIN)
     else:
-        client = _caller_client(
-            ctx, identities, caller, who=who, kind=kind, category=category_of(_operation(operation).path)
+        category = category_of(_operation(operation).path)
+        authorization_notes.client = _caller_client(
+            ctx, identities, authorization_notes, caller, who=who, kind=kind, category=category
         )
-    ctx.remember(CLIENT_KEY, client)
 
 
 def _caller_client(
-    ctx: ScenarioContext, identities: IdentityFactory, caller: str, *, who: str, kind: str, category: str
+    ctx: ScenarioContext,
+    identities: IdentityFactory,
+    notes: AuthorizationNotes,
+    caller: str,
+    *,
+    who: str,
+    kind: str,
+    category: str,
 ) -> HttpClient:
     """The caller's user with its role and a token of the wanted scopes: made once in a shared world."""
-    world = _world(ctx)
+    world = notes.world
     if world is None:
         identity = identities.user(who)
         _give_role(ctx, caller, identity.username)
@@ -310,14 +356,14 @@ def _caller_client(
     if key not in world.tokens:
         name = f"{ctx.run_prefix}-authz-{kind}-{category}"
         world.tokens[key] = world.factory.token_for(who, name, scopes_for(kind, category)).value
-    world.lend(ctx)
+    world.lend(ctx, notes)
     return identity.http.with_auth(TokenAuth(world.tokens[key]))
 
 
 def _give_role(ctx: ScenarioContext, caller: str, username: str) -> None:
     """The owner makes the user a read or write collaborator of acme/app, or puts it in a read team covering it."""
     repo = ctx.repo("acme/app")
-    owner = ctx.user("owner").api
+    owner = acting_api(ctx, "owner")
     if caller in ("reader", "writer"):
         permission = {"reader": "read", "writer": "write"}[caller]
         response = owner.area(CollaboratorsApi).put(repo.owner, repo.name, username, permission)
@@ -338,14 +384,12 @@ def _give_role(ctx: ScenarioContext, caller: str, username: str) -> None:
 
 
 @when(phrase('the caller sends the operation "{operation}"'))
-def when_operation(ctx: ScenarioContext, operation: str) -> None:
+def when_operation(ctx: ScenarioContext, authorization_notes: AuthorizationNotes, operation: str) -> None:
     """One request of the table's operation with the caller's client."""
     found = _operation(operation)
-    client = ctx.recall(CLIENT_KEY)
-    assert isinstance(client, HttpClient), 'add `Given the caller is "..." for the operation "..."`'
-    values = _values(ctx)
-    payload = json.loads(fill_path(found.body, values)) if found.body is not None else None
-    ctx.response = client.request(found.method, fill_path(found.path, values), json=payload)
+    values = _values(ctx, authorization_notes)
+    payload = json_document(fill_path(found.body, values)) if found.body is not None else None
+    ctx.response = authorization_notes.caller().request(found.method, fill_path(found.path, values), json=payload)
 
 
 # ---------------------------------------------------------------- Then

@@ -10,19 +10,43 @@ from __future__ import annotations
 
 import base64
 import io
+from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from PIL import Image
 from pytest_bdd import given, then, when
 
 from conformance.api.avatars import AvatarsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.branches import acting_api
-from steps.common import org_owner, phrase
+from conformance.seeding import SeededData
+from steps.actors import acting, org_owner
+from steps.parsing import phrase
 
-BEFORE = "avatar before:{subject}"
-UPLOADED = "avatar uploaded:{subject}"
+
+@dataclass
+class AvatarNotes:
+    """Per subject: its ``avatar_url`` before the scenario's last upload, and after a successful one."""
+
+    before: dict[str, str] = field(default_factory=dict)
+    uploaded: dict[str, str] = field(default_factory=dict)
+
+    def url_before(self, subject: str) -> str:
+        """The avatar URL the subject had before the last upload."""
+        assert subject in self.before, f'no avatar of "{subject}" was uploaded in this scenario'
+        return self.before[subject]
+
+    def uploaded_url(self, subject: str) -> str:
+        """The avatar URL a successful upload gave the subject."""
+        assert subject in self.uploaded, f'no avatar of "{subject}" was uploaded successfully in this scenario'
+        return self.uploaded[subject]
+
+
+@pytest.fixture
+def avatar_notes() -> AvatarNotes:
+    """The scenario's avatar URLs."""
+    return AvatarNotes()
 
 
 def picture(width: int, height: int, colour: tuple[int, int, int] = (200, 40, 40)) -> bytes:
@@ -59,11 +83,11 @@ def avatar_url(ctx: ScenarioContext, subject: str) -> str:
     return value
 
 
-def _upload(ctx: ScenarioContext, who: str, subject: str, body: Any) -> None:
-    ctx.remember(BEFORE.format(subject=subject), avatar_url(ctx, subject))
-    ctx.response = acting_api(ctx, who).area(AvatarsApi).upload(_target(ctx, subject), body)
+def _upload(ctx: ScenarioContext, avatar_notes: AvatarNotes, who: str, subject: str, body: Any) -> None:
+    avatar_notes.before[subject] = avatar_url(ctx, subject)
+    ctx.response = acting(ctx, who, AvatarsApi).upload(_target(ctx, subject), body)
     if ctx.response.status_code == 204:
-        ctx.remember(UPLOADED.format(subject=subject), avatar_url(ctx, subject))
+        avatar_notes.uploaded[subject] = avatar_url(ctx, subject)
 
 
 def _uploader(ctx: ScenarioContext, subject: str) -> str:
@@ -76,9 +100,10 @@ def _uploader(ctx: ScenarioContext, subject: str) -> str:
 
 
 @given(phrase('"{subject}" has an uploaded avatar'))
-def given_avatar(ctx: ScenarioContext, subject: str) -> None:
-    """An avatar uploaded by whoever may change it; the URL before it is kept for later checks."""
-    _upload(ctx, _uploader(ctx, subject), subject, {"image": base64.b64encode(picture(64, 64)).decode()})
+def given_avatar(ctx: ScenarioContext, avatar_notes: AvatarNotes, fake: SeededData, subject: str) -> None:
+    """An avatar (of a drawn colour) uploaded by whoever may change it; the URL before it is kept for later checks."""
+    image = picture(64, 64, fake.colour())
+    _upload(ctx, avatar_notes, _uploader(ctx, subject), subject, {"image": base64.b64encode(image).decode()})
     assert ctx.response is not None and ctx.response.status_code == 204, (
         f"uploading the avatar of {subject}: {ctx.response.status_code if ctx.response else '-'}"
     )
@@ -86,33 +111,35 @@ def given_avatar(ctx: ScenarioContext, subject: str) -> None:
 
 
 @when(phrase('"{who}" uploads a {width:d}x{height:d} picture as the avatar of "{subject}"'))
-def upload_picture(ctx: ScenarioContext, who: str, width: int, height: int, subject: str) -> None:
+def upload_picture(
+    ctx: ScenarioContext, avatar_notes: AvatarNotes, *, who: str, width: int, height: int, subject: str
+) -> None:
     """``POST .../avatar`` with a PNG of that size."""
-    _upload(ctx, who, subject, {"image": base64.b64encode(picture(width, height)).decode()})
+    _upload(ctx, avatar_notes, who, subject, {"image": base64.b64encode(picture(width, height)).decode()})
 
 
 @when(phrase('"{who}" uploads the image text "{text}" as the avatar of "{subject}"'))
-def upload_text(ctx: ScenarioContext, who: str, text: str, subject: str) -> None:
+def upload_text(ctx: ScenarioContext, avatar_notes: AvatarNotes, who: str, text: str, subject: str) -> None:
     """``POST .../avatar`` whose ``image`` is the text as given (for example invalid base64)."""
-    _upload(ctx, who, subject, {"image": text})
+    _upload(ctx, avatar_notes, who, subject, {"image": text})
 
 
 @when(phrase('"{who}" uploads the base64 of "{text}" as the avatar of "{subject}"'))
-def upload_non_image(ctx: ScenarioContext, who: str, text: str, subject: str) -> None:
+def upload_non_image(ctx: ScenarioContext, avatar_notes: AvatarNotes, who: str, text: str, subject: str) -> None:
     """``POST .../avatar`` with valid base64 of something that is no picture."""
-    _upload(ctx, who, subject, {"image": base64.b64encode(text.encode()).decode()})
+    _upload(ctx, avatar_notes, who, subject, {"image": base64.b64encode(text.encode()).decode()})
 
 
 @when(phrase('"{who}" uploads an avatar without an image for "{subject}"'))
-def upload_without_image(ctx: ScenarioContext, who: str, subject: str) -> None:
+def upload_without_image(ctx: ScenarioContext, avatar_notes: AvatarNotes, who: str, subject: str) -> None:
     """``POST .../avatar`` with an empty object."""
-    _upload(ctx, who, subject, {})
+    _upload(ctx, avatar_notes, who, subject, {})
 
 
 @when(phrase('"{who}" deletes the avatar of "{subject}"'))
 def delete_avatar(ctx: ScenarioContext, who: str, subject: str) -> None:
     """``DELETE .../avatar``."""
-    ctx.response = acting_api(ctx, who).area(AvatarsApi).delete(_target(ctx, subject))
+    ctx.response = acting(ctx, who, AvatarsApi).delete(_target(ctx, subject))
 
 
 def _serves_picture(ctx: ScenarioContext, url: str) -> Image.Image:
@@ -125,33 +152,33 @@ def _serves_picture(ctx: ScenarioContext, url: str) -> Image.Image:
 
 
 @then(phrase('the avatar of "{subject}" is a new picture of at most {size:d} pixels square'))
-def avatar_is_new(ctx: ScenarioContext, subject: str, size: int) -> None:
+def avatar_is_new(ctx: ScenarioContext, avatar_notes: AvatarNotes, subject: str, size: int) -> None:
     """``avatar_url`` changed, and it serves a square picture no larger than ``size``."""
     now = avatar_url(ctx, subject)
-    assert now and now != ctx.recall(BEFORE.format(subject=subject)), f"the avatar URL of {subject} did not change"
+    assert now and now != avatar_notes.url_before(subject), f"the avatar URL of {subject} did not change"
     image = _serves_picture(ctx, now)
     assert image.width == image.height <= size, f"the stored avatar is {image.width}x{image.height}"
 
 
 @then(phrase('the avatar of "{subject}" is unchanged'))
-def avatar_unchanged(ctx: ScenarioContext, subject: str) -> None:
+def avatar_unchanged(ctx: ScenarioContext, avatar_notes: AvatarNotes, subject: str) -> None:
     """A refused upload left the ``avatar_url`` as it was before the request."""
-    assert avatar_url(ctx, subject) == ctx.recall(BEFORE.format(subject=subject)), f"the avatar of {subject} changed"
+    assert avatar_url(ctx, subject) == avatar_notes.url_before(subject), f"the avatar of {subject} changed"
 
 
 @then(phrase('the avatar of "{subject}" is the default one again'))
-def avatar_default(ctx: ScenarioContext, subject: str) -> None:
+def avatar_default(ctx: ScenarioContext, avatar_notes: AvatarNotes, subject: str) -> None:
     """Back to the URL from before the upload (a repository: no avatar URL at all)."""
     now = avatar_url(ctx, subject)
-    before = ctx.recall(BEFORE.format(subject=subject))
+    before = avatar_notes.url_before(subject)
     assert now == before, f"the avatar URL of {subject} is {now!r}, expected the default {before!r}"
-    assert now != ctx.recall(UPLOADED.format(subject=subject)), "the uploaded avatar is still in use"
+    assert now != avatar_notes.uploaded_url(subject), "the uploaded avatar is still in use"
 
 
 @then(phrase('the removed avatar picture of "{subject}" is no longer served'))
-def removed_picture_gone(ctx: ScenarioContext, subject: str) -> None:
+def removed_picture_gone(ctx: ScenarioContext, avatar_notes: AvatarNotes, subject: str) -> None:
     """The URL of the deleted upload answers 404: the stored picture is gone."""
-    uploaded = ctx.recall(UPLOADED.format(subject=subject))
+    uploaded = avatar_notes.uploaded_url(subject)
     response = ctx.admin.area(AvatarsApi).fetch(uploaded)
     assert response.status_code == 404, f"{uploaded} still answers {response.status_code}"
 

@@ -21,7 +21,8 @@ from conformance.capabilities import register_probe
 from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
-from steps.common import phrase
+from steps.actors import ADMIN, acting
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
@@ -43,7 +44,7 @@ def _slugs(ctx: ScenarioContext, text: str) -> list[str]:
 
 
 def _admin(ctx: ScenarioContext) -> BadgesApi:
-    return ctx.admin.area(BadgesApi)
+    return acting(ctx, ADMIN, BadgesApi)
 
 
 def _slug_of(badge: Any) -> Any:
@@ -103,7 +104,7 @@ def badges_of_missing_user(ctx: ScenarioContext, action: str) -> None:
 @when(phrase('"{who}" {action:w} the badges of "{other}"'))
 def user_touches_badges(ctx: ScenarioContext, who: str, action: str, other: str) -> None:
     """A user who is not a site administrator lists, gives or takes badges."""
-    api, name = ctx.user(who).api.area(BadgesApi), ctx.user(other).username
+    api, name = acting(ctx, who, BadgesApi), ctx.user(other).username
     operations = {
         "lists": lambda: api.user_badges(name),
         "gives": lambda: api.add_user_badges(name, [ctx.real_name(UNDEFINED)]),

@@ -1,6 +1,6 @@
 """Steps of the commits area: the commit list with its headers, single commits and comparisons.
 
-Expected commits come from the histories the branch Given steps keep (``steps.branches.history``), so a
+Expected commits come from the histories the branch Given steps keep (``steps.branches.BranchNotes``), so a
 Then names commits by their place ("the newest 2 commits of main") and checks real SHAs.
 """
 
@@ -12,12 +12,10 @@ from pytest_bdd import then, when
 
 from conformance.api.commits import CommitsApi
 from conformance.context import ScenarioContext
-from steps.branches import acting_api, branch_head, history, made_on
-from steps.common import expand, phrase, response_json
-
-
-def _api(ctx: ScenarioContext, who: str) -> CommitsApi:
-    return acting_api(ctx, who).area(CommitsApi)
+from steps.actors import acting
+from steps.branches import BranchNotes, branch_head
+from steps.common import expand, response_json
+from steps.parsing import phrase
 
 
 def _listed_shas(ctx: ScenarioContext) -> list[str]:
@@ -31,70 +29,80 @@ def _listed_shas(ctx: ScenarioContext) -> list[str]:
 def list_commits(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET .../commits`` without parameters (the default branch)."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, CommitsApi).list(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" lists the commits of "{repo}" with "{query}"'))
 def list_commits_query(ctx: ScenarioContext, who: str, repo: str, query: str) -> None:
     """``GET .../commits?<query>`` (``limit=2&page=2``, ``sha=dev``, ``path=a.txt``...)."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list(ref.owner, ref.name, dict(parse_qsl(expand(ctx, query))))
+    ctx.response = acting(ctx, who, CommitsApi).list(ref.owner, ref.name, dict(parse_qsl(expand(ctx, query))))
 
 
 @when(phrase('"{who}" lists the commits of "{repo}" excluding the head of "{branch}"'))
 def list_commits_not(ctx: ScenarioContext, who: str, repo: str, branch: str) -> None:
     """``GET .../commits?not=<head of branch>``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list(ref.owner, ref.name, {"not": branch_head(ctx, repo, branch) or branch})
+    ctx.response = acting(ctx, who, CommitsApi).list(
+        ref.owner, ref.name, {"not": branch_head(ctx, repo, branch) or branch}
+    )
 
 
 @when(phrase('"{who}" gets the commit at the head of "{branch}" of "{repo}"'))
 def get_commit(ctx: ScenarioContext, who: str, branch: str, repo: str) -> None:
     """``GET .../git/commits/{sha}`` of a branch head."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).get(ref.owner, ref.name, branch_head(ctx, repo, branch) or branch)
+    ctx.response = acting(ctx, who, CommitsApi).get(ref.owner, ref.name, branch_head(ctx, repo, branch) or branch)
 
 
 @when(phrase('"{who}" compares "{basehead}" in "{repo}"'))
 def compare(ctx: ScenarioContext, who: str, basehead: str, repo: str) -> None:
     """``GET .../compare/{basehead}`` (``{bob}`` placeholders expanded to real names)."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).compare(ref.owner, ref.name, expand(ctx, basehead))
+    ctx.response = acting(ctx, who, CommitsApi).compare(ref.owner, ref.name, expand(ctx, basehead))
 
 
 @when(phrase('"{who}" compares the first commit of "{branch}" with "{head}" in "{repo}"'))
-def compare_from_first(ctx: ScenarioContext, who: str, branch: str, head: str, repo: str) -> None:
+def compare_from_first(
+    ctx: ScenarioContext, branch_notes: BranchNotes, *, who: str, branch: str, head: str, repo: str
+) -> None:
     """``GET .../compare/<sha>...<head>`` with the oldest known commit of ``branch`` as the base."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).compare(ref.owner, ref.name, f"{history(ctx, repo, branch)[0]}...{head}")
+    ctx.response = acting(ctx, who, CommitsApi).compare(
+        ref.owner, ref.name, f"{branch_notes.history(ctx, repo, branch)[0]}...{head}"
+    )
 
 
 @when(phrase('"{who}" compares "{basehead}" in "{repo}" as a {output:w}'))
 def compare_text(ctx: ScenarioContext, who: str, basehead: str, repo: str, output: str) -> None:
     """``GET .../compare/{basehead}?output=diff|patch``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).compare(ref.owner, ref.name, expand(ctx, basehead), output=output)
+    ctx.response = acting(ctx, who, CommitsApi).compare(ref.owner, ref.name, expand(ctx, basehead), output=output)
 
 
 @then(phrase('the response lists the newest {count:d} commits of "{branch}" of "{repo}"'))
-def lists_newest(ctx: ScenarioContext, count: int, branch: str, repo: str) -> None:
+def lists_newest(ctx: ScenarioContext, branch_notes: BranchNotes, count: int, branch: str, repo: str) -> None:
     """The listed SHAs are the branch's newest commits, newest first."""
-    expected = list(reversed(history(ctx, repo, branch)))[:count]
+    expected = list(reversed(branch_notes.history(ctx, repo, branch)))[:count]
     assert _listed_shas(ctx) == expected, f"listed {_listed_shas(ctx)}, expected {expected}"
 
 
 @then(phrase('the response lists the {count:d} commits of "{branch}" of "{repo}" after the newest {skip:d}'))
-def lists_older(ctx: ScenarioContext, count: int, branch: str, repo: str, skip: int) -> None:
+def lists_older(
+    ctx: ScenarioContext, branch_notes: BranchNotes, *, count: int, branch: str, repo: str, skip: int
+) -> None:
     """The listed SHAs are the branch's commits just older than its newest ``skip``."""
-    expected = list(reversed(history(ctx, repo, branch)))[skip : skip + count]
-    assert len(expected) == count, f"the scenario knows only {len(history(ctx, repo, branch))} commits of {branch}"
+    expected = list(reversed(branch_notes.history(ctx, repo, branch)))[skip : skip + count]
+    assert len(expected) == count, (
+        f"the scenario knows only {len(branch_notes.history(ctx, repo, branch))} commits of {branch}"
+    )
     assert _listed_shas(ctx) == expected, f"listed {_listed_shas(ctx)}, expected {expected}"
 
 
 @then(phrase('the response lists the commits made on "{branch}" of "{repo}", newest first'))
-def lists_made(ctx: ScenarioContext, branch: str, repo: str) -> None:
+def lists_made(ctx: ScenarioContext, branch_notes: BranchNotes, branch: str, repo: str) -> None:
     """The listed SHAs (a list or a comparison's commits) are exactly the commits Given steps made."""
-    expected = list(reversed(made_on(ctx, repo, branch)))
+    expected = list(reversed(branch_notes.made_on(ctx, repo, branch)))
     assert _listed_shas(ctx) == expected, f"listed {_listed_shas(ctx)}, expected {expected}"
 
 

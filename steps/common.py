@@ -5,42 +5,43 @@ names. In paths and expected values, ``{alice}`` stands for the real name of the
 organization "alice" and ``{alice/demo}`` for the real ``owner/name`` of a repository.
 Negative checks have one shape: ``Then the request is refused with status 403`` asserts the status
 and validates the body against the error schema; ``And the error message mentions "..."`` narrows it.
+The helpers every area shares live here too: placeholders, JSON bodies, the status check of set-up
+requests, and :class:`FileNotes` (the files Given steps committed).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_bdd import given, parsers, then, when
+import pytest
+import requests
+from pytest_bdd import given, then, when
 
 from conformance.client import HttpClient, json_of
-from conformance.context import Identity, ScenarioContext
+from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
+from steps.actors import ADMIN, ANONYMOUS, acting_http, repo_owner
+from steps.parsing import phrase
 
-__all__ = ["expand", "field_value", "org_owner", "parse_scopes", "phrase", "response_json", "send_with"]
+__all__ = [
+    "FileNotes",
+    "comma_list",
+    "expand",
+    "expect_status",
+    "field_value",
+    "json_document",
+    "json_option",
+    "parse_scopes",
+    "response_json",
+    "send_with",
+    "user_name",
+]
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)?)\}")
-QUOTED_FIELD = re.compile(r'"\{(\w+)\}"')
-
-
-class _Quoted:
-    """A ``parse`` type matching a quoted argument up to its closing quote (``pattern`` is what parse reads)."""
-
-    pattern = r'[^"]*'
-
-    def __call__(self, text: str) -> str:
-        return text
-
-
-def phrase(text: str) -> parsers.parse:
-    """``parsers.parse`` where every ``"{name}"`` matches only up to the closing quote.
-
-    Without it ``a user "{short}"`` would also match ``a user "alice" with a token scoped "x"``.
-    """
-    return parsers.parse(QUOTED_FIELD.sub(r'"{\1:Quoted}"', text), extra_types={"Quoted": _Quoted()})
 
 
 def expand(ctx: ScenarioContext, text: str) -> str:
@@ -55,9 +56,19 @@ def expand(ctx: ScenarioContext, text: str) -> str:
     return PLACEHOLDER.sub(real, text)
 
 
+def comma_list(text: str) -> list[str]:
+    """``"a, b ,c"`` -> ``["a", "b", "c"]`` (empty items dropped): how features list names."""
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
 def parse_scopes(text: str) -> list[str]:
     """``"read:user, write:repository"`` -> ``["read:user", "write:repository"]``."""
-    return [scope.strip() for scope in text.split(",") if scope.strip()]
+    return comma_list(text)
+
+
+def user_name(ctx: ScenarioContext, short: str) -> str:
+    """A scenario user's real name, or a unique name nobody has for a short name the scenario never created."""
+    return ctx.users[short].username if short in ctx.users else ctx.real_name(short)
 
 
 def response_json(ctx: ScenarioContext) -> Any:
@@ -80,6 +91,67 @@ def field_value(document: Any, path: str) -> Any:
     return value
 
 
+def expect_status(response: requests.Response, status: int | tuple[int, ...], what: str) -> Any:
+    """The JSON body (None when empty) of a request a step needs to succeed; an error naming ``what`` otherwise."""
+    wanted = (status,) if isinstance(status, int) else status
+    if response.status_code not in wanted:
+        expected = " or ".join(str(code) for code in wanted)
+        raise AssertionError(f"{what}: expected {expected}, got {response.status_code} {response.text[:300]}")
+    return json_of(response) if response.content else None
+
+
+def json_document(text: str) -> Any:
+    """A step's docstring as JSON, exactly as written; an error that says so when it is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
+
+
+def json_option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
+    """A docstring's JSON object with the scenario's placeholders expanded."""
+    option = json_document(expand(ctx, docstring))
+    assert isinstance(option, dict), "the body must be a JSON object"
+    return option
+
+
+@dataclass
+class FileNotes:
+    """The files Given steps committed through the contents API, with the answer each got (content, commit)."""
+
+    answers: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+
+    def note(self, repo: str, path: str, answer: dict[str, Any]) -> None:
+        """Keep the contents API's answer for ``path`` of the repository (short name)."""
+        self.answers[repo, path] = answer
+
+    def get(self, repo: str, path: str) -> dict[str, Any] | None:
+        """The answer a commit of ``path`` got, if the scenario made one."""
+        return self.answers.get((repo, path))
+
+    def answer(self, repo: str, path: str) -> dict[str, Any]:
+        """The answer a Given step's commit of ``path`` got; an error naming the missing step."""
+        found = self.get(repo, path)
+        assert found is not None, f'the scenario did not add "{path}" to "{repo}" in a Given step'
+        return found
+
+    def last_commit(self, repo: str) -> str | None:
+        """The commit of the last file noted for ``repo`` (the head the Given steps left)."""
+        commits = [answer["commit"]["sha"] for (known, _path), answer in self.answers.items() if known == repo]
+        return str(commits[-1]) if commits else None
+
+    def last_of_path(self, path: str) -> dict[str, Any] | None:
+        """The answer of the last commit of ``path`` in any repository of the scenario."""
+        found = [answer for (_repo, known), answer in self.answers.items() if known == path]
+        return found[-1] if found else None
+
+
+@pytest.fixture
+def file_notes() -> FileNotes:
+    """The scenario's committed files."""
+    return FileNotes()
+
+
 # ---------------------------------------------------------------- Given: identities and repositories
 
 
@@ -97,16 +169,8 @@ def given_user_with_scopes(identities: IdentityFactory, short: str, scopes: str)
 
 @given(phrase('an organization "{short}" owned by "{owner}"'))
 def given_org(identities: IdentityFactory, short: str, owner: str) -> None:
-    """An organization created by the user ``owner``."""
+    """An organization created by the user ``owner`` (who then acts as its owner: ``steps.actors.org_owner``)."""
     identities.org(short, owner)
-    identities.ctx.values[f"org owner:{short}"] = owner
-
-
-def org_owner(ctx: ScenarioContext, short: str) -> Identity:
-    """The scenario user who created (and so owns) the organization ``short``."""
-    owner = ctx.values.get(f"org owner:{short}")
-    assert isinstance(owner, str), f'no owner known for "{short}": add `Given an organization "{short}" owned by ...`'
-    return ctx.user(owner)
 
 
 @given(phrase('a repository "{short}"'))
@@ -128,81 +192,65 @@ def given_private_repository(identities: IdentityFactory, short: str) -> None:
 
 
 @given(phrase('the repository "{short}" has the file "{path}" with content "{content}"'))
-def given_file(ctx: ScenarioContext, identities: IdentityFactory, short: str, path: str, content: str) -> None:
-    """A file committed through the contents API by the repository's owner (or the admin for an org)."""
-    _commit_file(ctx, identities, short, path, content)
+def given_file(identities: IdentityFactory, file_notes: FileNotes, short: str, path: str, content: str) -> None:
+    """A file committed through the contents API by the repository's owner."""
+    commit_file(identities, file_notes, short, path, content)
 
 
 @given(phrase('the repository "{short}" has the file "{path}" with the content'))
 def given_file_docstring(
-    ctx: ScenarioContext, identities: IdentityFactory, short: str, path: str, docstring: str
+    identities: IdentityFactory, file_notes: FileNotes, short: str, path: str, docstring: str
 ) -> None:
     """A multi-line file committed through the contents API."""
-    _commit_file(ctx, identities, short, path, docstring + "\n")
+    commit_file(identities, file_notes, short, path, docstring + "\n")
 
 
-def _commit_file(ctx: ScenarioContext, identities: IdentityFactory, short: str, path: str, content: str) -> None:
+def commit_file(identities: IdentityFactory, file_notes: FileNotes, short: str, path: str, content: str) -> None:
+    """Commit ``path`` to the default branch as the repository's owner and note the answer."""
     repo = identities.repo(short)
-    owner_short = short.split("/", 1)[0]
-    api = ctx.users[owner_short].api if owner_short in ctx.users else ctx.admin
-    response = api.contents.create(repo.owner, repo.name, path, content, message=f"add {path}")
-    if response.status_code != 201:
-        raise AssertionError(f'could not add "{path}" to "{short}": {response.status_code} {response.text[:300]}')
-    ctx.remember(f"file:{short}:{path}", json_of(response))
+    response = repo_owner(identities.ctx, short).contents.create(
+        repo.owner, repo.name, path, content, message=f"add {path}"
+    )
+    file_notes.note(short, path, expect_status(response, 201, f'add "{path}" to "{short}"'))
 
 
 # ---------------------------------------------------------------- When: generic requests
 
 
-def _send(ctx: ScenarioContext, who: str, method: str, path: str, body: str | None) -> None:
-    if who == "the admin":
-        http = ctx.admin.http
-    elif who == "an anonymous client":
-        http = ctx.admin.http.with_auth(None)
-    else:
-        http = ctx.user(who).http
-    send_with(ctx, http, method, path, body)
-
-
 def send_with(ctx: ScenarioContext, http: HttpClient, method: str, path: str, body: str | None = None) -> None:
     """One request of a step with any credentials: placeholders expanded in the path and the JSON body."""
-    payload = None
-    if body is not None:
-        try:
-            payload = json.loads(expand(ctx, body))
-        except ValueError as error:
-            raise AssertionError(f"the step's body is not valid JSON: {error}") from None
+    payload = None if body is None else json_document(expand(ctx, body))
     ctx.response = http.request(method, expand(ctx, path).lstrip("/"), json=payload)
 
 
 @when(phrase('"{who}" sends {method:w} "{path}"'))
 def when_user_sends(ctx: ScenarioContext, who: str, method: str, path: str) -> None:
-    """A request by a scenario user to a path under the API root."""
-    _send(ctx, who, method, path, None)
+    """A request by a scenario user (or "the admin", "an anonymous client") to a path under the API root."""
+    send_with(ctx, acting_http(ctx, who), method, path)
 
 
 @when(phrase('"{who}" sends {method:w} "{path}" with the body'))
 def when_user_sends_body(ctx: ScenarioContext, who: str, method: str, path: str, docstring: str) -> None:
     """A request with a JSON body (placeholders expanded)."""
-    _send(ctx, who, method, path, docstring)
+    send_with(ctx, acting_http(ctx, who), method, path, docstring)
 
 
 @when(phrase('the admin sends {method:w} "{path}"'))
 def when_admin_sends(ctx: ScenarioContext, method: str, path: str) -> None:
     """A request with the admin token."""
-    _send(ctx, "the admin", method, path, None)
+    send_with(ctx, acting_http(ctx, ADMIN), method, path)
 
 
 @when(phrase('the admin sends {method:w} "{path}" with the body'))
 def when_admin_sends_body(ctx: ScenarioContext, method: str, path: str, docstring: str) -> None:
     """A request with the admin token and a JSON body."""
-    _send(ctx, "the admin", method, path, docstring)
+    send_with(ctx, acting_http(ctx, ADMIN), method, path, docstring)
 
 
 @when(phrase('an anonymous client sends {method:w} "{path}"'))
 def when_anonymous_sends(ctx: ScenarioContext, method: str, path: str) -> None:
     """A request without credentials."""
-    _send(ctx, "an anonymous client", method, path, None)
+    send_with(ctx, acting_http(ctx, ANONYMOUS), method, path)
 
 
 # ---------------------------------------------------------------- Then: status, errors, schema, fields, headers
@@ -262,12 +310,10 @@ def then_field_is_number(ctx: ScenarioContext, path: str, expected: int) -> None
     assert actual == expected and not isinstance(actual, bool), f'"{path}" is {actual!r}, expected {expected}'
 
 
-@then(parsers.re(r'the response field "(?P<path>[^"]+)" is (?P<expected>true|false|null)'))
+@then(phrase('the response field "{path}" is {expected:JsonLiteral}'))
 def then_field_is_literal(ctx: ScenarioContext, path: str, expected: str) -> None:
     """A field is ``true``, ``false`` or ``null``."""
     literals: dict[str, Any] = {"true": True, "false": False, "null": None}
-    if expected not in literals:
-        raise AssertionError(f"unknown literal {expected!r}: use true, false, null, a number or a quoted text")
     actual = field_value(response_json(ctx), path)
     assert actual is literals[expected], f'"{path}" is {actual!r}, expected {expected}'
 

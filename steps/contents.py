@@ -7,109 +7,139 @@ added a file, then from every change) so a Then can check that the new commit si
 from __future__ import annotations
 
 import base64
+from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from pytest_bdd import then, when
 
-from conformance.api import ForgeApi
 from conformance.client import json_of
 from conformance.context import RepoRef, ScenarioContext
-from steps.common import phrase
+from steps.actors import acting_api
+from steps.common import FileNotes
+from steps.parsing import phrase
 
-HEAD = "head:{repo}"
-PREVIOUS_HEAD = "previous_head:{repo}"
-
-
-def _api(ctx: ScenarioContext, who: str) -> ForgeApi:
-    return ctx.admin if who == "the admin" else ctx.user(who).api
+__all__ = ["ContentsNotes"]
 
 
-def _known_file(ctx: ScenarioContext, repo: str, path: str) -> dict[str, Any]:
-    remembered = ctx.values.get(f"file:{repo}:{path}")
-    assert isinstance(remembered, dict), f'the scenario did not add "{path}" to "{repo}" in a Given step'
-    return remembered
+@dataclass
+class ContentsNotes:
+    """The branch head the contents steps know per repository (from the Given files, then from each change),
+    the head before the last change, and the branches the Git protocol advertised before it."""
+
+    files: FileNotes
+    heads: dict[str, str] = field(default_factory=dict)
+    previous_heads: dict[str, str | None] = field(default_factory=dict)
+    refs_before: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def head(self, repo: str) -> str | None:
+        """The head of ``repo``'s default branch as the scenario last saw it."""
+        return self.heads.get(repo) or self.files.last_commit(repo)
+
+    def previous_head(self, repo: str) -> str:
+        """The head before the last change; an error when no change was made."""
+        previous = self.previous_heads.get(repo)
+        assert previous, f'the scenario does not know the head of "{repo}" before the change'
+        return previous
+
+    def change(self, ctx: ScenarioContext, repo: RepoRef, result: Any) -> None:
+        """Keep the head before and after a change (the answer's commit) so Then steps can check the chain."""
+        self.previous_heads[repo.short] = self.head(repo.short)
+        ctx.response = result
+        if result.status_code in (200, 201):
+            body = json_of(result)
+            commit = body.get("commit") if isinstance(body, dict) else None
+            if isinstance(commit, dict) and commit.get("sha"):
+                self.heads[repo.short] = str(commit["sha"])
 
 
-def _head(ctx: ScenarioContext, repo: str) -> str | None:
-    head = ctx.values.get(HEAD.format(repo=repo))
-    if head is None:
-        known = [value for key, value in ctx.values.items() if key.startswith(f"file:{repo}:")]
-        if known:
-            head = known[-1]["commit"]["sha"]
-    return str(head) if head else None
+@pytest.fixture
+def contents_notes(file_notes: FileNotes) -> ContentsNotes:
+    """The scenario's contents notes, over its committed files."""
+    return ContentsNotes(file_notes)
 
 
-def _change(ctx: ScenarioContext, repo: RepoRef, result: Any) -> None:
-    """Keep the head before and after a change so Then steps can check the commit chain."""
-    ctx.values[PREVIOUS_HEAD.format(repo=repo.short)] = _head(ctx, repo.short)
-    ctx.response = result
-    if result.status_code in (200, 201):
-        body = json_of(result)
-        commit = body.get("commit") if isinstance(body, dict) else None
-        if isinstance(commit, dict) and commit.get("sha"):
-            ctx.values[HEAD.format(repo=repo.short)] = commit["sha"]
+def _sha_of(contents_notes: ContentsNotes, repo: str, path: str) -> str:
+    """The blob sha of a file a Given step added."""
+    return str(contents_notes.files.answer(repo, path)["content"]["sha"])
 
 
 @when(phrase('"{who}" creates the file "{path}" in "{repo}" with content "{content}"'))
-def create_file(ctx: ScenarioContext, who: str, path: str, repo: str, content: str) -> None:
+def create_file(
+    ctx: ScenarioContext, contents_notes: ContentsNotes, *, who: str, path: str, repo: str, content: str
+) -> None:
     """``POST .../contents/{path}`` on the default branch."""
     ref = ctx.repo(repo)
-    _change(ctx, ref, _api(ctx, who).contents.create(ref.owner, ref.name, path, content, message=f"create {path}"))
+    contents_notes.change(
+        ctx, ref, acting_api(ctx, who).contents.create(ref.owner, ref.name, path, content, message=f"create {path}")
+    )
 
 
 @when(phrase('"{who}" creates the file "{path}" in "{repo}" on the branch "{branch}" with content "{content}"'))
-def create_file_on_branch(  # noqa: PLR0917 - pytest-bdd passes step arguments positionally-or-by-keyword only
-    ctx: ScenarioContext, who: str, path: str, repo: str, branch: str, content: str
+def create_file_on_branch(
+    ctx: ScenarioContext, contents_notes: ContentsNotes, *, who: str, path: str, repo: str, branch: str, content: str
 ) -> None:
     """``POST .../contents/{path}`` naming a branch."""
     ref = ctx.repo(repo)
-    _change(ctx, ref, _api(ctx, who).contents.create(ref.owner, ref.name, path, content, branch=branch))
+    contents_notes.change(
+        ctx, ref, acting_api(ctx, who).contents.create(ref.owner, ref.name, path, content, branch=branch)
+    )
 
 
 @when(phrase('"{who}" updates the file "{path}" in "{repo}" to "{content}"'))
-def update_file(ctx: ScenarioContext, who: str, path: str, repo: str, content: str) -> None:
+def update_file(
+    ctx: ScenarioContext, contents_notes: ContentsNotes, *, who: str, path: str, repo: str, content: str
+) -> None:
     """``PUT .../contents/{path}`` with the sha of the version the Given step added."""
     ref = ctx.repo(repo)
-    sha = _known_file(ctx, repo, path)["content"]["sha"]
-    _change(ctx, ref, _api(ctx, who).contents.update(ref.owner, ref.name, path, content, sha, message=f"update {path}"))
+    sha = _sha_of(contents_notes, repo, path)
+    contents_notes.change(
+        ctx,
+        ref,
+        acting_api(ctx, who).contents.update(ref.owner, ref.name, path, content, sha, message=f"update {path}"),
+    )
 
 
 @when(phrase('"{who}" updates the file "{path}" in "{repo}" to "{content}" based on an outdated sha'))
-def update_file_stale(ctx: ScenarioContext, who: str, path: str, repo: str, content: str) -> None:
+def update_file_stale(
+    ctx: ScenarioContext, contents_notes: ContentsNotes, *, who: str, path: str, repo: str, content: str
+) -> None:
     """``PUT .../contents/{path}`` with a sha that is not the file's current blob."""
     ref = ctx.repo(repo)
-    sha = _known_file(ctx, repo, path)["content"]["sha"]
+    sha = _sha_of(contents_notes, repo, path)
     stale = ("0" if sha[0] != "0" else "1") + sha[1:]
-    _change(ctx, ref, _api(ctx, who).contents.update(ref.owner, ref.name, path, content, stale))
+    contents_notes.change(ctx, ref, acting_api(ctx, who).contents.update(ref.owner, ref.name, path, content, stale))
 
 
 @when(phrase('"{who}" deletes the file "{path}" from "{repo}"'))
-def delete_file(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
+def delete_file(ctx: ScenarioContext, contents_notes: ContentsNotes, who: str, path: str, repo: str) -> None:
     """``DELETE .../contents/{path}`` with the sha of the version the Given step added."""
     ref = ctx.repo(repo)
-    sha = _known_file(ctx, repo, path)["content"]["sha"]
-    _change(ctx, ref, _api(ctx, who).contents.delete(ref.owner, ref.name, path, sha, message=f"delete {path}"))
+    sha = _sha_of(contents_notes, repo, path)
+    contents_notes.change(
+        ctx, ref, acting_api(ctx, who).contents.delete(ref.owner, ref.name, path, sha, message=f"delete {path}")
+    )
 
 
 @when(phrase('"{who}" reads the file "{path}" of "{repo}"'))
 def read_file(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
     """``GET .../contents/{path}``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get(ref.owner, ref.name, path)
+    ctx.response = acting_api(ctx, who).contents.get(ref.owner, ref.name, path)
 
 
 @when(phrase('"{who}" lists the directory "{path}" of "{repo}"'))
 def list_directory(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
     """``GET .../contents/{path}`` of a directory."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get(ref.owner, ref.name, path)
+    ctx.response = acting_api(ctx, who).contents.get(ref.owner, ref.name, path)
 
 
 @when(phrase('"{who}" lists the root directory of "{repo}"'))
 def list_root(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET .../contents``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get(ref.owner, ref.name, "")
+    ctx.response = acting_api(ctx, who).contents.get(ref.owner, ref.name, "")
 
 
 def _decoded(entry: dict[str, Any]) -> str:
@@ -168,10 +198,9 @@ def listing_kind(ctx: ScenarioContext, name: str, kind: str) -> None:
 
 
 @then(phrase('the change is a new commit on top of the previous head of "{repo}"'))
-def new_commit_on_head(ctx: ScenarioContext, repo: str) -> None:
+def new_commit_on_head(ctx: ScenarioContext, contents_notes: ContentsNotes, repo: str) -> None:
     """The answer's commit is new and its first parent is the branch head before the change."""
-    previous = ctx.values.get(PREVIOUS_HEAD.format(repo=repo))
-    assert previous, f'the scenario does not know the head of "{repo}" before the change'
+    previous = contents_notes.previous_head(repo)
     commit = json_of(ctx.last_response()).get("commit")
     assert isinstance(commit, dict), "the answer has no commit object"
     assert commit.get("sha") and commit["sha"] != previous, "the change did not make a new commit"
@@ -191,32 +220,41 @@ def file_last_commit(ctx: ScenarioContext, path: str, repo: str) -> None:
 
 
 @when(phrase('"{who}" updates the file "{path}" in "{repo}" to "{content}" without a sha'))
-def update_file_without_sha(ctx: ScenarioContext, who: str, path: str, repo: str, content: str) -> None:
+def update_file_without_sha(
+    ctx: ScenarioContext, contents_notes: ContentsNotes, *, who: str, path: str, repo: str, content: str
+) -> None:
     """``PUT .../contents/{path}`` with no ``sha``: Gitea then creates the file."""
     ref = ctx.repo(repo)
-    _change(ctx, ref, _api(ctx, who).contents.update(ref.owner, ref.name, path, content, None, message=f"put {path}"))
+    contents_notes.change(
+        ctx, ref, acting_api(ctx, who).contents.update(ref.owner, ref.name, path, content, None, message=f"put {path}")
+    )
 
 
 @when(phrase('"{who}" creates the file "{path}" in "{repo}" with content that is not base64'))
-def create_file_bad_base64(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
+def create_file_bad_base64(ctx: ScenarioContext, contents_notes: ContentsNotes, who: str, path: str, repo: str) -> None:
     """``POST .../contents/{path}`` whose ``content`` does not decode."""
     ref = ctx.repo(repo)
-    _change(ctx, ref, _api(ctx, who).contents.create_raw(ref.owner, ref.name, path, {"content": "%%% not base64 %%%"}))
+    contents_notes.change(
+        ctx, ref, acting_api(ctx, who).contents.create_raw(ref.owner, ref.name, path, {"content": "%%% not base64 %%%"})
+    )
 
 
 @when(phrase('"{who}" deletes the file "{path}" from "{repo}" giving the sha of "{other}"'))
-def delete_missing_file(ctx: ScenarioContext, who: str, path: str, repo: str, other: str) -> None:
+def delete_missing_file(
+    ctx: ScenarioContext, contents_notes: ContentsNotes, *, who: str, path: str, repo: str, other: str
+) -> None:
     """``DELETE .../contents/{path}`` of a path that does not exist (with some real blob sha)."""
     ref = ctx.repo(repo)
-    sha = _known_file(ctx, repo, other)["content"]["sha"]
-    _change(ctx, ref, _api(ctx, who).contents.delete(ref.owner, ref.name, path, sha))
+    sha = _sha_of(contents_notes, repo, other)
+    contents_notes.change(ctx, ref, acting_api(ctx, who).contents.delete(ref.owner, ref.name, path, sha))
 
 
 @then(phrase('the file "{path}" of "{repo}" at the previous head holds "{content}"'))
-def file_at_previous_head(ctx: ScenarioContext, path: str, repo: str, content: str) -> None:
+def file_at_previous_head(
+    ctx: ScenarioContext, contents_notes: ContentsNotes, path: str, repo: str, content: str
+) -> None:
     """Reading the file at the commit before the change (``?ref=<sha>``) gives the old content."""
-    previous = ctx.values.get(PREVIOUS_HEAD.format(repo=repo))
-    assert previous, f'the scenario does not know the head of "{repo}" before the change'
+    previous = contents_notes.previous_head(repo)
     ref = ctx.repo(repo)
     response = ctx.admin.contents.get(ref.owner, ref.name, path, ref=str(previous))
     assert response.status_code == 200, f'reading "{path}" at {previous} answered {response.status_code}'
@@ -225,11 +263,11 @@ def file_at_previous_head(ctx: ScenarioContext, path: str, repo: str, content: s
 
 
 @when(phrase('"{who}" moves the file "{source}" in "{repo}" to "{path}" with content "{content}"'))
-def move_file(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
-    ctx: ScenarioContext, who: str, source: str, repo: str, path: str, content: str
+def move_file(
+    ctx: ScenarioContext, contents_notes: ContentsNotes, *, who: str, source: str, repo: str, path: str, content: str
 ) -> None:
     """``PUT .../contents/{path}`` with ``from_path`` and the sha of the file the Given step added."""
     ref = ctx.repo(repo)
-    sha = _known_file(ctx, repo, source)["content"]["sha"]
-    api = _api(ctx, who).contents
-    _change(ctx, ref, api.update(ref.owner, ref.name, path, content, sha, from_path=source))
+    sha = _sha_of(contents_notes, repo, source)
+    api = acting_api(ctx, who).contents
+    contents_notes.change(ctx, ref, api.update(ref.owner, ref.name, path, content, sha, from_path=source))

@@ -14,19 +14,18 @@ from typing import Any
 
 from pytest_bdd import given, then, when
 
-from conformance.api import ForgeApi
-from conformance.client import TokenAuth, json_of
+from conformance.client import json_of
 from conformance.context import RepoRef, ScenarioContext
 from conformance.identities import IdentityFactory
-from steps.common import phrase
-from steps.contents import _api, _change, _known_file
+from steps.actors import acting_api, repo_owner, scoped_token_api
+from steps.common import expect_status
+from steps.contents import ContentsNotes
+from steps.parsing import phrase
 
-REFS_BEFORE = "refs_before:{repo}"
 
-
-def _snapshot(ctx: ScenarioContext, repo: RepoRef) -> None:
-    """Remember the advertised branches before a change."""
-    ctx.values[REFS_BEFORE.format(repo=repo.short)] = ctx.admin.contents.advertised_branches(repo.owner, repo.name)
+def _snapshot(ctx: ScenarioContext, contents_notes: ContentsNotes, repo: RepoRef) -> None:
+    """Note the advertised branches before a change."""
+    contents_notes.refs_before[repo.short] = ctx.admin.contents.advertised_branches(repo.owner, repo.name)
 
 
 def _options(text: str) -> dict[str, Any]:
@@ -43,7 +42,7 @@ def _options(text: str) -> dict[str, Any]:
     return options
 
 
-def _operations(ctx: ScenarioContext, repo: str, datatable: list[list[str]]) -> list[dict[str, Any]]:
+def _operations(contents_notes: ContentsNotes, repo: str, datatable: list[list[str]]) -> list[dict[str, Any]]:
     """The table's rows (operation, path, content, from, sha) as ``ChangeFileOperation`` objects.
 
     ``sha`` is ``current`` (the sha the Given step saw for the source path), ``stale`` (a wrong one), a
@@ -66,7 +65,7 @@ def _operations(ctx: ScenarioContext, repo: str, datatable: list[list[str]]) -> 
         if len(sha) == 40:
             item["sha"] = sha
         elif sha in ("current", "stale"):
-            known = str(_known_file(ctx, repo, source)["content"]["sha"])
+            known = str(contents_notes.files.answer(repo, source)["content"]["sha"])
             item["sha"] = known if sha == "current" else ("0" if known[0] != "0" else "1") + known[1:]
         files.append(item)
     return files
@@ -76,40 +75,55 @@ def _operations(ctx: ScenarioContext, repo: str, datatable: list[list[str]]) -> 
 def given_file_on_new_branch(ctx: ScenarioContext, repo: str, path: str, content: str, branch: str) -> None:
     """A branch started from the default branch by a commit adding one file (by the owner)."""
     ref = ctx.repo(repo)
-    owner = repo.split("/", 1)[0]
-    api = ctx.users[owner].api if owner in ctx.users else ctx.admin
     encoded = base64.b64encode(content.encode()).decode()
     files = [{"operation": "create", "path": path, "content": encoded}]
-    created = api.contents.change_files(ref.owner, ref.name, files, new_branch=branch)
-    assert created.status_code == 201, f"could not start {branch}: {created.status_code} {created.text[:300]}"
+    created = repo_owner(ctx, repo).contents.change_files(ref.owner, ref.name, files, new_branch=branch)
+    expect_status(created, 201, f"start the branch {branch}")
 
 
-def _send_change(ctx: ScenarioContext, who: str, repo: str, datatable: list[list[str]], options: str) -> None:
+def _send_change(
+    ctx: ScenarioContext,
+    contents_notes: ContentsNotes,
+    who: str,
+    repo: str,
+    *,
+    datatable: list[list[str]],
+    options: str,
+) -> None:
     ref = ctx.repo(repo)
-    _snapshot(ctx, ref)
-    files = _operations(ctx, repo, datatable)
-    _change(ctx, ref, _api(ctx, who).contents.change_files(ref.owner, ref.name, files, **_options(options)))
+    _snapshot(ctx, contents_notes, ref)
+    files = _operations(contents_notes, repo, datatable)
+    answer = acting_api(ctx, who).contents.change_files(ref.owner, ref.name, files, **_options(options))
+    contents_notes.change(ctx, ref, answer)
 
 
 @when(phrase('"{who}" changes files of "{repo}" in one commit:'))
-def change_files(ctx: ScenarioContext, who: str, repo: str, datatable: list[list[str]]) -> None:
+def change_files(
+    ctx: ScenarioContext, contents_notes: ContentsNotes, who: str, repo: str, datatable: list[list[str]]
+) -> None:
     """``POST .../contents`` with the table's operations on the default branch."""
-    _send_change(ctx, who, repo, datatable, "")
+    _send_change(ctx, contents_notes, who, repo, datatable=datatable, options="")
 
 
 @when(phrase('"{who}" changes files of "{repo}" in one commit with the options "{options}":'))
 def change_files_with_options(
-    ctx: ScenarioContext, who: str, repo: str, options: str, datatable: list[list[str]]
+    ctx: ScenarioContext,
+    contents_notes: ContentsNotes,
+    *,
+    who: str,
+    repo: str,
+    options: str,
+    datatable: list[list[str]],
 ) -> None:
     """``POST .../contents`` with FileOptions given as ``key=value; ...`` (``author.name=...``)."""
-    _send_change(ctx, who, repo, datatable, options)
+    _send_change(ctx, contents_notes, who, repo, datatable=datatable, options=options)
 
 
 @then(phrase('the branches of "{repo}" did not move'))
-def branches_unchanged(ctx: ScenarioContext, repo: str) -> None:
+def branches_unchanged(ctx: ScenarioContext, contents_notes: ContentsNotes, repo: str) -> None:
     """Every branch the Git protocol advertises is where it was before the refused change."""
     ref = ctx.repo(repo)
-    before = ctx.values.get(REFS_BEFORE.format(repo=repo))
+    before = contents_notes.refs_before.get(repo)
     assert before is not None, "the scenario did not note the branches before the change"
     after = ctx.admin.contents.advertised_branches(ref.owner, ref.name)
     assert after == before, f"the branches moved: before {before}, after {after}"
@@ -183,14 +197,14 @@ def _paths(text: str) -> list[str]:
 def read_files(ctx: ScenarioContext, who: str, paths: str, repo: str) -> None:
     """``POST .../file-contents``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get_files(ref.owner, ref.name, _paths(paths))
+    ctx.response = acting_api(ctx, who).contents.get_files(ref.owner, ref.name, _paths(paths))
 
 
 @when(phrase('"{who}" reads the files "{paths}" of "{repo}" at the ref "{at}" in one call'))
 def read_files_at(ctx: ScenarioContext, who: str, paths: str, repo: str, at: str) -> None:
     """``POST .../file-contents?ref=``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get_files(ref.owner, ref.name, _paths(paths), ref=at)
+    ctx.response = acting_api(ctx, who).contents.get_files(ref.owner, ref.name, _paths(paths), ref=at)
 
 
 @when(phrase('"{who}" reads the files "{paths}" of "{repo}" in one GET call'))
@@ -198,29 +212,28 @@ def read_files_get(ctx: ScenarioContext, who: str, paths: str, repo: str) -> Non
     """``GET .../file-contents?body={"files": [...]}``."""
     ref = ctx.repo(repo)
     body = json.dumps({"files": _paths(paths)})
-    ctx.response = _api(ctx, who).contents.get_files_by_query(ref.owner, ref.name, body)
+    ctx.response = acting_api(ctx, who).contents.get_files_by_query(ref.owner, ref.name, body)
 
 
 @when(phrase('"{who}" reads several files of "{repo}" with the query body "{raw}"'))
 def read_files_raw_query(ctx: ScenarioContext, who: str, repo: str, raw: str) -> None:
     """``GET .../file-contents?body=`` with the text exactly as given."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get_files_by_query(ref.owner, ref.name, raw)
+    ctx.response = acting_api(ctx, who).contents.get_files_by_query(ref.owner, ref.name, raw)
 
 
 @when(phrase('"{who}" reads the file "{path}" of "{repo}" {count:d} times in one call'))
 def read_file_many_times(ctx: ScenarioContext, who: str, path: str, repo: str, count: int) -> None:
     """``POST .../file-contents`` naming one path many times."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get_files(ref.owner, ref.name, [path] * count)
+    ctx.response = acting_api(ctx, who).contents.get_files(ref.owner, ref.name, [path] * count)
 
 
 @when(phrase('"{who}" reads the files "{paths}" of "{repo}" in one call with a read-only token'))
 def read_files_read_only(ctx: ScenarioContext, identities: IdentityFactory, who: str, paths: str, repo: str) -> None:
     """``POST .../file-contents`` with a ``read:repository`` token (Gitea asks a POST for write)."""
     ref = ctx.repo(repo)
-    token = identities.token_for(who, ctx.real_name("read-only"), ["read:repository"])
-    api: ForgeApi = ctx.user(who).client(TokenAuth(token.value))
+    api = scoped_token_api(ctx, identities, who, ["read:repository"])
     ctx.response = api.contents.get_files(ref.owner, ref.name, _paths(paths))
 
 
@@ -228,14 +241,14 @@ def read_files_read_only(ctx: ScenarioContext, identities: IdentityFactory, who:
 def read_ext(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
     """``GET .../contents-ext/{path}`` without includes."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get_ext(ref.owner, ref.name, path)
+    ctx.response = acting_api(ctx, who).contents.get_ext(ref.owner, ref.name, path)
 
 
 @when(phrase('"{who}" reads the extended contents of "{path}" in "{repo}" including "{includes}"'))
 def read_ext_including(ctx: ScenarioContext, who: str, path: str, repo: str, includes: str) -> None:
     """``GET .../contents-ext/{path}?includes=``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).contents.get_ext(ref.owner, ref.name, path, includes=includes)
+    ctx.response = acting_api(ctx, who).contents.get_ext(ref.owner, ref.name, path, includes=includes)
 
 
 @then(phrase('the extended answer is the file "{path}" with content "{content}"'))
@@ -257,12 +270,12 @@ def ext_file_bare(ctx: ScenarioContext, path: str) -> None:
 
 
 @then(phrase('the extended answer names the last commit of "{path}" with the message "{message}"'))
-def ext_file_commit(ctx: ScenarioContext, path: str, message: str) -> None:
+def ext_file_commit(ctx: ScenarioContext, contents_notes: ContentsNotes, path: str, message: str) -> None:
     """``last_commit_sha`` is the commit that added the file, ``last_commit_message`` its message."""
     entry = json_of(ctx.last_response())["file_contents"]
-    repo_values = [value for key, value in ctx.values.items() if key.startswith("file:") and key.endswith(f":{path}")]
-    assert repo_values, f'the scenario did not add "{path}" in a Given step'
-    assert entry.get("last_commit_sha") == repo_values[-1]["commit"]["sha"], f"last_commit_sha is {entry}"
+    added = contents_notes.files.last_of_path(path)
+    assert added is not None, f'the scenario did not add "{path}" in a Given step'
+    assert entry.get("last_commit_sha") == added["commit"]["sha"], f"last_commit_sha is {entry}"
     assert str(entry.get("last_commit_message", "")).rstrip("\n") == message, entry.get("last_commit_message")
 
 
@@ -285,10 +298,12 @@ def _patch(path: str, old: str, new: str) -> str:
 
 
 @when(phrase('"{who}" applies a patch to "{repo}" changing "{path}" from "{old}" to "{new}"'))
-def apply_patch(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
-    ctx: ScenarioContext, who: str, repo: str, path: str, old: str, new: str
+def apply_patch(
+    ctx: ScenarioContext, contents_notes: ContentsNotes, *, who: str, repo: str, path: str, old: str, new: str
 ) -> None:
     """``POST .../diffpatch`` with a one-line unified diff."""
     ref = ctx.repo(repo)
-    _snapshot(ctx, ref)
-    _change(ctx, ref, _api(ctx, who).contents.apply_diff_patch(ref.owner, ref.name, _patch(path, old, new)))
+    _snapshot(ctx, contents_notes, ref)
+    contents_notes.change(
+        ctx, ref, acting_api(ctx, who).contents.apply_diff_patch(ref.owner, ref.name, _patch(path, old, new))
+    )

@@ -9,18 +9,14 @@ from typing import Any
 from pytest_bdd import given, then, when
 
 from conformance.api.dependencies import DependenciesApi, issue_meta
+from conformance.api.issues import IssuesApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase
-from steps.issues import expect_status, issues_api, json_option
+from steps.actors import ADMIN, acting
+from steps.common import expect_status, json_option
+from steps.parsing import phrase
 
-__all__ = ["dependencies_api"]
-
-
-def dependencies_api(ctx: ScenarioContext, who: str) -> DependenciesApi:
-    """The dependency operations as a scenario user, the admin or an anonymous client."""
-    issues = issues_api(ctx, who)
-    return DependenciesApi(issues.http, issues.site_url)
+__all__: list[str] = []
 
 
 def _meta(ctx: ScenarioContext, repo: str, index: int) -> dict[str, Any]:
@@ -43,7 +39,7 @@ def _expected(text: str) -> list[str]:
 
 def _listed(ctx: ScenarioContext, repo: str, index: int, *, blocks: bool) -> list[str]:
     ref = ctx.repo(repo)
-    api = dependencies_api(ctx, "the admin")
+    api = acting(ctx, ADMIN, DependenciesApi)
     listing = api.list_blocks if blocks else api.list_dependencies
     body = expect_status(listing(ref.owner, ref.name, index, limit=50), 200, "list the linked issues")
     return [_reference(ctx, item) for item in body]
@@ -55,7 +51,9 @@ def _listed(ctx: ScenarioContext, repo: str, index: int, *, blocks: bool) -> lis
 @given(phrase('"{who}" made issue {index:d} of "{repo}" depend on issue {other:d} of "{other_repo}"'))
 def given_dependency(ctx: ScenarioContext, *, who: str, index: int, repo: str, other: int, other_repo: str) -> None:
     ref = ctx.repo(repo)
-    response = dependencies_api(ctx, who).add_dependency(ref.owner, ref.name, index, _meta(ctx, other_repo, other))
+    response = acting(ctx, who, DependenciesApi).add_dependency(
+        ref.owner, ref.name, index, _meta(ctx, other_repo, other)
+    )
     expect_status(response, 201, f"make issue {index} depend on issue {other}")
 
 
@@ -66,40 +64,42 @@ def given_dependency(ctx: ScenarioContext, *, who: str, index: int, repo: str, o
 def when_depend(ctx: ScenarioContext, *, who: str, index: int, repo: str, other: int, other_repo: str) -> None:
     ref = ctx.repo(repo)
     meta = _meta(ctx, other_repo, other)
-    ctx.response = dependencies_api(ctx, who).add_dependency(ref.owner, ref.name, index, meta)
+    ctx.response = acting(ctx, who, DependenciesApi).add_dependency(ref.owner, ref.name, index, meta)
 
 
 @when(phrase('"{who}" removes the dependency of issue {index:d} of "{repo}" on issue {other:d} of "{other_repo}"'))
 def when_undepend(ctx: ScenarioContext, *, who: str, index: int, repo: str, other: int, other_repo: str) -> None:
     ref = ctx.repo(repo)
     meta = _meta(ctx, other_repo, other)
-    ctx.response = dependencies_api(ctx, who).remove_dependency(ref.owner, ref.name, index, meta)
+    ctx.response = acting(ctx, who, DependenciesApi).remove_dependency(ref.owner, ref.name, index, meta)
 
 
 @when(phrase('"{who}" makes issue {index:d} of "{repo}" block issue {other:d} of "{other_repo}"'))
 def when_block(ctx: ScenarioContext, *, who: str, index: int, repo: str, other: int, other_repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = dependencies_api(ctx, who).add_block(ref.owner, ref.name, index, _meta(ctx, other_repo, other))
+    ctx.response = acting(ctx, who, DependenciesApi).add_block(
+        ref.owner, ref.name, index, _meta(ctx, other_repo, other)
+    )
 
 
 @when(phrase('"{who}" stops issue {index:d} of "{repo}" from blocking issue {other:d} of "{other_repo}"'))
 def when_unblock(ctx: ScenarioContext, *, who: str, index: int, repo: str, other: int, other_repo: str) -> None:
     ref = ctx.repo(repo)
     meta = _meta(ctx, other_repo, other)
-    ctx.response = dependencies_api(ctx, who).remove_block(ref.owner, ref.name, index, meta)
+    ctx.response = acting(ctx, who, DependenciesApi).remove_block(ref.owner, ref.name, index, meta)
 
 
 @when(phrase('"{who}" adds a dependency to issue {index:d} of "{repo}" with the body'))
 def when_depend_body(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
     option = json_option(ctx, docstring)
-    ctx.response = dependencies_api(ctx, who).add_dependency(ref.owner, ref.name, index, option)
+    ctx.response = acting(ctx, who, DependenciesApi).add_dependency(ref.owner, ref.name, index, option)
 
 
 @when(phrase('"{who}" lists the dependencies of issue {index:d} of "{repo}"'))
 def when_list_dependencies(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = dependencies_api(ctx, who).list_dependencies(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, DependenciesApi).list_dependencies(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" lists the dependencies of issue {index:d} of "{repo}" with "{query}"'))
@@ -107,13 +107,13 @@ def when_list_dependencies_paged(ctx: ScenarioContext, who: str, index: int, rep
     """``query`` is ``key=value&key=value`` (``page``, ``limit``)."""
     ref = ctx.repo(repo)
     params = dict(part.split("=", 1) for part in query.split("&") if part)
-    ctx.response = dependencies_api(ctx, who).list_dependencies(ref.owner, ref.name, index, **params)
+    ctx.response = acting(ctx, who, DependenciesApi).list_dependencies(ref.owner, ref.name, index, **params)
 
 
 @when(phrase('"{who}" lists the issues blocked by issue {index:d} of "{repo}"'))
 def when_list_blocks(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = dependencies_api(ctx, who).list_blocks(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, DependenciesApi).list_blocks(ref.owner, ref.name, index)
 
 
 # ---------------------------------------------------------------- Then
@@ -152,7 +152,9 @@ def then_entry(
 ) -> None:
     """The entry's type, author and ``dependent_issue`` (the other issue of the link)."""
     ref = ctx.repo(repo)
-    entries = expect_status(issues_api(ctx, "the admin").timeline(ref.owner, ref.name, index), 200, "read the timeline")
+    entries = expect_status(
+        acting(ctx, ADMIN, IssuesApi).timeline(ref.owner, ref.name, index), 200, "read the timeline"
+    )
     assert entries, "the timeline is empty"
     last = entries[-1]
     assert last["type"] == kind, f"the last entry is a {last['type']!r}"

@@ -15,19 +15,12 @@ from pytest_bdd import given, then, when
 from conformance.api.feeds import FeedsApi
 from conformance.api.settings import SettingsApi
 from conformance.context import ScenarioContext
-from steps.common import phrase, response_json
-from steps.issues import expect_status
+from steps.actors import acting
+from steps.common import expect_status, response_json
+from steps.orgs import OrgNotes
+from steps.parsing import phrase
 
-__all__ = ["feeds_api"]
-
-
-def feeds_api(ctx: ScenarioContext, who: str) -> FeedsApi:
-    """The feed operations as a scenario user, the admin or an anonymous client."""
-    if who == "an anonymous client":
-        return ctx.anonymous().area(FeedsApi)
-    if who == "the admin":
-        return ctx.admin.area(FeedsApi)
-    return ctx.user(who).api.area(FeedsApi)
+__all__: list[str] = []
 
 
 def _query(text: str) -> dict[str, str]:
@@ -62,7 +55,7 @@ def _account_id(ctx: ScenarioContext, short: str) -> int:
 @given(phrase('"{who}" hides their activity'))
 def given_hidden_activity(ctx: ScenarioContext, who: str) -> None:
     """The user's ``hide_activity`` setting is on."""
-    response = ctx.user(who).api.area(SettingsApi).update_user_settings({"hide_activity": True})
+    response = acting(ctx, who, SettingsApi).update_user_settings({"hide_activity": True})
     expect_status(response, 200, "hide the activity")
 
 
@@ -72,14 +65,14 @@ def given_hidden_activity(ctx: ScenarioContext, who: str) -> None:
 @when(phrase('"{who}" lists the activity feed of "{repo}"'))
 def when_repo_feed(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = feeds_api(ctx, who).repo_feed(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, FeedsApi).repo_feed(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" lists the activity feed of "{repo}" with "{query}"'))
 def when_repo_feed_query(ctx: ScenarioContext, who: str, repo: str, query: str) -> None:
     """``query`` is ``key=value&key=value`` (``date``, ``page``, ``limit``)."""
     ref = ctx.repo(repo)
-    ctx.response = feeds_api(ctx, who).repo_feed(ref.owner, ref.name, **_query(query))
+    ctx.response = acting(ctx, who, FeedsApi).repo_feed(ref.owner, ref.name, **_query(query))
 
 
 @when(phrase('"{who}" lists the activity feed of "{repo}" for the day it was created'))
@@ -87,7 +80,7 @@ def when_repo_feed_creation_day(ctx: ScenarioContext, who: str, repo: str) -> No
     """``date`` is the UTC day of the repository's ``created_at``."""
     ref = ctx.repo(repo)
     created = expect_status(ctx.admin.repos.get(ref.owner, ref.name), 200, "read the repository")["created_at"]
-    ctx.response = feeds_api(ctx, who).repo_feed(ref.owner, ref.name, date=_utc_day(str(created)))
+    ctx.response = acting(ctx, who, FeedsApi).repo_feed(ref.owner, ref.name, date=_utc_day(str(created)))
 
 
 def _utc_day(timestamp: str) -> str:
@@ -96,25 +89,23 @@ def _utc_day(timestamp: str) -> str:
 
 @when(phrase('"{who}" lists the activity feed of the user "{user}"'))
 def when_user_feed(ctx: ScenarioContext, who: str, user: str) -> None:
-    ctx.response = feeds_api(ctx, who).user_feed(ctx.owner_name(user))
+    ctx.response = acting(ctx, who, FeedsApi).user_feed(ctx.owner_name(user))
 
 
 @when(phrase('"{who}" lists the activity feed of the user "{user}" with "{query}"'))
 def when_user_feed_query(ctx: ScenarioContext, who: str, user: str, query: str) -> None:
     """``query`` is ``key=value&key=value`` (``only-performed-by``, ``date``, ``page``, ``limit``)."""
-    ctx.response = feeds_api(ctx, who).user_feed(ctx.owner_name(user), **_query(query))
+    ctx.response = acting(ctx, who, FeedsApi).user_feed(ctx.owner_name(user), **_query(query))
 
 
 @when(phrase('"{who}" lists the activity feed of the organization "{org}"'))
 def when_org_feed(ctx: ScenarioContext, who: str, org: str) -> None:
-    ctx.response = feeds_api(ctx, who).org_feed(ctx.org(org))
+    ctx.response = acting(ctx, who, FeedsApi).org_feed(ctx.org(org))
 
 
 @when(phrase('"{who}" lists the activity feed of the team "{team}" of "{org}"'))
-def when_team_feed(ctx: ScenarioContext, who: str, team: str, org: str) -> None:
-    team_id = ctx.values.get(f"team:{org}/{team}")
-    assert isinstance(team_id, int), f'no team "{team}" of "{org}" in this scenario'
-    ctx.response = feeds_api(ctx, who).team_feed(team_id)
+def when_team_feed(ctx: ScenarioContext, org_notes: OrgNotes, who: str, team: str, org: str) -> None:
+    ctx.response = acting(ctx, who, FeedsApi).team_feed(org_notes.team_id(ctx, org, team))
 
 
 # ---------------------------------------------------------------- Then

@@ -20,8 +20,10 @@ from conformance.capabilities import register_probe
 from conformance.client import HttpClient, json_of
 from conformance.context import RepoRef, ScenarioContext
 from conformance.identities import IdentityFactory
-from steps.branches import acting_api, branch_head
-from steps.common import phrase, response_json
+from steps.actors import acting
+from steps.branches import BranchNotes, branch_head
+from steps.common import response_json
+from steps.parsing import phrase
 
 SYNC_FORK_PATH = "/repos/{owner}/{repo}/sync_fork"
 
@@ -38,10 +40,6 @@ def _sync_fork_probe(admin: HttpClient) -> bool:
         return False
     paths = json_of(response).get("paths") if isinstance(json_of(response), dict) else None
     return isinstance(paths, dict) and SYNC_FORK_PATH in paths
-
-
-def _api(ctx: ScenarioContext, who: str) -> ForksApi:
-    return acting_api(ctx, who).area(ForksApi)
 
 
 def _new_repo(ctx: ScenarioContext, identities: IdentityFactory, short: str) -> RepoRef:
@@ -68,7 +66,7 @@ def _fork(ctx: ScenarioContext, identities: IdentityFactory, who: str, repo: str
     body: dict[str, Any] = {"name": ref.name}
     if fork.split("/", 1)[0] in ctx.orgs:
         body["organization"] = ref.owner
-    _adopt(ctx, ref, _api(ctx, who).fork(source.owner, source.name, body), 202)
+    _adopt(ctx, ref, acting(ctx, who, ForksApi).fork(source.owner, source.name, body), 202)
 
 
 # ---------------------------------------------------------------- Given
@@ -106,42 +104,38 @@ def fork_repo(ctx: ScenarioContext, identities: IdentityFactory, who: str, repo:
 def list_forks(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET .../forks``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).list(ref.owner, ref.name)
-
-
-def _note(ctx: ScenarioContext, repo: str, branch: str) -> None:
-    ctx.values[f"before:{repo}:{branch}"] = branch_head(ctx, repo, branch)
+    ctx.response = acting(ctx, who, ForksApi).list(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" merges upstream into the branch "{branch}" of "{fork}"'))
-def merge_upstream(ctx: ScenarioContext, who: str, branch: str, fork: str) -> None:
+def merge_upstream(ctx: ScenarioContext, branch_notes: BranchNotes, who: str, branch: str, fork: str) -> None:
     """``POST .../merge-upstream`` with ``{"branch"}``."""
     ref = ctx.repo(fork)
-    _note(ctx, fork, branch)
-    ctx.response = _api(ctx, who).merge_upstream(ref.owner, ref.name, {"branch": branch})
+    branch_notes.note_heads(ctx, fork, branch)
+    ctx.response = acting(ctx, who, ForksApi).merge_upstream(ref.owner, ref.name, {"branch": branch})
 
 
 @when(phrase('"{who}" merges upstream into the branch "{branch}" of "{fork}" fast-forward only'))
-def merge_upstream_ff(ctx: ScenarioContext, who: str, branch: str, fork: str) -> None:
+def merge_upstream_ff(ctx: ScenarioContext, branch_notes: BranchNotes, who: str, branch: str, fork: str) -> None:
     """``POST .../merge-upstream`` with ``ff_only: true``."""
     ref = ctx.repo(fork)
-    _note(ctx, fork, branch)
-    ctx.response = _api(ctx, who).merge_upstream(ref.owner, ref.name, {"branch": branch, "ff_only": True})
+    branch_notes.note_heads(ctx, fork, branch)
+    ctx.response = acting(ctx, who, ForksApi).merge_upstream(ref.owner, ref.name, {"branch": branch, "ff_only": True})
 
 
 @when(phrase('"{who}" reads the sync state of the branch "{branch}" of "{fork}"'))
 def sync_state(ctx: ScenarioContext, who: str, branch: str, fork: str) -> None:
     """Forgejo's ``GET .../sync_fork/{branch}``."""
     ref = ctx.repo(fork)
-    ctx.response = _api(ctx, who).sync_info(ref.owner, ref.name, branch)
+    ctx.response = acting(ctx, who, ForksApi).sync_info(ref.owner, ref.name, branch)
 
 
 @when(phrase('"{who}" syncs the branch "{branch}" of the fork "{fork}"'))
-def sync_fork(ctx: ScenarioContext, who: str, branch: str, fork: str) -> None:
+def sync_fork(ctx: ScenarioContext, branch_notes: BranchNotes, who: str, branch: str, fork: str) -> None:
     """Forgejo's ``POST .../sync_fork/{branch}``."""
     ref = ctx.repo(fork)
-    _note(ctx, fork, branch)
-    ctx.response = _api(ctx, who).sync(ref.owner, ref.name, branch)
+    branch_notes.note_heads(ctx, fork, branch)
+    ctx.response = acting(ctx, who, ForksApi).sync(ref.owner, ref.name, branch)
 
 
 def _clone_url(ctx: ScenarioContext, repo: str) -> str:
@@ -154,7 +148,7 @@ def _clone_url(ctx: ScenarioContext, repo: str) -> str:
 def _migrate(ctx: ScenarioContext, identities: IdentityFactory, who: str, target: str, extra: dict[str, Any]) -> None:
     ref = _new_repo(ctx, identities, target)
     body = {"repo_name": ref.name, "repo_owner": ref.owner, **extra}
-    _adopt(ctx, ref, _api(ctx, who).migrate(body), 201)
+    _adopt(ctx, ref, acting(ctx, who, ForksApi).migrate(body), 201)
 
 
 @when(phrase('"{who}" migrates "{repo}" as "{target}"'))
@@ -173,7 +167,7 @@ def migrate_address(ctx: ScenarioContext, identities: IdentityFactory, who: str,
 def sync_mirror(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``POST .../mirror-sync``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).mirror_sync(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, ForksApi).mirror_sync(ref.owner, ref.name)
 
 
 # ---------------------------------------------------------------- Then
@@ -205,11 +199,13 @@ def points_at_other(ctx: ScenarioContext, branch: str, repo: str, other: str, so
 @then(
     phrase('the branch "{branch}" of "{repo}" is a merge of its previous head and the branch "{other}" of "{source}"')
 )
-def is_merge(ctx: ScenarioContext, branch: str, repo: str, other: str, source: str) -> None:
+def is_merge(
+    ctx: ScenarioContext, branch_notes: BranchNotes, *, branch: str, repo: str, other: str, source: str
+) -> None:
     """The new head is a commit whose parents are the old head and the other branch's head, in that order."""
     ref = ctx.repo(repo)
     head = branch_head(ctx, repo, branch)
     body = json_of(ctx.admin.area(CommitsApi).get(ref.owner, ref.name, head or branch))
     parents = [parent.get("sha") for parent in body.get("parents", [])]
-    expected = [ctx.values.get(f"before:{repo}:{branch}"), branch_head(ctx, source, other)]
+    expected = [branch_notes.head_before(repo, branch), branch_head(ctx, source, other)]
     assert parents == expected, f"the head {head} has the parents {parents}, expected {expected}"

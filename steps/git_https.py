@@ -16,16 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, then, when
 
 from conformance.api.deploy_tokens import LfsApi
 from conformance.client import BasicAuth, json_of
 from conformance.context import RepoRef, ScenarioContext
 from conformance.gitclient import GitClient, GitCredentials, GitResult, git_lfs_available
 from conformance.schemas import validate
-from steps.ci import runs_of, the_repo, wait_for
-from steps.common import phrase
-from steps.deploy_tokens import deploy_token, owner_http
+from conformance.seeding import SeededData
+from steps.actors import acting, git_credentials, repo_owner
+from steps.ci import CiWorld, runs_of, wait_for
+from steps.deploy_tokens import DeployTokens
+from steps.parsing import phrase
 
 __all__ = ["GitWorld", "git_world"]
 
@@ -43,31 +45,22 @@ class GitWorld:
     pushed: str | None = None
     head_before: str | None = None
     lfs_content: dict[str, bytes] = field(default_factory=dict)
+    lfs_pointer: dict[str, Any] | None = None
 
 
 @pytest.fixture
 def git_world(ctx: ScenarioContext, tmp_path: Path) -> GitWorld:
     """The scenario's git client, working under the scenario's temporary directory."""
-    world: GitWorld | None = ctx.values.get("git world")
-    if world is None:
-        world = GitWorld(GitClient(tmp_path / "git", ctx.admin.http.recorder))
-        ctx.values["git world"] = world
-    return world
+    return GitWorld(GitClient(tmp_path / "git", ctx.admin.http.recorder))
 
 
 def _url(ctx: ScenarioContext, repo: RepoRef) -> str:
     return f"{ctx.admin.site_url.rstrip('/')}/{repo.owner}/{repo.name}.git"
 
 
-def _user_credentials(ctx: ScenarioContext, who: str) -> GitCredentials:
-    """A user's account token as the password of their user name."""
-    identity = ctx.user(who)
-    return GitCredentials(identity.username, identity.token)
-
-
-def _token_credentials(ctx: ScenarioContext, title: str, *, previous: bool = False) -> GitCredentials:
+def _token_credentials(deploy_tokens: DeployTokens, title: str, *, previous: bool = False) -> GitCredentials:
     """A deploy token (or the secret it had before a regeneration) as the password of any user name."""
-    token = deploy_token(ctx, title)
+    token = deploy_tokens.token(title)
     if previous:
         assert token.previous, f'the deploy token "{title}" was never regenerated'
         return GitCredentials("deploy", token.previous[-1])
@@ -104,7 +97,14 @@ def _clone(ctx: ScenarioContext, world: GitWorld, short: str, credentials: GitCr
 
 
 def _push_change(
-    ctx: ScenarioContext, world: GitWorld, short: str, *, path: str, branch: str, credentials: GitCredentials
+    ctx: ScenarioContext,
+    world: GitWorld,
+    short: str,
+    *,
+    path: str,
+    content: str,
+    branch: str,
+    credentials: GitCredentials,
 ) -> None:
     """Clone when needed (with the same credentials), commit a change of ``path`` and push it to ``branch``;
     the remote head before the push is kept for the checks."""
@@ -115,7 +115,6 @@ def _push_change(
             raise AssertionError(f"cloning before the push failed: {world.result.describe() if world.result else ''}")
     clone = world.clones[short]
     world.head_before = world.client.remote_head(_url(ctx, repo), branch, _admin_credentials(ctx))
-    content = f"{path} changed by the conformance kit ({ctx.run_prefix}-{ctx.sequence}, {os.urandom(4).hex()})\n"
     world.pushed = world.client.commit_file(clone, path, content.encode(), f"Change {path}")
     world.result = world.client.push(clone, f"HEAD:refs/heads/{branch}", credentials)
 
@@ -126,39 +125,45 @@ def _push_change(
 @given(phrase('"{who}" has cloned "{short}" over HTTPS'))
 def given_cloned(ctx: ScenarioContext, git_world: GitWorld, who: str, short: str) -> None:
     """A clone made with the user's account token."""
-    _clone(ctx, git_world, short, _user_credentials(ctx, who), lfs=False)
+    _clone(ctx, git_world, short, git_credentials(ctx, who), lfs=False)
     assert git_world.result is not None and git_world.result.ok, git_world.result and git_world.result.describe()
 
 
 @when(phrase('"{who}" clones "{short}" over HTTPS'))
 def when_clone(ctx: ScenarioContext, git_world: GitWorld, who: str, short: str) -> None:
     """``git clone`` with the user's account token as the password."""
-    _clone(ctx, git_world, short, _user_credentials(ctx, who), lfs=False)
+    _clone(ctx, git_world, short, git_credentials(ctx, who), lfs=False)
 
 
 @when(phrase('"{who}" clones "{short}" over HTTPS with LFS'))
 def when_clone_lfs(ctx: ScenarioContext, git_world: GitWorld, who: str, short: str) -> None:
     """``git clone`` with the LFS filters installed, so LFS files are downloaded into the work tree."""
-    _clone(ctx, git_world, short, _user_credentials(ctx, who), lfs=True)
+    _clone(ctx, git_world, short, git_credentials(ctx, who), lfs=True)
 
 
 @when(phrase('"{short}" is cloned over HTTPS with the deploy token "{title}"'))
-def when_clone_with_token(ctx: ScenarioContext, git_world: GitWorld, short: str, title: str) -> None:
+def when_clone_with_token(
+    ctx: ScenarioContext, deploy_tokens: DeployTokens, git_world: GitWorld, short: str, title: str
+) -> None:
     """``git clone`` with a deploy token as the password."""
-    _clone(ctx, git_world, short, _token_credentials(ctx, title), lfs=False)
+    _clone(ctx, git_world, short, _token_credentials(deploy_tokens, title), lfs=False)
 
 
 @when(phrase('"{short}" is cloned over HTTPS with the previous secret of the deploy token "{title}"'))
-def when_clone_with_old_secret(ctx: ScenarioContext, git_world: GitWorld, short: str, title: str) -> None:
+def when_clone_with_old_secret(
+    ctx: ScenarioContext, deploy_tokens: DeployTokens, git_world: GitWorld, short: str, title: str
+) -> None:
     """``git clone`` with the secret a deploy token had before it was regenerated."""
-    _clone(ctx, git_world, short, _token_credentials(ctx, title, previous=True), lfs=False)
+    _clone(ctx, git_world, short, _token_credentials(deploy_tokens, title, previous=True), lfs=False)
 
 
 @when(phrase('"{who}" clones "{short}" over HTTPS with the transfer token of an LFS upload batch'))
-def when_clone_with_transfer_token(ctx: ScenarioContext, git_world: GitWorld, who: str, short: str) -> None:
+def when_clone_with_transfer_token(
+    ctx: ScenarioContext, fake: SeededData, git_world: GitWorld, who: str, short: str
+) -> None:
     """``git clone`` with the ``Authorization`` token an LFS batch answer handed out, as the password."""
     repo = ctx.repo(short)
-    answer = _lfs(ctx, who).batch(repo.owner, repo.name, "upload", [_object(os.urandom(1024))])
+    answer = acting(ctx, who, LfsApi).batch(repo.owner, repo.name, "upload", [_object(fake.data(1024))])
     assert answer.status_code == 200, f"the upload batch answered {answer.status_code}: {answer.text[:300]}"
     header = json_of(answer)["objects"][0]["actions"]["upload"].get("header", {}).get("Authorization", "")
     transfer = header.split(" ", 1)[-1]
@@ -168,9 +173,11 @@ def when_clone_with_transfer_token(ctx: ScenarioContext, git_world: GitWorld, wh
 
 
 @when(phrase('"{short}" is cloned over HTTPS with LFS and the deploy token "{title}"'))
-def when_clone_lfs_with_token(ctx: ScenarioContext, git_world: GitWorld, short: str, title: str) -> None:
+def when_clone_lfs_with_token(
+    ctx: ScenarioContext, deploy_tokens: DeployTokens, git_world: GitWorld, short: str, title: str
+) -> None:
     """``git clone`` with LFS and a deploy token as the password."""
-    _clone(ctx, git_world, short, _token_credentials(ctx, title), lfs=True)
+    _clone(ctx, git_world, short, _token_credentials(deploy_tokens, title), lfs=True)
 
 
 @when(phrase('"{who}" fetches "{short}" over HTTPS'))
@@ -178,15 +185,16 @@ def when_fetch(ctx: ScenarioContext, git_world: GitWorld, who: str, short: str) 
     """``git fetch`` in the clone an earlier step made."""
     clone = git_world.clones.get(short)
     assert clone is not None, f'no clone of "{short}": add `Given "{who}" has cloned "{short}" over HTTPS`'
-    git_world.result = git_world.client.fetch(clone, _user_credentials(ctx, who))
+    git_world.result = git_world.client.fetch(clone, git_credentials(ctx, who))
 
 
 @when(phrase('"{who}" pushes a commit changing "{path}" to the branch "{branch}" of "{short}" over HTTPS'))
-def when_user_pushes(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
-    ctx: ScenarioContext, git_world: GitWorld, who: str, path: str, branch: str, short: str
+def when_user_pushes(
+    ctx: ScenarioContext, fake: SeededData, git_world: GitWorld, *, who: str, path: str, branch: str, short: str
 ) -> None:
     """Commit a change of ``path`` and ``git push`` it with the user's account token."""
-    _push_change(ctx, git_world, short, path=path, branch=branch, credentials=_user_credentials(ctx, who))
+    credentials = git_credentials(ctx, who)
+    _push_change(ctx, git_world, short, path=path, content=fake.text(), branch=branch, credentials=credentials)
 
 
 @when(
@@ -195,11 +203,20 @@ def when_user_pushes(  # noqa: PLR0917 - pytest-bdd passes step arguments by nam
         ' with the deploy token "{title}"'
     )
 )
-def when_token_pushes(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
-    ctx: ScenarioContext, git_world: GitWorld, path: str, branch: str, short: str, title: str
+def when_token_pushes(
+    ctx: ScenarioContext,
+    fake: SeededData,
+    deploy_tokens: DeployTokens,
+    git_world: GitWorld,
+    *,
+    path: str,
+    branch: str,
+    short: str,
+    title: str,
 ) -> None:
     """Commit a change of ``path`` and ``git push`` it with a deploy token as the password."""
-    _push_change(ctx, git_world, short, path=path, branch=branch, credentials=_token_credentials(ctx, title))
+    credentials = _token_credentials(deploy_tokens, title)
+    _push_change(ctx, git_world, short, path=path, content=fake.text(), branch=branch, credentials=credentials)
 
 
 @when(
@@ -207,17 +224,25 @@ def when_token_pushes(  # noqa: PLR0917 - pytest-bdd passes step arguments by na
         '"{who}" pushes a {size:d} MiB binary "{path}" tracked by LFS to the branch "{branch}" of "{short}" over HTTPS'
     )
 )
-def when_push_lfs_binary(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
-    ctx: ScenarioContext, git_world: GitWorld, who: str, size: int, path: str, branch: str, short: str
+def when_push_lfs_binary(
+    ctx: ScenarioContext,
+    fake: SeededData,
+    git_world: GitWorld,
+    *,
+    who: str,
+    size: int,
+    path: str,
+    branch: str,
+    short: str,
 ) -> None:
     """Clone, track ``path`` with LFS, commit random bytes and push (git-lfs uploads the object first)."""
     _require_lfs()
-    credentials = _user_credentials(ctx, who)
+    credentials = git_credentials(ctx, who)
     _clone(ctx, git_world, short, credentials, lfs=True)
     clone = git_world.clones.get(short)
     assert clone is not None, f"cloning before the push failed: {git_world.result and git_world.result.describe()}"
     git_world.client.lfs_track(clone, path)
-    content = os.urandom(size * MIB)
+    content = fake.data(size * MIB)
     git_world.lfs_content[path] = content
     git_world.pushed = git_world.client.commit_file(clone, path, content, f"Add {path} through LFS")
     git_world.result = git_world.client.push(clone, f"HEAD:refs/heads/{branch}", credentials)
@@ -229,11 +254,19 @@ def when_push_lfs_binary(  # noqa: PLR0917 - pytest-bdd passes step arguments by
         '"{who}" pushes a {size:d} MiB binary "{path}" tracked by LFS to the branch "{branch}" of "{short}" over HTTPS'
     )
 )
-def given_pushed_lfs_binary(  # noqa: PLR0917 - pytest-bdd passes step arguments by name
-    ctx: ScenarioContext, git_world: GitWorld, who: str, size: int, path: str, branch: str, short: str
+def given_pushed_lfs_binary(
+    ctx: ScenarioContext,
+    fake: SeededData,
+    git_world: GitWorld,
+    *,
+    who: str,
+    size: int,
+    path: str,
+    branch: str,
+    short: str,
 ) -> None:
     """The same push as a precondition: it must succeed."""
-    when_push_lfs_binary(ctx, git_world, who, size, path, branch, short)
+    when_push_lfs_binary(ctx, fake, git_world, who=who, size=size, path=path, branch=branch, short=short)
     result = _last(git_world)
     assert result.ok, result.describe()
 
@@ -246,7 +279,7 @@ def _last(world: GitWorld) -> GitResult:
     return world.result
 
 
-@then(parsers.re(r"the (?P<operation>clone|push|fetch) succeeds"))
+@then(phrase("the {operation:GitOperation} succeeds"))
 def then_git_succeeds(git_world: GitWorld, operation: str) -> None:
     """The last git command exited 0."""
     result = _last(git_world)
@@ -254,7 +287,7 @@ def then_git_succeeds(git_world: GitWorld, operation: str) -> None:
     assert result.ok, result.describe()
 
 
-@then(parsers.re(r"the (?P<operation>clone|push|fetch) is refused"))
+@then(phrase("the {operation:GitOperation} is refused"))
 def then_git_refused(git_world: GitWorld, operation: str) -> None:
     """The last git command failed."""
     result = _last(git_world)
@@ -262,15 +295,15 @@ def then_git_refused(git_world: GitWorld, operation: str) -> None:
     assert not result.ok, f"`git {' '.join(result.args)}` succeeded"
 
 
-@then(parsers.re(r"the (?P<operation>clone|push|fetch) is refused with status (?P<status>\d{3})"))
-def then_git_refused_with(git_world: GitWorld, operation: str, status: str) -> None:
+@then(phrase("the {operation:GitOperation} is refused with status {status:d}"))
+def then_git_refused_with(git_world: GitWorld, operation: str, status: int) -> None:
     """The last git command failed on this HTTP status (git reports 401 as an authentication failure)."""
     then_git_refused(git_world, operation)
     stderr = _last(git_world).stderr
     signs = [f"error: {status}", f"returned error: {status}"]
-    if status == "401":
+    if status == 401:
         signs += ["Authentication failed", "could not read Username", "terminal prompts disabled"]
-    if status == "404":
+    if status == 404:
         signs += ["not found"]
     assert any(sign in stderr for sign in signs), (
         f"expected an HTTP {status} refusal, git said: {stderr.strip()[-600:]}"
@@ -311,9 +344,11 @@ def then_clone_has_any_file(git_world: GitWorld, short: str, path: str) -> None:
 
 
 @then(phrase('a run of "{file_name}" starts at the pushed commit with event "{event}"'))
-def then_run_at_pushed(ctx: ScenarioContext, git_world: GitWorld, file_name: str, event: str) -> None:
+def then_run_at_pushed(
+    ctx: ScenarioContext, git_world: GitWorld, ci_world: CiWorld, file_name: str, event: str
+) -> None:
     """The push over HTTPS started the workflow like any push: a run at the pushed commit."""
-    repo = the_repo(ctx)
+    repo = ci_world.repository()
     pushed = git_world.pushed
     assert pushed, "nothing was pushed in this scenario"
 
@@ -349,7 +384,7 @@ def then_same_bytes(git_world: GitWorld, path: str) -> None:
 def then_media_bytes(ctx: ScenarioContext, git_world: GitWorld, who: str, path: str, short: str) -> None:
     """``GET .../media/{path}`` serves the LFS object, not its pointer file."""
     repo = ctx.repo(short)
-    response = ctx.user(who).api.area(LfsApi).media(repo.owner, repo.name, path)
+    response = acting(ctx, who, LfsApi).media(repo.owner, repo.name, path)
     assert response.status_code == 200, f"the media route answered {response.status_code}: {response.text[:300]}"
     assert response.content == git_world.lfs_content[path], f"the media route served {len(response.content)} bytes"
 
@@ -357,30 +392,26 @@ def then_media_bytes(ctx: ScenarioContext, git_world: GitWorld, who: str, path: 
 # ---------------------------------------------------------------- LFS API, driven directly
 
 
-def _lfs(ctx: ScenarioContext, who: str) -> LfsApi:
-    return ctx.user(who).api.area(LfsApi)
-
-
 def _object(data: bytes) -> dict[str, Any]:
     return {"oid": hashlib.sha256(data).hexdigest(), "size": len(data)}
 
 
-@when(
-    parsers.re(r'"(?P<who>[^"]+)" uploads to "(?P<short>[^"]+)" an LFS object whose (?P<what>size|hash) does not match')
-)
-def when_upload_mismatch(ctx: ScenarioContext, who: str, short: str, what: str) -> None:
+@when(phrase('"{who}" uploads to "{short}" an LFS object whose {what:SizeOrHash} does not match'))
+def when_upload_mismatch(
+    ctx: ScenarioContext, git_world: GitWorld, fake: SeededData, *, who: str, short: str, what: str
+) -> None:
     """Announce an object in an upload batch, then send bytes of another size or another hash to its href."""
     repo = ctx.repo(short)
-    announced = os.urandom(64 * 1024)
+    announced = fake.data(64 * 1024)
     pointer = _object(announced)
-    ctx.values["lfs object"] = pointer
-    answer = _lfs(ctx, who).batch(repo.owner, repo.name, "upload", [pointer])
+    git_world.lfs_pointer = pointer
+    answer = acting(ctx, who, LfsApi).batch(repo.owner, repo.name, "upload", [pointer])
     assert answer.status_code == 200, f"the upload batch answered {answer.status_code}: {answer.text[:300]}"
     validate(json_of(answer), "lfs_batch_response")
     action = json_of(answer)["objects"][0].get("actions", {}).get("upload")
     assert action, f"the batch answer has no upload action: {answer.text[:300]}"
     sent = announced[:-1] if what == "size" else bytes([announced[0] ^ 0xFF]) + announced[1:]
-    ctx.response = _lfs(ctx, who).transfer("PUT", action, sent)
+    ctx.response = acting(ctx, who, LfsApi).transfer("PUT", action, sent)
 
 
 @then(phrase("every object of the LFS batch answer has an upload action"))
@@ -402,11 +433,12 @@ def then_lfs_refused(ctx: ScenarioContext, status: int) -> None:
 
 
 @then(phrase('the LFS store of "{short}" does not hold the object'))
-def then_lfs_lacks(ctx: ScenarioContext, short: str) -> None:
+def then_lfs_lacks(ctx: ScenarioContext, git_world: GitWorld, short: str) -> None:
     """A download batch says the object does not exist, and a direct download finds nothing."""
     repo = ctx.repo(short)
-    pointer = ctx.values["lfs object"]
-    api = LfsApi(owner_http(ctx, repo), ctx.admin.site_url)
+    pointer = git_world.lfs_pointer
+    assert pointer is not None, "no LFS object was announced in this scenario"
+    api = repo_owner(ctx, repo).area(LfsApi)
     answer = api.batch(repo.owner, repo.name, "download", [pointer])
     assert answer.status_code == 200, f"the download batch answered {answer.status_code}: {answer.text[:300]}"
     entry = json_of(answer)["objects"][0]
@@ -415,9 +447,11 @@ def then_lfs_lacks(ctx: ScenarioContext, short: str) -> None:
 
 
 @when(phrase('an upload batch for "{short}" is sent with the deploy token "{title}"'))
-def when_upload_batch_with_token(ctx: ScenarioContext, short: str, title: str) -> None:
+def when_upload_batch_with_token(
+    ctx: ScenarioContext, fake: SeededData, deploy_tokens: DeployTokens, short: str, title: str
+) -> None:
     """An upload batch authenticated by a deploy token."""
     repo = ctx.repo(short)
-    token = deploy_token(ctx, title)
+    token = deploy_tokens.token(title)
     api = LfsApi(ctx.admin.http.with_auth(BasicAuth("deploy", token.secret)), ctx.admin.site_url)
-    ctx.response = api.batch(repo.owner, repo.name, "upload", [_object(os.urandom(1024))])
+    ctx.response = api.batch(repo.owner, repo.name, "upload", [_object(fake.data(1024))])

@@ -8,19 +8,11 @@ from pytest_bdd import then, when
 
 from conformance.api.issue_config import IssueConfigApi
 from conformance.context import ScenarioContext
-from steps.common import phrase, response_json
-from steps.issues import expect_status
+from steps.actors import ADMIN, acting
+from steps.common import expect_status, response_json
+from steps.parsing import phrase
 
-__all__ = ["issue_config_api"]
-
-
-def issue_config_api(ctx: ScenarioContext, who: str) -> IssueConfigApi:
-    """The issue configuration operations as a scenario user, the admin or an anonymous client."""
-    if who == "an anonymous client":
-        return ctx.anonymous().area(IssueConfigApi)
-    if who == "the admin":
-        return ctx.admin.area(IssueConfigApi)
-    return ctx.user(who).api.area(IssueConfigApi)
+__all__: list[str] = []
 
 
 def _template_names(body: object) -> list[str]:
@@ -37,19 +29,19 @@ def _template_names(body: object) -> list[str]:
 @when(phrase('"{who}" reads the issue configuration of "{repo}"'))
 def when_read_config(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issue_config_api(ctx, who).issue_config(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, IssueConfigApi).issue_config(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" validates the issue configuration of "{repo}"'))
 def when_validate_config(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issue_config_api(ctx, who).validate_issue_config(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, IssueConfigApi).validate_issue_config(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" lists the issue templates of "{repo}"'))
 def when_list_templates(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issue_config_api(ctx, who).issue_templates(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, IssueConfigApi).issue_templates(ref.owner, ref.name)
 
 
 # ---------------------------------------------------------------- Then
@@ -67,7 +59,7 @@ def then_lists_templates(ctx: ScenarioContext, names: str) -> None:
 def then_repo_templates(ctx: ScenarioContext, repo: str, names: str) -> None:
     """Read as the admin: the repository's valid templates by name, in order."""
     ref = ctx.repo(repo)
-    body = expect_status(issue_config_api(ctx, "the admin").issue_templates(ref.owner, ref.name), 200, "templates")
+    body = expect_status(acting(ctx, ADMIN, IssueConfigApi).issue_templates(ref.owner, ref.name), 200, "templates")
     found = _template_names(body)
     expected = [name.strip() for name in names.split(",")]
     assert found == expected, f'the templates of "{repo}" are {found}, expected {expected}'

@@ -6,104 +6,117 @@ scenario has fresh repositories, so its first issue is number 1 on any forge.
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from pytest_bdd import given, then, when
 
 from conformance.api.issues import IssuesApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import expand, phrase
+from conformance.seeding import SeededData
+from steps.actors import ADMIN, acting
+from steps.common import expect_status, json_option
+from steps.parsing import phrase
 
-__all__ = ["expect_status", "issues_api", "json_option"]
-
-
-def issues_api(ctx: ScenarioContext, who: str) -> IssuesApi:
-    """The issue operations as a scenario user, the admin or an anonymous client."""
-    if who == "an anonymous client":
-        return ctx.anonymous().area(IssuesApi)
-    if who == "the admin":
-        return ctx.admin.area(IssuesApi)
-    return ctx.user(who).api.area(IssuesApi)
+__all__ = ["IssueNotes"]
 
 
-def expect_status(response: Any, status: int, what: str) -> Any:
-    """The JSON body of a set-up request that must answer ``status`` (an error naming ``what`` otherwise)."""
-    if response.status_code != status:
-        raise AssertionError(f"{what}: expected {status}, got {response.status_code} {response.text[:300]}")
-    return json_of(response) if response.content else None
+@dataclass
+class IssueNotes:
+    """The numbers of the issues Given steps opened (by repository and title), and the last comment made."""
+
+    numbers: dict[tuple[str, str], int] = field(default_factory=dict)
+    comment_id: int | None = None
+
+    def number(self, repo: str, title: str) -> int:
+        """The number of the issue a Given step opened with this title."""
+        found = self.numbers.get((repo, title))
+        assert found is not None, f'no issue "{title}" in "{repo}": add `Given "..." opened the issue "{title}" in ...`'
+        return found
+
+    def comment(self) -> int:
+        """The id of the comment a Given step made."""
+        assert self.comment_id is not None, 'no comment yet: add `Given "..." commented "..." on issue ...`'
+        return self.comment_id
+
+
+@pytest.fixture
+def issue_notes() -> IssueNotes:
+    """The scenario's issues and comments."""
+    return IssueNotes()
 
 
 def _issue(ctx: ScenarioContext, repo: str, index: int) -> dict[str, Any]:
     ref = ctx.repo(repo)
-    body = expect_status(issues_api(ctx, "the admin").get_issue(ref.owner, ref.name, index), 200, f"read issue {index}")
+    body = expect_status(
+        acting(ctx, ADMIN, IssuesApi).get_issue(ref.owner, ref.name, index), 200, f"read issue {index}"
+    )
     assert isinstance(body, dict)
     return body
 
 
 def _timeline(ctx: ScenarioContext, repo: str, index: int) -> list[dict[str, Any]]:
     ref = ctx.repo(repo)
-    body = expect_status(issues_api(ctx, "the admin").timeline(ref.owner, ref.name, index), 200, "read the timeline")
+    body = expect_status(acting(ctx, ADMIN, IssuesApi).timeline(ref.owner, ref.name, index), 200, "read the timeline")
     assert isinstance(body, list)
     return body
-
-
-def json_option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
-    """A docstring's JSON object with the scenario's placeholders expanded."""
-    try:
-        option = json.loads(expand(ctx, docstring))
-    except ValueError as error:
-        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
-    assert isinstance(option, dict), "the body must be a JSON object"
-    return option
 
 
 # ---------------------------------------------------------------- Given
 
 
 @given(phrase('"{who}" opened the issue "{title}" in "{repo}"'))
-def given_issue(ctx: ScenarioContext, who: str, title: str, repo: str) -> None:
-    """Opens the issue and remembers its number under ``issue:<repo>:<title>``."""
+def given_issue(
+    ctx: ScenarioContext, issue_notes: IssueNotes, fake: SeededData, *, who: str, title: str, repo: str
+) -> None:
+    """Opens the issue (its body drawn) and notes its number by title."""
     ref = ctx.repo(repo)
-    created = issues_api(ctx, who).create_issue(ref.owner, ref.name, {"title": title})
+    created = acting(ctx, who, IssuesApi).create_issue(ref.owner, ref.name, {"title": title, "body": fake.paragraph()})
     issue = expect_status(created, 201, f'open "{title}"')
-    ctx.remember(f"issue:{repo}:{title}", issue["number"])
+    issue_notes.numbers[repo, title] = int(issue["number"])
 
 
 @given(phrase('"{who}" commented "{body}" on issue {index:d} of "{repo}"'))
-def given_comment(ctx: ScenarioContext, who: str, body: str, index: int, repo: str) -> None:
+def given_comment(ctx: ScenarioContext, issue_notes: IssueNotes, *, who: str, body: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    comment = expect_status(issues_api(ctx, who).create_comment(ref.owner, ref.name, index, body), 201, "comment")
-    ctx.remember("issues:comment", comment["id"])
+    comment = expect_status(
+        acting(ctx, who, IssuesApi).create_comment(ref.owner, ref.name, index, body), 201, "comment"
+    )
+    issue_notes.comment_id = int(comment["id"])
 
 
 @given(phrase('"{who}" edited issue {index:d} of "{repo}" with the body'))
 def given_edited(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
     option = json_option(ctx, docstring)
-    expect_status(issues_api(ctx, who).edit_issue(ref.owner, ref.name, index, option), 201, f"edit issue {index}")
+    expect_status(
+        acting(ctx, who, IssuesApi).edit_issue(ref.owner, ref.name, index, option), 201, f"edit issue {index}"
+    )
 
 
 @given(phrase('"{who}" locked issue {index:d} of "{repo}"'))
 def given_locked(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    expect_status(issues_api(ctx, who).lock(ref.owner, ref.name, index, "Off-topic"), 204, f"lock issue {index}")
+    expect_status(acting(ctx, who, IssuesApi).lock(ref.owner, ref.name, index, "Off-topic"), 204, f"lock issue {index}")
 
 
 # ---------------------------------------------------------------- When
 
 
 @when(phrase('"{who}" opens the issue "{title}" in "{repo}"'))
-def when_open(ctx: ScenarioContext, who: str, title: str, repo: str) -> None:
+def when_open(ctx: ScenarioContext, fake: SeededData, who: str, title: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).create_issue(ref.owner, ref.name, {"title": title, "body": "Steps: run it."})
+    ctx.response = acting(ctx, who, IssuesApi).create_issue(
+        ref.owner, ref.name, {"title": title, "body": fake.paragraph()}
+    )
 
 
 @when(phrase('"{who}" opens an issue in "{repo}" with the body'))
 def when_open_with(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).create_issue(ref.owner, ref.name, json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, IssuesApi).create_issue(ref.owner, ref.name, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" lists the issues of "{repo}" with "{query}"'))
@@ -111,61 +124,61 @@ def when_list(ctx: ScenarioContext, who: str, repo: str, query: str) -> None:
     """``query`` is ``key=value&key=value`` (state, type, q, page, limit)."""
     ref = ctx.repo(repo)
     params = dict(part.split("=", 1) for part in query.split("&") if part)
-    ctx.response = issues_api(ctx, who).list_issues(ref.owner, ref.name, **params)
+    ctx.response = acting(ctx, who, IssuesApi).list_issues(ref.owner, ref.name, **params)
 
 
 @when(phrase('"{who}" reads issue {index:d} of "{repo}"'))
 def when_read(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).get_issue(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, IssuesApi).get_issue(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" edits issue {index:d} of "{repo}" with the body'))
 def when_edit(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).edit_issue(ref.owner, ref.name, index, json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, IssuesApi).edit_issue(ref.owner, ref.name, index, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" comments "{body}" on issue {index:d} of "{repo}"'))
 def when_comment(ctx: ScenarioContext, who: str, body: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).create_comment(ref.owner, ref.name, index, body)
+    ctx.response = acting(ctx, who, IssuesApi).create_comment(ref.owner, ref.name, index, body)
 
 
 @when(phrase('"{who}" changes the comment of "{repo}" to "{body}"'))
-def when_edit_comment(ctx: ScenarioContext, who: str, repo: str, body: str) -> None:
+def when_edit_comment(ctx: ScenarioContext, issue_notes: IssueNotes, who: str, repo: str, body: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).edit_comment(ref.owner, ref.name, ctx.recall("issues:comment"), body)
+    ctx.response = acting(ctx, who, IssuesApi).edit_comment(ref.owner, ref.name, issue_notes.comment(), body)
 
 
 @when(phrase('"{who}" deletes the comment of "{repo}"'))
-def when_delete_comment(ctx: ScenarioContext, who: str, repo: str) -> None:
+def when_delete_comment(ctx: ScenarioContext, issue_notes: IssueNotes, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).delete_comment(ref.owner, ref.name, ctx.recall("issues:comment"))
+    ctx.response = acting(ctx, who, IssuesApi).delete_comment(ref.owner, ref.name, issue_notes.comment())
 
 
 @when(phrase('"{who}" reads the timeline of issue {index:d} of "{repo}"'))
 def when_timeline(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).timeline(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, IssuesApi).timeline(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" locks issue {index:d} of "{repo}" with the reason "{reason}"'))
 def when_lock_reason(ctx: ScenarioContext, who: str, index: int, repo: str, reason: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).lock(ref.owner, ref.name, index, reason)
+    ctx.response = acting(ctx, who, IssuesApi).lock(ref.owner, ref.name, index, reason)
 
 
 @when(phrase('"{who}" locks issue {index:d} of "{repo}"'))
 def when_lock(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).lock(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, IssuesApi).lock(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" unlocks issue {index:d} of "{repo}"'))
 def when_unlock(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = issues_api(ctx, who).unlock(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, IssuesApi).unlock(ref.owner, ref.name, index)
 
 
 # ---------------------------------------------------------------- Then
@@ -184,7 +197,9 @@ def then_unlocked(ctx: ScenarioContext, index: int, repo: str) -> None:
 @then(phrase('issue {index:d} of "{repo}" has {count:d} comments'))
 def then_comment_count(ctx: ScenarioContext, index: int, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
-    listed = expect_status(issues_api(ctx, "the admin").list_comments(ref.owner, ref.name, index), 200, "list comments")
+    listed = expect_status(
+        acting(ctx, ADMIN, IssuesApi).list_comments(ref.owner, ref.name, index), 200, "list comments"
+    )
     assert len(listed) == count, f"expected {count} comments, found {len(listed)}"
     assert _issue(ctx, repo, index)["comments"] == count
 
@@ -198,7 +213,7 @@ def then_title_state(ctx: ScenarioContext, index: int, repo: str, title: str, st
 @then(phrase('"{repo}" has {count:d} issues'))
 def then_issue_count(ctx: ScenarioContext, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
-    response = issues_api(ctx, "the admin").list_issues(ref.owner, ref.name, state="all")
+    response = acting(ctx, ADMIN, IssuesApi).list_issues(ref.owner, ref.name, state="all")
     assert len(expect_status(response, 200, "list the issues")) == count
 
 

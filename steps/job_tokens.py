@@ -7,67 +7,86 @@ read from the task's secrets, as a job sees it, and registered as a secret of th
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 
+import pytest
 from pytest_bdd import given, then, when
 
-from conformance.client import HttpClient, TokenAuth, json_of
+from conformance.client import HttpClient, json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.target import Target
 from mock_runner.protocol import RunnerCallError, RunnerClient
-from steps.artifacts import job_of
-from steps.ci import push_workflow, simple_workflow, world
-from steps.common import phrase, send_with
+from steps.actors import with_token
+from steps.ci import CiWorld, simple_workflow
+from steps.common import send_with
+from steps.parsing import phrase
 
 REGISTRATION_TOKEN_PATH = "user/actions/runners/registration-token"
 FETCH_ATTEMPTS = 3
 
 
-def _job_http(ctx: ScenarioContext, who: str) -> HttpClient:
-    token = job_of(ctx, who).job_token
+@dataclass
+class WaitingJobs:
+    """The label each repository's waiting job asks for (by repository short name)."""
+
+    labels: dict[str, str] = field(default_factory=dict)
+
+
+@pytest.fixture
+def waiting_jobs() -> WaitingJobs:
+    """The scenario's waiting jobs."""
+    return WaitingJobs()
+
+
+def _job_http(ci_world: CiWorld, who: str) -> HttpClient:
+    """The job's own ``GITEA_TOKEN`` (from its task's secrets) as the credential."""
+    token = ci_world.job(who).job_token
     assert token, f"the task of the {who} carries no GITEA_TOKEN in its secrets"
-    ctx.admin.http.recorder.add_secret(token)
-    return ctx.admin.http.with_auth(TokenAuth(token))
+    return with_token(ci_world.ctx, token).http
 
 
-def _send(ctx: ScenarioContext, who: str, method: str, path: str, body: str | None) -> None:
-    send_with(ctx, _job_http(ctx, who), method, path, body)
+def _send(ci_world: CiWorld, who: str, method: str, path: str, body: str | None) -> None:
+    send_with(ci_world.ctx, _job_http(ci_world, who), method, path, body)
 
 
 @given(phrase('a private repository "{short}" with a waiting job for the label "{label}"'))
-def given_waiting_job(ctx: ScenarioContext, identities: IdentityFactory, short: str, label: str) -> None:
+def given_waiting_job(
+    ci_world: CiWorld, waiting_jobs: WaitingJobs, identities: IdentityFactory, short: str, label: str
+) -> None:
     """Another owner's private repository whose workflow waits for a runner with ``label``."""
     repo = identities.repo(short, private=True)
-    push_workflow(ctx, repo, "vault.yml", simple_workflow("vault", f"{ctx.run_prefix}-{label}"))
-    world(ctx).values[f"waiting:{short}"] = f"{ctx.run_prefix}-{label}"
+    real_label = f"{ci_world.ctx.run_prefix}-{label}"
+    ci_world.push_workflow(repo, "vault.yml", simple_workflow("vault", real_label))
+    waiting_jobs.labels[short] = real_label
 
 
 @when(phrase('the job\'s token sends {method:w} "{path}"'))
-def when_job_sends(ctx: ScenarioContext, method: str, path: str) -> None:
+def when_job_sends(ci_world: CiWorld, method: str, path: str) -> None:
     """A REST call with the running job's ``GITEA_TOKEN``."""
-    _send(ctx, "job", method, path, None)
+    _send(ci_world, "job", method, path, None)
 
 
 @when(phrase('the job\'s token sends {method:w} "{path}" with the body'))
-def when_job_sends_body(ctx: ScenarioContext, method: str, path: str, docstring: str) -> None:
+def when_job_sends_body(ci_world: CiWorld, method: str, path: str, docstring: str) -> None:
     """A REST call with the running job's ``GITEA_TOKEN`` and a JSON body."""
-    _send(ctx, "job", method, path, docstring)
+    _send(ci_world, "job", method, path, docstring)
 
 
 @when(phrase('the other job\'s token sends {method:w} "{path}"'))
-def when_other_job_sends(ctx: ScenarioContext, method: str, path: str) -> None:
+def when_other_job_sends(ci_world: CiWorld, method: str, path: str) -> None:
     """A REST call with the other running job's ``GITEA_TOKEN``."""
-    _send(ctx, "other job", method, path, None)
+    _send(ci_world, "other job", method, path, None)
 
 
-@when("the job's token asks for a user-level runner registration token")
-def when_job_asks_registration(ctx: ScenarioContext) -> None:
+@when(phrase("the job's token asks for a user-level runner registration token"))
+def when_job_asks_registration(ci_world: CiWorld) -> None:
     """``POST /user/actions/runners/registration-token`` as the job."""
-    _send(ctx, "job", "POST", REGISTRATION_TOKEN_PATH, None)
+    _send(ci_world, "job", "POST", REGISTRATION_TOKEN_PATH, None)
 
 
 @then(phrase('no runner registered with the answer is handed a job of "{short}"'))
-def then_no_runner_takes(ctx: ScenarioContext, target: Target, short: str) -> None:
+def then_no_runner_takes(ctx: ScenarioContext, waiting_jobs: WaitingJobs, target: Target, short: str) -> None:
     """Refused outright, or the runner that its token registers (with the waiting job's label) gets nothing
     of that repository, whatever ``tasks_version`` it polls with."""
     response = ctx.last_response()
@@ -76,7 +95,7 @@ def then_no_runner_takes(ctx: ScenarioContext, target: Target, short: str) -> No
         return
     token = str(json_of(response).get("token", ""))
     ctx.admin.http.recorder.add_secret(token)
-    label = str(world(ctx).values[f"waiting:{short}"])
+    label = waiting_jobs.labels[short]
     try:
         runner = RunnerClient(target.base_url).register(token, ctx.real_name("stolen"), [label])
     except RunnerCallError:

@@ -16,11 +16,11 @@ from conformance.api.licenses import LicensesApi
 from conformance.api.templates import TemplatesApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from conformance.gitclient import GitCredentials
 from conformance.identities import IdentityFactory
-from steps.branches import acting_api
-from steps.common import given_file, phrase
+from steps.actors import acting, acting_api, git_credentials
+from steps.common import FileNotes, commit_file
 from steps.git_https import GitWorld
+from steps.parsing import phrase
 
 DETECTION_WAIT_SECONDS = 15.0
 POLL_SECONDS = 0.25
@@ -36,34 +36,38 @@ def license_text(ctx: ScenarioContext, name: str) -> str:
 
 
 @given(phrase('the repository "{repo}" has the "{license}" license text in "{path}"'))
-def given_license_file(ctx: ScenarioContext, identities: IdentityFactory, repo: str, license: str, path: str) -> None:
+def given_license_file(
+    ctx: ScenarioContext, identities: IdentityFactory, file_notes: FileNotes, *, repo: str, license: str, path: str
+) -> None:
     """A license file committed to the default branch through the contents API."""
-    given_file(ctx, identities, repo, path, license_text(ctx, license))
+    commit_file(identities, file_notes, repo, path, license_text(ctx, license))
 
 
-def _store_change(ctx: ScenarioContext, repo: str, path: str, response: Any) -> None:
+def _store_change(ctx: ScenarioContext, file_notes: FileNotes, repo: str, path: str, response: Any) -> None:
     ctx.response = response
     if response.status_code in (200, 201):
-        ctx.remember(f"file:{repo}:{path}", json_of(response))
+        file_notes.note(repo, path, json_of(response))
 
 
 @when(phrase('"{who}" commits the "{license}" license text to "{path}" of "{repo}"'))
-def commit_license(ctx: ScenarioContext, who: str, license: str, path: str, repo: str) -> None:
+def commit_license(
+    ctx: ScenarioContext, file_notes: FileNotes, *, who: str, license: str, path: str, repo: str
+) -> None:
     """Create the file on the default branch, or replace it when the scenario added it before."""
     ref = ctx.repo(repo)
     contents = acting_api(ctx, who).contents
-    known = ctx.values.get(f"file:{repo}:{path}")
+    known = file_notes.get(repo, path)
     text = license_text(ctx, license)
     if isinstance(known, dict):
         response = contents.update(ref.owner, ref.name, path, text, known["content"]["sha"], message=f"{license}")
     else:
         response = contents.create(ref.owner, ref.name, path, text, message=f"add {license}")
-    _store_change(ctx, repo, path, response)
+    _store_change(ctx, file_notes, repo, path, response)
 
 
 @when(phrase('"{who}" commits the "{license}" license text to "{path}" on the branch "{branch}" of "{repo}"'))
-def commit_license_on_branch(  # noqa: PLR0917 - pytest-bdd passes step arguments positionally-or-by-keyword only
-    ctx: ScenarioContext, who: str, license: str, path: str, branch: str, repo: str
+def commit_license_on_branch(
+    ctx: ScenarioContext, *, who: str, license: str, path: str, branch: str, repo: str
 ) -> None:
     """Create the file on another branch than the default."""
     ref = ctx.repo(repo)
@@ -80,13 +84,12 @@ def given_license_on_branch(ctx: ScenarioContext, branch: str, repo: str, licens
 
 
 @when(phrase('"{who}" pushes the "{license}" license text as "{path}" to the branch "{branch}" of "{repo}" over HTTPS'))
-def push_license(  # noqa: PLR0917 - pytest-bdd passes step arguments positionally-or-by-keyword only
-    ctx: ScenarioContext, git_world: GitWorld, who: str, license: str, path: str, branch: str, repo: str
+def push_license(
+    ctx: ScenarioContext, git_world: GitWorld, *, who: str, license: str, path: str, branch: str, repo: str
 ) -> None:
     """Clone with the user's token, commit the license file with the real ``git`` and push it."""
     ref = ctx.repo(repo)
-    identity = ctx.user(who)
-    credentials = GitCredentials(identity.username, identity.token)
+    credentials = git_credentials(ctx, who)
     url = f"{ctx.admin.site_url.rstrip('/')}/{ref.owner}/{ref.name}.git"
     clone, cloned = git_world.client.clone(url, f"license-clone-{len(git_world.clones) + 1}", credentials)
     assert cloned.ok, f"cloning {repo}: {cloned.describe()}"
@@ -100,14 +103,14 @@ def push_license(  # noqa: PLR0917 - pytest-bdd passes step arguments positional
 def change_default_branch(ctx: ScenarioContext, who: str, branch: str, repo: str) -> None:
     """``PATCH /repos/{owner}/{repo}`` with ``default_branch``."""
     ref = ctx.repo(repo)
-    ctx.response = acting_api(ctx, who).area(LicensesApi).change_default_branch(ref.owner, ref.name, branch)
+    ctx.response = acting(ctx, who, LicensesApi).change_default_branch(ref.owner, ref.name, branch)
 
 
 @when(phrase('"{who}" reads the detected licenses of "{repo}"'))
 def read_licenses(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET /repos/{owner}/{repo}/licenses``."""
     ref = ctx.repo(repo)
-    ctx.response = acting_api(ctx, who).area(LicensesApi).repo_licenses(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, LicensesApi).repo_licenses(ref.owner, ref.name)
 
 
 def _detected(ctx: ScenarioContext, repo: str) -> tuple[list[str], list[str]]:

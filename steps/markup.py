@@ -10,19 +10,11 @@ from pytest_bdd import then, when
 
 from conformance.api.markup import MarkupApi
 from conformance.context import ScenarioContext
-from steps.common import expand, phrase
-from steps.issues import json_option
+from steps.actors import acting
+from steps.common import expand, json_option
+from steps.parsing import phrase
 
-__all__ = ["markup_api"]
-
-
-def markup_api(ctx: ScenarioContext, who: str) -> MarkupApi:
-    """The rendering operations as a scenario user, the admin or an anonymous client."""
-    if who == "an anonymous client":
-        return ctx.anonymous().area(MarkupApi)
-    if who == "the admin":
-        return ctx.admin.area(MarkupApi)
-    return ctx.user(who).api.area(MarkupApi)
+__all__: list[str] = []
 
 
 class _Elements(HTMLParser):
@@ -70,51 +62,51 @@ def _link_to(ctx: ScenarioContext, text: str) -> str:
 @when(phrase('"{who}" renders in the mode "{mode}" the text'))
 def when_render_mode(ctx: ScenarioContext, who: str, mode: str, docstring: str) -> None:
     """``POST /markup`` with ``Text`` and ``Mode``."""
-    ctx.response = markup_api(ctx, who).markup({"Text": docstring, "Mode": mode})
+    ctx.response = acting(ctx, who, MarkupApi).markup({"Text": docstring, "Mode": mode})
 
 
 @when(phrase('"{who}" renders "{text}" in the mode "{mode}" with the context "{context}"'))
 def when_render_context(ctx: ScenarioContext, who: str, text: str, mode: str, context: str) -> None:
     """``POST /markup`` with ``Context`` (placeholders expanded: ``{dev/app}``)."""
     option = {"Text": expand(ctx, text), "Mode": mode, "Context": expand(ctx, context)}
-    ctx.response = markup_api(ctx, who).markup(option)
+    ctx.response = acting(ctx, who, MarkupApi).markup(option)
 
 
 @when(phrase('"{who}" renders "{text}" in the mode "{mode}" under "{repo}"'))
 def when_render_in_repo(ctx: ScenarioContext, who: str, text: str, mode: str, repo: str) -> None:
     """``POST /repos/{o}/{r}/markup``: the repository is the context."""
     ref = ctx.repo(repo)
-    ctx.response = markup_api(ctx, who).markup({"Text": expand(ctx, text), "Mode": mode}, (ref.owner, ref.name))
+    ctx.response = acting(ctx, who, MarkupApi).markup({"Text": expand(ctx, text), "Mode": mode}, (ref.owner, ref.name))
 
 
 @when(phrase('"{who}" renders the file "{path}" with the content'))
 def when_render_file(ctx: ScenarioContext, who: str, path: str, docstring: str) -> None:
     """``POST /markup`` in the mode ``file``: the renderer is chosen by ``FilePath``."""
-    ctx.response = markup_api(ctx, who).markup({"Text": docstring, "Mode": "file", "FilePath": path})
+    ctx.response = acting(ctx, who, MarkupApi).markup({"Text": docstring, "Mode": "file", "FilePath": path})
 
 
 @when(phrase('"{who}" renders with /markup the body'))
 def when_render_markup_body(ctx: ScenarioContext, who: str, docstring: str) -> None:
     """``POST /markup`` with a ``MarkupOption`` given as JSON."""
-    ctx.response = markup_api(ctx, who).markup(json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, MarkupApi).markup(json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" renders with /markdown the body'))
 def when_render_markdown_body(ctx: ScenarioContext, who: str, docstring: str) -> None:
     """``POST /markdown`` with a ``MarkdownOption`` given as JSON."""
-    ctx.response = markup_api(ctx, who).markdown(json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, MarkupApi).markdown(json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" renders with /markdown/raw the text'))
 def when_render_raw(ctx: ScenarioContext, who: str, docstring: str) -> None:
     """``POST /markdown/raw`` with the Markdown as the body."""
-    ctx.response = markup_api(ctx, who).markdown_raw(docstring)
+    ctx.response = acting(ctx, who, MarkupApi).markdown_raw(docstring)
 
 
 # ---------------------------------------------------------------- Then
 
 
-@then("the response is HTML")
+@then(phrase("the response is HTML"))
 def then_html(ctx: ScenarioContext) -> None:
     content_type = ctx.last_response().headers.get("Content-Type", "")
     assert content_type.split(";")[0].strip() == "text/html", f"the content type is {content_type!r}"
@@ -186,7 +178,7 @@ def then_text_is(ctx: ScenarioContext, text: str) -> None:
     assert body == text, f"the response says {body!r}, expected {text!r}"
 
 
-@then("the response text reads")
+@then(phrase("the response text reads"))
 def then_text_reads(ctx: ScenarioContext, docstring: str) -> None:
     """The whole body equals the docstring (for texts that hold quotes)."""
     then_text_is(ctx, docstring.strip())

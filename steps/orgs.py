@@ -1,189 +1,175 @@
-"""Steps of the orgs area: organizations, their members and teams, renames, and repository collaborators.
+"""Steps of the orgs area: organizations, their members and teams, and renames (collaborators: ``steps.collaborators``).
 
-Teams are remembered by ``team:<org short>/<team>`` (their id); after a rename the scenario's names of
-the organization and of its repositories follow the new name, and the cleanup ledger with them.
+Teams are known by organization and name (:class:`OrgNotes`, their ids); after a rename the scenario's
+names of the organization and of its repositories follow the new name, and the cleanup ledger with them.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from pytest_bdd import given, then, when
 
-from conformance.api import ForgeApi
-from conformance.api.collaborators import CollaboratorsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.ledger import CleanupLedger, LedgerEntry
-from steps.common import expand, org_owner, phrase, response_json
+from conformance.seeding import SeededData
+from steps.actors import acting_api, org_owner
+from steps.common import expect_status, json_document, json_option, response_json, user_name
+from steps.parsing import phrase
 
 DEFAULT_UNITS = ["repo.code", "repo.issues", "repo.pulls", "repo.releases"]
 NO_SUCH_TEAM = 999_999_999
+
+
+__all__ = ["OrgNotes"]
+
+
+@dataclass
+class OrgNotes:
+    """The ids of the teams the scenario made (by organization and team name) and each renamed
+    organization's old name."""
+
+    teams: dict[tuple[str, str], int] = field(default_factory=dict)
+    old_names: dict[str, str] = field(default_factory=dict)
+
+    def team_id(self, ctx: ScenarioContext, org: str, team: str) -> int:
+        """A team's id; the Owners team of an organization is looked up the first time it is named."""
+        if (org, team) not in self.teams and team == "Owners":
+            teams = json_of(org_owner(ctx, org).api.orgs.list_teams(ctx.orgs[org]))
+            self.teams[org, team] = next(int(item["id"]) for item in teams if item["name"] == "Owners")
+        found = self.teams.get((org, team))
+        assert found is not None, f'no team "{team}" of "{org}": add `Given a team "{team}" of "{org}" ...`'
+        return found
+
+    def old_name(self, org: str) -> str:
+        """The name the organization had before the scenario renamed it."""
+        assert org in self.old_names, f'the scenario did not rename the organization "{org}"'
+        return self.old_names[org]
+
+
+@pytest.fixture
+def org_notes() -> OrgNotes:
+    """The scenario's teams and renames."""
+    return OrgNotes()
 
 
 def _org_name(ctx: ScenarioContext, short: str) -> str:
     return ctx.orgs.get(short) or ctx.real_name(short)
 
 
-def _api(ctx: ScenarioContext, who: str) -> ForgeApi:
-    if who == "the admin":
-        return ctx.admin
-    if who == "an anonymous client":
-        return ctx.anonymous()
-    return ctx.user(who).api
-
-
-def _user_name(ctx: ScenarioContext, short: str) -> str:
-    """A scenario user's real name, or a unique name nobody has for a short name the scenario never created."""
-    return ctx.users[short].username if short in ctx.users else ctx.real_name(short)
-
-
-def _team_id(ctx: ScenarioContext, org: str, team: str) -> int:
-    key = f"team:{org}/{team}"
-    if key not in ctx.values and team == "Owners":
-        teams = json_of(org_owner(ctx, org).api.orgs.list_teams(ctx.orgs[org]))
-        ctx.values[key] = next(int(item["id"]) for item in teams if item["name"] == "Owners")
-    value = ctx.values.get(key)
-    assert isinstance(value, int), f'no team "{team}" of "{org}": add `Given a team "{team}" of "{org}" ...`'
-    return value
-
-
-def _expect(response: Any, status: int, what: str) -> Any:
-    assert response.status_code == status, f"{what}: {response.status_code} {response.text[:300]}"
-    return json_of(response) if response.content else None
-
-
-def _owner_api(ctx: ScenarioContext, repo: str) -> ForgeApi:
-    """Who manages a repository in Given steps: its owning user, or the organization's owner."""
-    owner_short = repo.split("/", 1)[0]
-    if owner_short in ctx.users:
-        return ctx.users[owner_short].api
-    return org_owner(ctx, owner_short).api
-
-
-def _create_team(ctx: ScenarioContext, org: str, team: str, body: dict[str, Any]) -> None:
-    created = _expect(org_owner(ctx, org).api.orgs.create_team(ctx.orgs[org], body), 201, f'create the team "{team}"')
-    ctx.values[f"team:{org}/{team}"] = int(created["id"])
+def _create_team(ctx: ScenarioContext, org_notes: OrgNotes, org: str, team: str, body: dict[str, Any]) -> None:
+    response = org_owner(ctx, org).api.orgs.create_team(ctx.orgs[org], body)
+    org_notes.teams[org, team] = int(expect_status(response, 201, f'create the team "{team}"')["id"])
 
 
 # ---------------------------------------------------------------- Given
 
 
 @given(phrase('a team "{team}" of "{org}" with the permission "{permission}"'))
-def given_team(ctx: ScenarioContext, team: str, org: str, permission: str) -> None:
+def given_team(ctx: ScenarioContext, org_notes: OrgNotes, team: str, org: str, permission: str) -> None:
     """A team created by the organization's owner with the code, issues, pulls and releases units."""
-    _create_team(ctx, org, team, {"name": team, "permission": permission, "units": DEFAULT_UNITS})
+    _create_team(ctx, org_notes, org, team, {"name": team, "permission": permission, "units": DEFAULT_UNITS})
 
 
 @given(phrase('a team "{team}" of "{org}" with the permission "{permission}" on all repositories'))
-def given_team_all(ctx: ScenarioContext, team: str, org: str, permission: str) -> None:
+def given_team_all(ctx: ScenarioContext, org_notes: OrgNotes, team: str, org: str, permission: str) -> None:
     """A team that covers every repository of the organization."""
     body = {"name": team, "permission": permission, "units": DEFAULT_UNITS, "includes_all_repositories": True}
-    _create_team(ctx, org, team, body)
+    _create_team(ctx, org_notes, org, team, body)
 
 
 @given(phrase('"{user}" is in the team "{team}" of "{org}"'))
-def given_team_member(ctx: ScenarioContext, identities: IdentityFactory, user: str, team: str, org: str) -> None:
+def given_team_member(
+    ctx: ScenarioContext, org_notes: OrgNotes, identities: IdentityFactory, *, user: str, team: str, org: str
+) -> None:
     """The organization's owner adds the user (created if new) to the team."""
     name = identities.user(user).username
-    response = org_owner(ctx, org).api.orgs.add_team_member(_team_id(ctx, org, team), name)
-    _expect(response, 204, f'add "{user}" to the team "{team}"')
+    response = org_owner(ctx, org).api.orgs.add_team_member(org_notes.team_id(ctx, org, team), name)
+    expect_status(response, 204, f'add "{user}" to the team "{team}"')
 
 
 @given(phrase('the team "{team}" of "{org}" has the repository "{repo}"'))
-def given_team_repo(ctx: ScenarioContext, team: str, org: str, repo: str) -> None:
+def given_team_repo(ctx: ScenarioContext, org_notes: OrgNotes, team: str, org: str, repo: str) -> None:
     """The organization's owner gives the team the repository."""
     ref = ctx.repo(repo)
-    response = org_owner(ctx, org).api.orgs.add_team_repo(_team_id(ctx, org, team), ref.owner, ref.name)
-    _expect(response, 204, f'give the team "{team}" the repository "{repo}"')
-
-
-@given(phrase('"{user}" is a collaborator of "{repo}" with the permission "{permission}"'))
-def given_collaborator(
-    ctx: ScenarioContext, identities: IdentityFactory, user: str, repo: str, permission: str
-) -> None:
-    """The repository's owner adds the user (created if new) as a collaborator."""
-    name = identities.user(user).username
-    ref = ctx.repo(repo)
-    response = _owner_api(ctx, repo).area(CollaboratorsApi).put(ref.owner, ref.name, name, permission)
-    _expect(response, 204, f'add "{user}" as a collaborator of "{repo}"')
-
-
-@given(phrase('"{who}" added "{user}" as a collaborator of "{repo}" with an empty body'))
-def given_collaborator_default(ctx: ScenarioContext, who: str, user: str, repo: str) -> None:
-    """``PUT .../collaborators/{collaborator}`` with ``{}`` (Gitea then gives write)."""
-    ref = ctx.repo(repo)
-    response = _api(ctx, who).area(CollaboratorsApi).put(ref.owner, ref.name, _user_name(ctx, user))
-    _expect(response, 204, f'add "{user}" as a collaborator of "{repo}"')
+    response = org_owner(ctx, org).api.orgs.add_team_repo(org_notes.team_id(ctx, org, team), ref.owner, ref.name)
+    expect_status(response, 204, f'give the team "{team}" the repository "{repo}"')
 
 
 @given(phrase('"{who}" edited the organization "{org}" with the full name "{full_name}"'))
 def given_org_edited(ctx: ScenarioContext, who: str, org: str, full_name: str) -> None:
     """A profile edit done before the scenario's action."""
-    _expect(_api(ctx, who).orgs.edit(ctx.orgs[org], {"full_name": full_name}), 200, f'edit "{org}"')
+    expect_status(acting_api(ctx, who).orgs.edit(ctx.orgs[org], {"full_name": full_name}), 200, f'edit "{org}"')
 
 
 @given(phrase('"{user}" shows its membership of "{org}"'))
 def given_public_member(ctx: ScenarioContext, user: str, org: str) -> None:
     """The member publicizes its own membership."""
-    response = ctx.user(user).api.orgs.publicize_member(ctx.orgs[org], ctx.user(user).username)
-    _expect(response, 204, f'publicize the membership of "{user}"')
+    response = acting_api(ctx, user).orgs.publicize_member(ctx.orgs[org], ctx.user(user).username)
+    expect_status(response, 204, f'publicize the membership of "{user}"')
 
 
 @given(phrase('the team "{team}" of "{org}" was deleted'))
-def given_team_deleted(ctx: ScenarioContext, team: str, org: str) -> None:
+def given_team_deleted(ctx: ScenarioContext, org_notes: OrgNotes, team: str, org: str) -> None:
     """The organization's owner deleted the team (its id stays known to the scenario)."""
-    _expect(org_owner(ctx, org).api.orgs.delete_team(_team_id(ctx, org, team)), 204, f'delete the team "{team}"')
+    expect_status(
+        org_owner(ctx, org).api.orgs.delete_team(org_notes.team_id(ctx, org, team)), 204, f'delete the team "{team}"'
+    )
 
 
 # ---------------------------------------------------------------- When: organizations
 
 
 @when(phrase('"{who}" creates the organization "{short}"'))
-def create_org(ctx: ScenarioContext, ledger: CleanupLedger, who: str, short: str) -> None:
+def create_org(ctx: ScenarioContext, fake: SeededData, ledger: CleanupLedger, who: str, short: str) -> None:
     """``POST /orgs``; the caller becomes the owner."""
     name = _org_name(ctx, short)
     ledger.record_org(name)
-    ctx.response = ctx.user(who).api.orgs.create(name, full_name=f"Organization {short}")
+    ctx.response = acting_api(ctx, who).orgs.create(name, full_name=fake.company())
     if ctx.response.status_code == 201:
         ctx.orgs[short] = name
+        ctx.org_owners[short] = who
 
 
 @when(phrase('"{who}" creates an organization without a name'))
-def create_org_without_name(ctx: ScenarioContext, who: str) -> None:
+def create_org_without_name(ctx: ScenarioContext, fake: SeededData, who: str) -> None:
     """``POST /orgs`` with a body lacking ``username``."""
-    ctx.response = ctx.user(who).api.orgs.create_raw({"full_name": "nameless"})
+    ctx.response = acting_api(ctx, who).orgs.create_raw({"full_name": fake.company()})
 
 
 @when(phrase('"{who}" fetches the organization "{short}"'))
 def fetch_org(ctx: ScenarioContext, who: str, short: str) -> None:
     """``GET /orgs/{org}`` (an unknown short name maps to a name nobody created)."""
-    ctx.response = _api(ctx, who).orgs.get(_org_name(ctx, short))
+    ctx.response = acting_api(ctx, who).orgs.get(_org_name(ctx, short))
 
 
 @when(phrase('"{who}" deletes the organization "{short}"'))
 def delete_org(ctx: ScenarioContext, who: str, short: str) -> None:
     """``DELETE /orgs/{org}``."""
-    ctx.response = ctx.user(who).api.orgs.delete(_org_name(ctx, short))
+    ctx.response = acting_api(ctx, who).orgs.delete(_org_name(ctx, short))
 
 
 @when(phrase('"{who}" edits the organization "{org}" with the body'))
 def edit_org(ctx: ScenarioContext, who: str, org: str, docstring: str) -> None:
     """``PATCH /orgs/{org}`` with an ``EditOrgOption`` (placeholders expanded)."""
-    ctx.response = _api(ctx, who).orgs.edit(_org_name(ctx, org), json.loads(expand(ctx, docstring)))
+    ctx.response = acting_api(ctx, who).orgs.edit(_org_name(ctx, org), json_option(ctx, docstring))
 
 
-def _rename(ctx: ScenarioContext, ledger: CleanupLedger, who: str, org: str, new_name: str) -> None:
+def _rename(
+    ctx: ScenarioContext, org_notes: OrgNotes, ledger: CleanupLedger, who: str, *, org: str, new_name: str
+) -> None:
     """``POST /orgs/{org}/rename``; on success the scenario's names and the cleanup ledger follow."""
     old_name = _org_name(ctx, org)
-    ctx.response = _api(ctx, who).orgs.rename(old_name, new_name)
+    ctx.response = acting_api(ctx, who).orgs.rename(old_name, new_name)
     if ctx.response.status_code != 204 or org not in ctx.orgs:
         return
-    ctx.values[f"old name:{org}"] = old_name
+    org_notes.old_names[org] = old_name
     ctx.orgs[org] = new_name
     ledger.record_org(new_name)
     stale = [LedgerEntry("organization", old_name)]
@@ -199,53 +185,61 @@ def _rename(ctx: ScenarioContext, ledger: CleanupLedger, who: str, org: str, new
 
 
 @when(phrase('"{who}" renames the organization "{org}" to "{new}"'))
-def rename_org(ctx: ScenarioContext, ledger: CleanupLedger, who: str, org: str, new: str) -> None:
+def rename_org(
+    ctx: ScenarioContext, org_notes: OrgNotes, ledger: CleanupLedger, *, who: str, org: str, new: str
+) -> None:
     """Rename to a fresh unique name made from the short name ``new``."""
-    _rename(ctx, ledger, who, org, ctx.real_name(new))
+    _rename(ctx, org_notes, ledger, who, org=org, new_name=ctx.real_name(new))
 
 
 @given(phrase('"{who}" renamed the organization "{org}" to "{new}"'))
-def given_renamed(ctx: ScenarioContext, ledger: CleanupLedger, who: str, org: str, new: str) -> None:
+def given_renamed(
+    ctx: ScenarioContext, org_notes: OrgNotes, ledger: CleanupLedger, *, who: str, org: str, new: str
+) -> None:
     """A rename done before the scenario's action."""
-    _rename(ctx, ledger, who, org, ctx.real_name(new))
-    _expect(ctx.last_response(), 204, f'rename the organization "{org}"')
+    _rename(ctx, org_notes, ledger, who, org=org, new_name=ctx.real_name(new))
+    expect_status(ctx.last_response(), 204, f'rename the organization "{org}"')
 
 
 @when(phrase('"{who}" renames the organization "{org}" to its own name in upper case'))
-def rename_org_case(ctx: ScenarioContext, ledger: CleanupLedger, who: str, org: str) -> None:
+def rename_org_case(ctx: ScenarioContext, org_notes: OrgNotes, ledger: CleanupLedger, who: str, org: str) -> None:
     """A case-only rename."""
-    _rename(ctx, ledger, who, org, _org_name(ctx, org).upper())
+    _rename(ctx, org_notes, ledger, who, org=org, new_name=_org_name(ctx, org).upper())
 
 
 @when(phrase('"{who}" renames the organization "{org}" to its own name'))
-def rename_org_same(ctx: ScenarioContext, ledger: CleanupLedger, who: str, org: str) -> None:
+def rename_org_same(ctx: ScenarioContext, org_notes: OrgNotes, ledger: CleanupLedger, who: str, org: str) -> None:
     """A rename that changes nothing."""
-    _rename(ctx, ledger, who, org, _org_name(ctx, org))
+    _rename(ctx, org_notes, ledger, who, org=org, new_name=_org_name(ctx, org))
 
 
 @when(phrase('"{who}" renames the organization "{org}" to the name of "{other}"'))
-def rename_org_taken(ctx: ScenarioContext, ledger: CleanupLedger, who: str, org: str, other: str) -> None:
+def rename_org_taken(
+    ctx: ScenarioContext, org_notes: OrgNotes, ledger: CleanupLedger, *, who: str, org: str, other: str
+) -> None:
     """A rename to a name another account holds."""
-    _rename(ctx, ledger, who, org, ctx.owner_name(other))
+    _rename(ctx, org_notes, ledger, who, org=org, new_name=ctx.owner_name(other))
 
 
 @when(phrase('"{who}" renames the organization "{org}" to the literal name "{raw}"'))
-def rename_org_literal(ctx: ScenarioContext, ledger: CleanupLedger, who: str, org: str, raw: str) -> None:
+def rename_org_literal(
+    ctx: ScenarioContext, org_notes: OrgNotes, ledger: CleanupLedger, *, who: str, org: str, raw: str
+) -> None:
     """A rename to a name exactly as written (reserved or malformed names)."""
-    _rename(ctx, ledger, who, org, raw)
+    _rename(ctx, org_notes, ledger, who, org=org, new_name=raw)
 
 
 @when(phrase('"{who}" fetches the organization "{org}" by its old name'))
-def fetch_org_old_name(ctx: ScenarioContext, who: str, org: str) -> None:
+def fetch_org_old_name(ctx: ScenarioContext, org_notes: OrgNotes, who: str, org: str) -> None:
     """``GET /orgs/{old name}`` without following redirects."""
-    ctx.response = _api(ctx, who).orgs.get(str(ctx.recall(f"old name:{org}")))
+    ctx.response = acting_api(ctx, who).orgs.get(org_notes.old_name(org))
 
 
 @when(phrase('"{who}" fetches the repository "{repo}" by its old owner name'))
-def fetch_repo_old_owner(ctx: ScenarioContext, who: str, repo: str) -> None:
+def fetch_repo_old_owner(ctx: ScenarioContext, org_notes: OrgNotes, who: str, repo: str) -> None:
     """``GET /repos/{old owner}/{repo}`` without following redirects."""
     org = repo.split("/", 1)[0]
-    ctx.response = _api(ctx, who).repos.get(str(ctx.recall(f"old name:{org}")), ctx.repo(repo).name)
+    ctx.response = acting_api(ctx, who).repos.get(org_notes.old_name(org), ctx.repo(repo).name)
 
 
 # ---------------------------------------------------------------- When: members
@@ -254,37 +248,37 @@ def fetch_repo_old_owner(ctx: ScenarioContext, who: str, repo: str) -> None:
 @when(phrase('"{who}" lists the members of "{org}"'))
 def list_members(ctx: ScenarioContext, who: str, org: str) -> None:
     """``GET /orgs/{org}/members``."""
-    ctx.response = _api(ctx, who).orgs.list_members(_org_name(ctx, org))
+    ctx.response = acting_api(ctx, who).orgs.list_members(_org_name(ctx, org))
 
 
 @when(phrase('"{who}" checks whether "{user}" is a member of "{org}"'))
 def check_member(ctx: ScenarioContext, who: str, user: str, org: str) -> None:
     """``GET /orgs/{org}/members/{username}``."""
-    ctx.response = _api(ctx, who).orgs.is_member(_org_name(ctx, org), _user_name(ctx, user))
+    ctx.response = acting_api(ctx, who).orgs.is_member(_org_name(ctx, org), user_name(ctx, user))
 
 
 @when(phrase('"{who}" removes "{user}" from the organization "{org}"'))
 def remove_member(ctx: ScenarioContext, who: str, user: str, org: str) -> None:
     """``DELETE /orgs/{org}/members/{username}``."""
-    ctx.response = _api(ctx, who).orgs.remove_member(_org_name(ctx, org), _user_name(ctx, user))
+    ctx.response = acting_api(ctx, who).orgs.remove_member(_org_name(ctx, org), user_name(ctx, user))
 
 
 @when(phrase('"{who}" lists their organizations'))
 def list_my_orgs(ctx: ScenarioContext, who: str) -> None:
     """``GET /user/orgs``."""
-    ctx.response = _api(ctx, who).orgs.my_orgs()
+    ctx.response = acting_api(ctx, who).orgs.my_orgs()
 
 
 @when(phrase('"{who}" lists the organizations of "{user}"'))
 def list_user_orgs(ctx: ScenarioContext, who: str, user: str) -> None:
     """``GET /users/{username}/orgs``."""
-    ctx.response = _api(ctx, who).orgs.user_orgs(_user_name(ctx, user))
+    ctx.response = acting_api(ctx, who).orgs.user_orgs(user_name(ctx, user))
 
 
 @when(phrase('"{who}" lists their teams'))
 def list_my_teams(ctx: ScenarioContext, who: str) -> None:
     """``GET /user/teams``."""
-    ctx.response = _api(ctx, who).orgs.my_teams()
+    ctx.response = acting_api(ctx, who).orgs.my_teams()
 
 
 # ---------------------------------------------------------------- When: teams
@@ -293,132 +287,88 @@ def list_my_teams(ctx: ScenarioContext, who: str) -> None:
 @when(phrase('"{who}" lists the teams of "{org}"'))
 def list_teams(ctx: ScenarioContext, who: str, org: str) -> None:
     """``GET /orgs/{org}/teams``."""
-    ctx.response = _api(ctx, who).orgs.list_teams(_org_name(ctx, org))
+    ctx.response = acting_api(ctx, who).orgs.list_teams(_org_name(ctx, org))
 
 
 @when(phrase('"{who}" creates the team "{team}" in "{org}" with the permission "{permission}"'))
-def create_team(ctx: ScenarioContext, who: str, team: str, org: str, permission: str) -> None:
+def create_team(
+    ctx: ScenarioContext, fake: SeededData, org_notes: OrgNotes, *, who: str, team: str, org: str, permission: str
+) -> None:
     """``POST /orgs/{org}/teams`` with the code, issues, pulls and releases units."""
-    body = {"name": team, "description": f"the {team}", "permission": permission, "units": DEFAULT_UNITS}
-    ctx.response = _api(ctx, who).orgs.create_team(_org_name(ctx, org), body)
+    body = {"name": team, "description": fake.sentence(), "permission": permission, "units": DEFAULT_UNITS}
+    ctx.response = acting_api(ctx, who).orgs.create_team(_org_name(ctx, org), body)
     if ctx.response.status_code == 201:
-        ctx.values[f"team:{org}/{team}"] = int(json_of(ctx.response)["id"])
+        org_notes.teams[org, team] = int(json_of(ctx.response)["id"])
 
 
 @when(phrase('"{who}" creates a team in "{org}" with the body'))
 def create_team_raw(ctx: ScenarioContext, who: str, org: str, docstring: str) -> None:
     """``POST /orgs/{org}/teams`` with a body exactly as written."""
-    ctx.response = _api(ctx, who).orgs.create_team(_org_name(ctx, org), json.loads(docstring))
+    ctx.response = acting_api(ctx, who).orgs.create_team(_org_name(ctx, org), json_document(docstring))
 
 
 @when(phrase('"{who}" reads the team "{team}" of "{org}"'))
-def read_team(ctx: ScenarioContext, who: str, team: str, org: str) -> None:
+def read_team(ctx: ScenarioContext, org_notes: OrgNotes, who: str, team: str, org: str) -> None:
     """``GET /teams/{id}``."""
-    ctx.response = _api(ctx, who).orgs.get_team(_team_id(ctx, org, team))
+    ctx.response = acting_api(ctx, who).orgs.get_team(org_notes.team_id(ctx, org, team))
 
 
 @when(phrase('"{who}" reads a team that does not exist'))
 def read_missing_team(ctx: ScenarioContext, who: str) -> None:
     """``GET /teams/{id}`` with an id no team has."""
-    ctx.response = _api(ctx, who).orgs.get_team(NO_SUCH_TEAM)
+    ctx.response = acting_api(ctx, who).orgs.get_team(NO_SUCH_TEAM)
 
 
 @when(phrase('"{who}" edits the team "{team}" of "{org}" with the body'))
-def edit_team(ctx: ScenarioContext, who: str, team: str, org: str, docstring: str) -> None:
+def edit_team(ctx: ScenarioContext, org_notes: OrgNotes, *, who: str, team: str, org: str, docstring: str) -> None:
     """``PATCH /teams/{id}`` with an ``EditTeamOption``."""
-    ctx.response = _api(ctx, who).orgs.edit_team(_team_id(ctx, org, team), json.loads(docstring))
+    ctx.response = acting_api(ctx, who).orgs.edit_team(org_notes.team_id(ctx, org, team), json_document(docstring))
 
 
 @when(phrase('"{who}" deletes the team "{team}" of "{org}"'))
-def delete_team(ctx: ScenarioContext, who: str, team: str, org: str) -> None:
+def delete_team(ctx: ScenarioContext, org_notes: OrgNotes, who: str, team: str, org: str) -> None:
     """``DELETE /teams/{id}``."""
-    ctx.response = _api(ctx, who).orgs.delete_team(_team_id(ctx, org, team))
+    ctx.response = acting_api(ctx, who).orgs.delete_team(org_notes.team_id(ctx, org, team))
 
 
 @when(phrase('"{who}" lists the members of the team "{team}" of "{org}"'))
-def list_team_members(ctx: ScenarioContext, who: str, team: str, org: str) -> None:
+def list_team_members(ctx: ScenarioContext, org_notes: OrgNotes, who: str, team: str, org: str) -> None:
     """``GET /teams/{id}/members``."""
-    ctx.response = _api(ctx, who).orgs.list_team_members(_team_id(ctx, org, team))
+    ctx.response = acting_api(ctx, who).orgs.list_team_members(org_notes.team_id(ctx, org, team))
 
 
 @when(phrase('"{who}" adds "{user}" to the team "{team}" of "{org}"'))
-def add_team_member(ctx: ScenarioContext, who: str, user: str, team: str, org: str) -> None:
+def add_team_member(ctx: ScenarioContext, org_notes: OrgNotes, *, who: str, user: str, team: str, org: str) -> None:
     """``PUT /teams/{id}/members/{username}``."""
-    ctx.response = _api(ctx, who).orgs.add_team_member(_team_id(ctx, org, team), _user_name(ctx, user))
+    ctx.response = acting_api(ctx, who).orgs.add_team_member(org_notes.team_id(ctx, org, team), user_name(ctx, user))
 
 
 @when(phrase('"{who}" removes "{user}" from the team "{team}" of "{org}"'))
-def remove_team_member(ctx: ScenarioContext, who: str, user: str, team: str, org: str) -> None:
+def remove_team_member(ctx: ScenarioContext, org_notes: OrgNotes, *, who: str, user: str, team: str, org: str) -> None:
     """``DELETE /teams/{id}/members/{username}``."""
-    ctx.response = _api(ctx, who).orgs.remove_team_member(_team_id(ctx, org, team), _user_name(ctx, user))
+    ctx.response = acting_api(ctx, who).orgs.remove_team_member(org_notes.team_id(ctx, org, team), user_name(ctx, user))
 
 
 @when(phrase('"{who}" lists the repositories of the team "{team}" of "{org}"'))
-def list_team_repos(ctx: ScenarioContext, who: str, team: str, org: str) -> None:
+def list_team_repos(ctx: ScenarioContext, org_notes: OrgNotes, who: str, team: str, org: str) -> None:
     """``GET /teams/{id}/repos``."""
-    ctx.response = _api(ctx, who).orgs.list_team_repos(_team_id(ctx, org, team))
+    ctx.response = acting_api(ctx, who).orgs.list_team_repos(org_notes.team_id(ctx, org, team))
 
 
 @when(phrase('"{who}" adds the repository "{repo}" to the team "{team}" of "{org}"'))
-def add_team_repo(ctx: ScenarioContext, who: str, repo: str, team: str, org: str) -> None:
+def add_team_repo(ctx: ScenarioContext, org_notes: OrgNotes, *, who: str, repo: str, team: str, org: str) -> None:
     """``PUT /teams/{id}/repos/{org}/{repo}``."""
     owner, _, name = repo.partition("/")
     ref = ctx.repos.get(repo)
     real = (ref.owner, ref.name) if ref else (_org_name(ctx, owner), ctx.real_name(name))
-    ctx.response = _api(ctx, who).orgs.add_team_repo(_team_id(ctx, org, team), *real)
+    ctx.response = acting_api(ctx, who).orgs.add_team_repo(org_notes.team_id(ctx, org, team), *real)
 
 
 @when(phrase('"{who}" removes the repository "{repo}" from the team "{team}" of "{org}"'))
-def remove_team_repo(ctx: ScenarioContext, who: str, repo: str, team: str, org: str) -> None:
+def remove_team_repo(ctx: ScenarioContext, org_notes: OrgNotes, *, who: str, repo: str, team: str, org: str) -> None:
     """``DELETE /teams/{id}/repos/{org}/{repo}``."""
     ref = ctx.repo(repo)
-    ctx.response = _api(ctx, who).orgs.remove_team_repo(_team_id(ctx, org, team), ref.owner, ref.name)
-
-
-# ---------------------------------------------------------------- When: collaborators
-
-
-def _collaborators(ctx: ScenarioContext, who: str) -> CollaboratorsApi:
-    return _api(ctx, who).area(CollaboratorsApi)
-
-
-@when(phrase('"{who}" adds "{user}" as a collaborator of "{repo}" with the permission "{permission}"'))
-def put_collaborator(ctx: ScenarioContext, who: str, user: str, repo: str, permission: str) -> None:
-    """``PUT .../collaborators/{collaborator}`` with a permission."""
-    ref = ctx.repo(repo)
-    ctx.response = _collaborators(ctx, who).put(ref.owner, ref.name, _org_or_user(ctx, user), permission)
-
-
-def _org_or_user(ctx: ScenarioContext, short: str) -> str:
-    return ctx.orgs[short] if short in ctx.orgs else _user_name(ctx, short)
-
-
-@when(phrase('"{who}" lists the collaborators of "{repo}"'))
-def list_collaborators(ctx: ScenarioContext, who: str, repo: str) -> None:
-    """``GET .../collaborators``."""
-    ref = ctx.repo(repo)
-    ctx.response = _collaborators(ctx, who).list(ref.owner, ref.name)
-
-
-@when(phrase('"{who}" checks whether "{user}" is a collaborator of "{repo}"'))
-def check_collaborator(ctx: ScenarioContext, who: str, user: str, repo: str) -> None:
-    """``GET .../collaborators/{collaborator}``."""
-    ref = ctx.repo(repo)
-    ctx.response = _collaborators(ctx, who).check(ref.owner, ref.name, _user_name(ctx, user))
-
-
-@when(phrase('"{who}" removes the collaborator "{user}" from "{repo}"'))
-def remove_collaborator(ctx: ScenarioContext, who: str, user: str, repo: str) -> None:
-    """``DELETE .../collaborators/{collaborator}``."""
-    ref = ctx.repo(repo)
-    ctx.response = _collaborators(ctx, who).remove(ref.owner, ref.name, _user_name(ctx, user))
-
-
-@when(phrase('"{who}" asks for the permission of "{user}" on "{repo}"'))
-def collaborator_permission(ctx: ScenarioContext, who: str, user: str, repo: str) -> None:
-    """``GET .../collaborators/{collaborator}/permission``."""
-    ref = ctx.repo(repo)
-    ctx.response = _collaborators(ctx, who).permission(ref.owner, ref.name, _org_or_user(ctx, user))
+    ctx.response = acting_api(ctx, who).orgs.remove_team_repo(org_notes.team_id(ctx, org, team), ref.owner, ref.name)
 
 
 # ---------------------------------------------------------------- Then
@@ -471,14 +421,14 @@ def then_team_org(ctx: ScenarioContext, org: str) -> None:
 @then(phrase('"{user}" is a member of "{org}"'))
 def then_member(ctx: ScenarioContext, user: str, org: str) -> None:
     """The organization's owner checks the membership: 204."""
-    response = org_owner(ctx, org).api.orgs.is_member(ctx.orgs[org], _user_name(ctx, user))
+    response = org_owner(ctx, org).api.orgs.is_member(ctx.orgs[org], user_name(ctx, user))
     assert response.status_code == 204, f'"{user}" should be a member of "{org}": {response.status_code}'
 
 
 @then(phrase('"{user}" is not a member of "{org}"'))
 def then_not_member(ctx: ScenarioContext, user: str, org: str) -> None:
     """The organization's owner checks the membership: 404."""
-    response = org_owner(ctx, org).api.orgs.is_member(ctx.orgs[org], _user_name(ctx, user))
+    response = org_owner(ctx, org).api.orgs.is_member(ctx.orgs[org], user_name(ctx, user))
     assert response.status_code == 404, f'"{user}" should not be a member of "{org}": {response.status_code}'
 
 
@@ -528,27 +478,3 @@ def org_exists(ctx: ScenarioContext, short: str) -> None:
     """The admin reads the organization."""
     response = ctx.admin.orgs.get(_org_name(ctx, short))
     assert response.status_code == 200, f'organization "{short}" is not readable: {response.status_code}'
-
-
-@then(phrase('"{user}" does not see the repository "{repo}"'))
-def then_repo_hidden(ctx: ScenarioContext, user: str, repo: str) -> None:
-    """The user reads 404 for the repository."""
-    ref = ctx.repo(repo)
-    response = ctx.user(user).api.repos.get(ref.owner, ref.name)
-    assert response.status_code == 404, f'"{user}" should not see "{repo}": {response.status_code}'
-
-
-@then(phrase('"{user}" sees the repository "{repo}"'))
-def then_repo_seen(ctx: ScenarioContext, user: str, repo: str) -> None:
-    """The user reads the repository."""
-    ref = ctx.repo(repo)
-    response = ctx.user(user).api.repos.get(ref.owner, ref.name)
-    assert response.status_code == 200, f'"{user}" should see "{repo}": {response.status_code}'
-
-
-@then(phrase('the response field "permission" of the collaborator is "{mode}" for "{user}"'))
-def then_collaborator_permission(ctx: ScenarioContext, mode: str, user: str) -> None:
-    """A ``RepoCollaboratorPermission`` of the user with this permission and role name."""
-    body = response_json(ctx)
-    assert (body["permission"], body["role_name"]) == (mode, mode), f"permission {body['permission']!r}"
-    assert body["user"]["login"] == _user_name(ctx, user), f"the permission is of {body['user']['login']!r}"

@@ -6,27 +6,40 @@ no new pin is allowed and then try one more: that works for any configured maxim
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from pytest_bdd import given, then, when
 
+from conformance.api.issues import IssuesApi
 from conformance.api.pins import PinsApi
 from conformance.api.pulls import PullsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase
-from steps.issues import expect_status, issues_api
+from conformance.seeding import SeededData
+from steps.actors import ADMIN, acting
+from steps.common import expect_status
+from steps.issues import IssueNotes
+from steps.parsing import phrase
 
-__all__ = ["pins_api"]
+__all__: list[str] = []
 
 MAX_FILL = 60
 """Pins a limit scenario makes at most before giving up (a forge allowing more is not testable this way)."""
 
 
-def pins_api(ctx: ScenarioContext, who: str) -> PinsApi:
-    """The pin operations as a scenario user, the admin or an anonymous client."""
-    issues = issues_api(ctx, who)
-    return PinsApi(issues.http, issues.site_url)
+@dataclass
+class PinNotes:
+    """The issues pinned by ``until no new pin is allowed``, per repository, in pin order."""
+
+    filled: dict[str, list[int]] = field(default_factory=dict)
+
+
+@pytest.fixture
+def pin_notes() -> PinNotes:
+    """The scenario's filled pin lists."""
+    return PinNotes()
 
 
 def _numbers(text: str) -> list[int]:
@@ -36,7 +49,7 @@ def _numbers(text: str) -> list[int]:
 
 def _pinned(ctx: ScenarioContext, repo: str, *, pulls: bool) -> list[dict[str, Any]]:
     ref = ctx.repo(repo)
-    api = pins_api(ctx, "the admin")
+    api = acting(ctx, ADMIN, PinsApi)
     response = api.pinned_pulls(ref.owner, ref.name) if pulls else api.pinned_issues(ref.owner, ref.name)
     body = expect_status(response, 200, "list the pinned entries")
     assert isinstance(body, list)
@@ -45,7 +58,7 @@ def _pinned(ctx: ScenarioContext, repo: str, *, pulls: bool) -> list[dict[str, A
 
 def _allowed(ctx: ScenarioContext, who: str, repo: str) -> dict[str, Any]:
     ref = ctx.repo(repo)
-    body = expect_status(pins_api(ctx, who).new_pin_allowed(ref.owner, ref.name), 200, "ask whether a pin fits")
+    body = expect_status(acting(ctx, who, PinsApi).new_pin_allowed(ref.owner, ref.name), 200, "ask whether a pin fits")
     assert isinstance(body, dict)
     return body
 
@@ -64,7 +77,7 @@ def _assert_order(found: list[dict[str, Any]], expected: list[int]) -> None:
 @given(phrase('"{who}" pinned issue {index:d} of "{repo}"'))
 def given_pinned(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    expect_status(pins_api(ctx, who).pin(ref.owner, ref.name, index), 204, f"pin issue {index}")
+    expect_status(acting(ctx, who, PinsApi).pin(ref.owner, ref.name, index), 204, f"pin issue {index}")
 
 
 @given(phrase('"{who}" pinned the issues "{numbers}" of "{repo}" in this order'))
@@ -74,17 +87,17 @@ def given_pinned_in_order(ctx: ScenarioContext, who: str, numbers: str, repo: st
 
 
 @given(phrase('"{who}" pinned new issues of "{repo}" until no new pin is allowed'))
-def given_filled(ctx: ScenarioContext, who: str, repo: str) -> None:
-    """Opens and pins issues while ``new_pin_allowed`` says ``issues: true``; remembers how many are pinned."""
+def given_filled(ctx: ScenarioContext, fake: SeededData, pin_notes: PinNotes, who: str, repo: str) -> None:
+    """Opens and pins issues (titles drawn) while ``new_pin_allowed`` says ``issues: true``; notes the pinned."""
     ref = ctx.repo(repo)
     for count in range(MAX_FILL + 1):
         if not _allowed(ctx, who, repo)["issues"]:
             break
         assert count < MAX_FILL, f"{repo} still allows pins after {MAX_FILL}: its limit is too high for this scenario"
-        created = issues_api(ctx, who).create_issue(ref.owner, ref.name, {"title": f"Pinned {count + 1}"})
+        created = acting(ctx, who, IssuesApi).create_issue(ref.owner, ref.name, {"title": fake.sentence()})
         issue = expect_status(created, 201, "open an issue to pin")
-        expect_status(pins_api(ctx, who).pin(ref.owner, ref.name, issue["number"]), 204, "pin it")
-    ctx.remember(f"pins:filled:{repo}", [item["number"] for item in _pinned(ctx, repo, pulls=False)])
+        expect_status(acting(ctx, who, PinsApi).pin(ref.owner, ref.name, issue["number"]), 204, "pin it")
+    pin_notes.filled[repo] = [item["number"] for item in _pinned(ctx, repo, pulls=False)]
 
 
 # ---------------------------------------------------------------- When
@@ -93,43 +106,43 @@ def given_filled(ctx: ScenarioContext, who: str, repo: str) -> None:
 @when(phrase('"{who}" pins issue {index:d} of "{repo}"'))
 def when_pin(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pins_api(ctx, who).pin(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, PinsApi).pin(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" pins the issue "{title}" of "{repo}"'))
-def when_pin_titled(ctx: ScenarioContext, who: str, title: str, repo: str) -> None:
-    when_pin(ctx, who, ctx.recall(f"issue:{repo}:{title}"), repo)
+def when_pin_titled(ctx: ScenarioContext, issue_notes: IssueNotes, who: str, title: str, repo: str) -> None:
+    when_pin(ctx, who, issue_notes.number(repo, title), repo)
 
 
 @when(phrase('"{who}" unpins issue {index:d} of "{repo}"'))
 def when_unpin(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pins_api(ctx, who).unpin(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, PinsApi).unpin(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" moves the pin of issue {index:d} of "{repo}" to position {position}'))
 def when_move(ctx: ScenarioContext, who: str, index: int, repo: str, position: str) -> None:
     """``position`` is sent as written (a number, or anything else to see it refused)."""
     ref = ctx.repo(repo)
-    ctx.response = pins_api(ctx, who).move(ref.owner, ref.name, index, position)
+    ctx.response = acting(ctx, who, PinsApi).move(ref.owner, ref.name, index, position)
 
 
 @when(phrase('"{who}" lists the pinned issues of "{repo}"'))
 def when_list_issues(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pins_api(ctx, who).pinned_issues(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, PinsApi).pinned_issues(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" lists the pinned pull requests of "{repo}"'))
 def when_list_pulls(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pins_api(ctx, who).pinned_pulls(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, PinsApi).pinned_pulls(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" asks whether new pins are allowed in "{repo}"'))
 def when_allowed(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pins_api(ctx, who).new_pin_allowed(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, PinsApi).new_pin_allowed(ref.owner, ref.name)
 
 
 # ---------------------------------------------------------------- Then
@@ -138,21 +151,21 @@ def when_allowed(ctx: ScenarioContext, who: str, repo: str) -> None:
 @then(phrase('issue {index:d} of "{repo}" has the pin position {position:d}'))
 def then_position(ctx: ScenarioContext, index: int, repo: str, position: int) -> None:
     ref = ctx.repo(repo)
-    issue = expect_status(issues_api(ctx, "the admin").get_issue(ref.owner, ref.name, index), 200, "read the issue")
+    issue = expect_status(acting(ctx, ADMIN, IssuesApi).get_issue(ref.owner, ref.name, index), 200, "read the issue")
     assert issue["pin_order"] == position, f"issue {index} has the pin position {issue['pin_order']}"
 
 
 @then(phrase('pull request {index:d} of "{repo}" has the pin position {position:d}'))
 def then_pull_position(ctx: ScenarioContext, index: int, repo: str, position: int) -> None:
     ref = ctx.repo(repo)
-    admin = issues_api(ctx, "the admin")
+    admin = acting(ctx, ADMIN, IssuesApi)
     pull = expect_status(PullsApi(admin.http, admin.site_url).get_pull(ref.owner, ref.name, index), 200, "read it")
     assert pull["pin_order"] == position, f"pull request {index} has the pin position {pull['pin_order']}"
 
 
 @then(phrase('the issue "{title}" of "{repo}" is not pinned'))
-def then_titled_unpinned(ctx: ScenarioContext, title: str, repo: str) -> None:
-    then_position(ctx, ctx.recall(f"issue:{repo}:{title}"), repo, 0)
+def then_titled_unpinned(ctx: ScenarioContext, issue_notes: IssueNotes, title: str, repo: str) -> None:
+    then_position(ctx, issue_notes.number(repo, title), repo, 0)
 
 
 @then(phrase('the pinned issues of "{repo}" are "{numbers}" in this order'))
@@ -173,9 +186,10 @@ def then_response_order(ctx: ScenarioContext, numbers: str) -> None:
 
 
 @then(phrase('"{repo}" still has the same pinned issues'))
-def then_unchanged(ctx: ScenarioContext, repo: str) -> None:
+def then_unchanged(ctx: ScenarioContext, pin_notes: PinNotes, repo: str) -> None:
     """The issues pinned by ``until no new pin is allowed``, in the same order."""
-    _assert_order(_pinned(ctx, repo, pulls=False), ctx.recall(f"pins:filled:{repo}"))
+    assert repo in pin_notes.filled, f'add `Given "..." pinned new issues of "{repo}" until no new pin is allowed`'
+    _assert_order(_pinned(ctx, repo, pulls=False), pin_notes.filled[repo])
 
 
 @then(phrase('"{who}" is told that {kind} may {verdict} be pinned in "{repo}"'))

@@ -1,7 +1,7 @@
 """Steps of the protections area: branch and tag protection rules over REST, and their enforcement on
 the contents API, the branch API and a real ``git push`` over HTTPS.
 
-Rules a scenario creates are remembered by repository and rule name (``protection:<repo>:<rule>``) so
+Rules a scenario creates are kept by repository and rule name (:class:`ProtectionNotes`) so
 a later step can name them, reorder them by id and check that reordering kept their ids and creation
 times. Git steps run the real ``git`` client (``conformance.gitclient``) in a temporary directory with
 the user's token as the password; before pushing they note the remote head, so a Then can show a
@@ -10,8 +10,8 @@ refused push moved nothing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,165 +21,194 @@ from pytest_bdd import given, then, when
 from conformance.api.protections import ProtectionsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from conformance.gitclient import GitClient, GitCredentials, GitResult
-from steps.branches import acting_api, branch_head
-from steps.common import expand, phrase, response_json
+from conformance.gitclient import GitClient, GitResult
+from conformance.seeding import SeededData
+from steps.actors import acting, git_credentials
+from steps.branches import BranchNotes
+from steps.common import expand, json_option, response_json
+from steps.parsing import phrase
 
-__all__ = ["protections_api"]
-
-
-def protections_api(ctx: ScenarioContext, who: str) -> ProtectionsApi:
-    return acting_api(ctx, who).area(ProtectionsApi)
-
-
-def _body(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
-    try:
-        body = json.loads(expand(ctx, docstring))
-    except ValueError as error:
-        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
-    assert isinstance(body, dict), "the step's body must be a JSON object"
-    return body
+__all__ = ["ProtectionNotes"]
 
 
-def _remember_rule(ctx: ScenarioContext, repo: str) -> None:
-    response = ctx.last_response()
-    if response.status_code == 201:
-        rule = json_of(response)
-        ctx.remember(f"protection:{repo}:{rule['rule_name']}", rule)
+@dataclass
+class ProtectionNotes:
+    """The branch rules the scenario made (by repository and rule name), its last tag rule, and its last
+    ``git push``: the result and where the pushed ref was before."""
+
+    rules: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    last_tag_rule: dict[str, Any] | None = None
+    push: GitResult | None = None
+    ref_before: tuple[str, str, str | None] | None = None
+
+    def rule(self, repo: str, name: str) -> dict[str, Any]:
+        """A branch protection rule the scenario made."""
+        found = self.rules.get((repo, name))
+        assert found is not None, f'the scenario made no branch protection "{name}" on "{repo}"'
+        return found
+
+    def tag_rule(self) -> dict[str, Any]:
+        """The last tag protection rule the scenario made."""
+        assert self.last_tag_rule is not None, "the scenario made no tag protection"
+        return self.last_tag_rule
 
 
-def _rule(ctx: ScenarioContext, repo: str, name: str) -> dict[str, Any]:
-    rule = ctx.values.get(f"protection:{repo}:{name}")
-    assert isinstance(rule, dict), f'the scenario made no branch protection "{name}" on "{repo}"'
-    return rule
+@pytest.fixture
+def protection_notes() -> ProtectionNotes:
+    """The scenario's protection rules and pushes."""
+    return ProtectionNotes()
 
 
-def _create_rule(ctx: ScenarioContext, who: str, repo: str, option: dict[str, Any]) -> None:
+def _create_rule(
+    ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str, option: dict[str, Any]
+) -> None:
     ref = ctx.repo(repo)
-    ctx.response = protections_api(ctx, who).create_branch_protection(ref.owner, ref.name, option)
-    _remember_rule(ctx, repo)
-
-
-def _note_branch(ctx: ScenarioContext, repo: str, branch: str) -> None:
-    """Where ``branch`` is now, for ``the branch ... points at its previous head`` (steps.branches)."""
-    ctx.values[f"before:{repo}:{branch}"] = branch_head(ctx, repo, branch)
+    ctx.response = acting(ctx, who, ProtectionsApi).create_branch_protection(ref.owner, ref.name, option)
+    if ctx.response.status_code == 201:
+        rule = json_of(ctx.response)
+        protection_notes.rules[repo, str(rule["rule_name"])] = rule
 
 
 # ---------------------------------------------------------------- Given
 
 
 @given(phrase('"{who}" protects the branch "{rule}" of "{repo}" with the body'))
-def given_rule(ctx: ScenarioContext, who: str, rule: str, repo: str, docstring: str) -> None:
+def given_rule(
+    ctx: ScenarioContext,
+    branch_notes: BranchNotes,
+    protection_notes: ProtectionNotes,
+    *,
+    who: str,
+    rule: str,
+    repo: str,
+    docstring: str,
+) -> None:
     """A branch protection rule named ``rule``; the branch's head is noted for later checks."""
-    _create_rule(ctx, who, repo, {"rule_name": rule, **_body(ctx, docstring)})
+    _create_rule(ctx, protection_notes, who, repo, {"rule_name": rule, **json_option(ctx, docstring)})
     assert ctx.last_response().status_code == 201, f"protecting {rule}: {ctx.last_response().text[:300]}"
-    _note_branch(ctx, repo, rule)
+    branch_notes.note_heads(ctx, repo, rule)
 
 
 @given(phrase('"{who}" protects the branch "{rule}" of "{repo}"'))
-def given_plain_rule(ctx: ScenarioContext, who: str, rule: str, repo: str) -> None:
+def given_plain_rule(
+    ctx: ScenarioContext,
+    branch_notes: BranchNotes,
+    protection_notes: ProtectionNotes,
+    *,
+    who: str,
+    rule: str,
+    repo: str,
+) -> None:
     """A branch protection rule with Gitea's defaults (pushing open, no force push, no deletion)."""
-    _create_rule(ctx, who, repo, {"rule_name": rule, "enable_push": True})
+    _create_rule(ctx, protection_notes, who, repo, {"rule_name": rule, "enable_push": True})
     assert ctx.last_response().status_code == 201, f"protecting {rule}: {ctx.last_response().text[:300]}"
-    _note_branch(ctx, repo, rule)
+    branch_notes.note_heads(ctx, repo, rule)
 
 
 @given(phrase('"{who}" protects the tags "{pattern}" of "{repo}" for "{users}"'))
-def given_tag_rule(ctx: ScenarioContext, who: str, pattern: str, repo: str, users: str) -> None:
+def given_tag_rule(
+    ctx: ScenarioContext, protection_notes: ProtectionNotes, *, who: str, pattern: str, repo: str, users: str
+) -> None:
     """A tag protection rule whose allowlist holds the named users (comma separated short names)."""
     names = [ctx.owner_name(short.strip()) for short in users.split(",") if short.strip()]
     ref = ctx.repo(repo)
     option = {"name_pattern": pattern, "whitelist_usernames": names}
-    ctx.response = protections_api(ctx, who).create_tag_protection(ref.owner, ref.name, option)
+    ctx.response = acting(ctx, who, ProtectionsApi).create_tag_protection(ref.owner, ref.name, option)
     assert ctx.response.status_code == 201, f"protecting the tags {pattern}: {ctx.response.text[:300]}"
-    ctx.remember("tag_protection:last", json_of(ctx.response))
+    protection_notes.last_tag_rule = json_of(ctx.response)
 
 
 # ---------------------------------------------------------------- When: branch rules
 
 
 @when(phrase('"{who}" creates a branch protection on "{repo}" with the body'))
-def create_rule(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
+def create_rule(ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str, docstring: str) -> None:
     """``POST .../branch_protections`` with the docstring as the body."""
-    _create_rule(ctx, who, repo, _body(ctx, docstring))
+    _create_rule(ctx, protection_notes, who, repo, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" lists the branch protections of "{repo}"'))
 def list_rules(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = protections_api(ctx, who).list_branch_protections(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, ProtectionsApi).list_branch_protections(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" gets the branch protection "{rule}" of "{repo}"'))
 def get_rule(ctx: ScenarioContext, who: str, rule: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = protections_api(ctx, who).get_branch_protection(ref.owner, ref.name, rule)
+    ctx.response = acting(ctx, who, ProtectionsApi).get_branch_protection(ref.owner, ref.name, rule)
 
 
 @when(phrase('"{who}" edits the branch protection "{rule}" of "{repo}" with the body'))
 def edit_rule(ctx: ScenarioContext, who: str, rule: str, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = protections_api(ctx, who).edit_branch_protection(ref.owner, ref.name, rule, _body(ctx, docstring))
+    ctx.response = acting(ctx, who, ProtectionsApi).edit_branch_protection(
+        ref.owner, ref.name, rule, json_option(ctx, docstring)
+    )
 
 
 @when(phrase('"{who}" deletes the branch protection "{rule}" of "{repo}"'))
 def delete_rule(ctx: ScenarioContext, who: str, rule: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = protections_api(ctx, who).delete_branch_protection(ref.owner, ref.name, rule)
+    ctx.response = acting(ctx, who, ProtectionsApi).delete_branch_protection(ref.owner, ref.name, rule)
 
 
 @when(phrase('"{who}" reorders the branch protections of "{repo}" as "{rules}"'))
-def reorder_rules(ctx: ScenarioContext, who: str, repo: str, rules: str) -> None:
+def reorder_rules(ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str, rules: str) -> None:
     """``POST .../branch_protections/priority`` with the ids of the named rules, in that order; an item
     ``owner/repo:rule`` names a rule of another repository of the scenario."""
     ids: list[int] = []
     for item in (part.strip() for part in rules.split(",")):
         other, _, name = item.rpartition(":")
-        ids.append(int(_rule(ctx, other or repo, name)["id"]))
+        ids.append(int(protection_notes.rule(other or repo, name)["id"]))
     ref = ctx.repo(repo)
-    ctx.response = protections_api(ctx, who).set_branch_protection_priorities(ref.owner, ref.name, ids)
+    ctx.response = acting(ctx, who, ProtectionsApi).set_branch_protection_priorities(ref.owner, ref.name, ids)
 
 
 # ---------------------------------------------------------------- When: tag rules
 
 
 @when(phrase('"{who}" creates a tag protection on "{repo}" with the body'))
-def create_tag_rule(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
+def create_tag_rule(
+    ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str, docstring: str
+) -> None:
     ref = ctx.repo(repo)
-    ctx.response = protections_api(ctx, who).create_tag_protection(ref.owner, ref.name, _body(ctx, docstring))
+    ctx.response = acting(ctx, who, ProtectionsApi).create_tag_protection(
+        ref.owner, ref.name, json_option(ctx, docstring)
+    )
     if ctx.response.status_code == 201:
-        ctx.remember("tag_protection:last", json_of(ctx.response))
-
-
-def _last_tag_rule(ctx: ScenarioContext) -> dict[str, Any]:
-    rule = ctx.values.get("tag_protection:last")
-    assert isinstance(rule, dict), "the scenario made no tag protection"
-    return rule
+        protection_notes.last_tag_rule = json_of(ctx.response)
 
 
 @when(phrase('"{who}" lists the tag protections of "{repo}"'))
 def list_tag_rules(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = protections_api(ctx, who).list_tag_protections(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, ProtectionsApi).list_tag_protections(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" gets the tag protection of "{repo}"'))
-def get_tag_rule(ctx: ScenarioContext, who: str, repo: str) -> None:
+def get_tag_rule(ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = protections_api(ctx, who).get_tag_protection(ref.owner, ref.name, _last_tag_rule(ctx)["id"])
+    ctx.response = acting(ctx, who, ProtectionsApi).get_tag_protection(
+        ref.owner, ref.name, protection_notes.tag_rule()["id"]
+    )
 
 
 @when(phrase('"{who}" edits the tag protection of "{repo}" with the body'))
-def edit_tag_rule(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
+def edit_tag_rule(ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    rule_id = _last_tag_rule(ctx)["id"]
-    ctx.response = protections_api(ctx, who).edit_tag_protection(ref.owner, ref.name, rule_id, _body(ctx, docstring))
+    rule_id = protection_notes.tag_rule()["id"]
+    ctx.response = acting(ctx, who, ProtectionsApi).edit_tag_protection(
+        ref.owner, ref.name, rule_id, json_option(ctx, docstring)
+    )
 
 
 @when(phrase('"{who}" deletes the tag protection of "{repo}"'))
-def delete_tag_rule(ctx: ScenarioContext, who: str, repo: str) -> None:
+def delete_tag_rule(ctx: ScenarioContext, protection_notes: ProtectionNotes, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = protections_api(ctx, who).delete_tag_protection(ref.owner, ref.name, _last_tag_rule(ctx)["id"])
+    ctx.response = acting(ctx, who, ProtectionsApi).delete_tag_protection(
+        ref.owner, ref.name, protection_notes.tag_rule()["id"]
+    )
 
 
 # ---------------------------------------------------------------- Then
@@ -218,11 +247,10 @@ def rules_priorities(ctx: ScenarioContext, repo: str, priorities: str) -> None:
 
 
 @then(phrase('the branch protections of "{repo}" kept their ids and creation times'))
-def rules_kept_identity(ctx: ScenarioContext, repo: str) -> None:
+def rules_kept_identity(ctx: ScenarioContext, protection_notes: ProtectionNotes, repo: str) -> None:
     """Every rule the scenario created is still there with the same id and ``created_at`` (changed in place)."""
     now = {rule["rule_name"]: rule for rule in _listed(ctx, repo)}
-    prefix = f"protection:{repo}:"
-    made = {key[len(prefix) :]: rule for key, rule in ctx.values.items() if key.startswith(prefix)}
+    made = {name: rule for (known, name), rule in protection_notes.rules.items() if known == repo}
     assert made, f"the scenario made no rule on {repo}"
     for name, rule in made.items():
         assert name in now, f"the rule {name} is gone: {list(now)}"
@@ -259,72 +287,107 @@ def _remote(ctx: ScenarioContext, repo: str) -> str:
     return ctx.admin.site_url.rstrip("/") + "/" + ctx.repo(repo).full_name + ".git"
 
 
-def _credentials(ctx: ScenarioContext, who: str) -> GitCredentials:
-    identity = ctx.user(who)
-    return GitCredentials(identity.username, identity.token)
-
-
 def _clone(ctx: ScenarioContext, client: GitClient, who: str, repo: str) -> Path:
     work, result = client.clone(_remote(ctx, repo), f"clone-{len(list(client.workdir.glob('clone-*')))}",
-                                _credentials(ctx, who))  # fmt: skip
+                                git_credentials(ctx, who))  # fmt: skip
     assert result.ok, result.describe()
     return work
 
 
 def _remote_ref(ctx: ScenarioContext, client: GitClient, who: str, repo: str, ref: str) -> str | None:
-    result = client.run("ls-remote", _remote(ctx, repo), ref, credentials=_credentials(ctx, who))
+    result = client.run("ls-remote", _remote(ctx, repo), ref, credentials=git_credentials(ctx, who))
     assert result.ok, result.describe()
     lines = result.stdout.strip().splitlines()
     return lines[0].split()[0] if lines else None
 
 
-def _push(ctx: ScenarioContext, client: GitClient, who: str, repo: str, *, work: Path, refspec: str, ref: str) -> None:
+def _push(
+    ctx: ScenarioContext,
+    protection_notes: ProtectionNotes,
+    client: GitClient,
+    who: str,
+    repo: str,
+    *,
+    work: Path,
+    refspec: str,
+    ref: str,
+) -> None:
     """Note where the remote ref is, push, and keep the result for the Then steps."""
-    ctx.values["git:before"] = (repo, ref, _remote_ref(ctx, client, who, repo, ref))
-    result = client.push(work, refspec, _credentials(ctx, who))
-    ctx.values["git:push"] = result
+    protection_notes.ref_before = (repo, ref, _remote_ref(ctx, client, who, repo, ref))
+    protection_notes.push = client.push(work, refspec, git_credentials(ctx, who))
 
 
 @when(phrase('"{who}" pushes a new commit to the branch "{branch}" of "{repo}" with git'))
-def push_commit(ctx: ScenarioContext, protection_git: GitClient, who: str, branch: str, repo: str) -> None:
+def push_commit(
+    ctx: ScenarioContext,
+    fake: SeededData,
+    protection_notes: ProtectionNotes,
+    protection_git: GitClient,
+    *,
+    who: str,
+    branch: str,
+    repo: str,
+) -> None:
     """Clone, commit one file on ``branch`` and push it (a fast-forward)."""
     work = _clone(ctx, protection_git, who, repo)
     protection_git.run("checkout", "-q", branch, cwd=work)
-    protection_git.commit_file(work, "pushed.txt", b"pushed with git\n", "a commit pushed with git")
-    _push(ctx, protection_git, who, repo, work=work, refspec=branch, ref=f"refs/heads/{branch}")
+    protection_git.commit_file(work, "pushed.txt", fake.text().encode(), fake.sentence())
+    _push(ctx, protection_notes, protection_git, who, repo, work=work, refspec=branch, ref=f"refs/heads/{branch}")
 
 
 @when(phrase('"{who}" force-pushes a rewritten history to the branch "{branch}" of "{repo}" with git'))
-def force_push(ctx: ScenarioContext, protection_git: GitClient, who: str, branch: str, repo: str) -> None:
+def force_push(
+    ctx: ScenarioContext,
+    fake: SeededData,
+    protection_notes: ProtectionNotes,
+    protection_git: GitClient,
+    *,
+    who: str,
+    branch: str,
+    repo: str,
+) -> None:
     """Clone, replace the head commit of ``branch`` by another one (not a fast-forward) and push with force."""
     work = _clone(ctx, protection_git, who, repo)
     protection_git.run("checkout", "-q", branch, cwd=work)
-    (work / "rewritten.txt").write_text("rewritten history\n")
+    (work / "rewritten.txt").write_text(fake.text(), encoding="utf-8")
     assert protection_git.run("add", "rewritten.txt", cwd=work).ok
     amended = protection_git.run("commit", "-q", "--amend", "-m", "rewritten head", cwd=work)
     assert amended.ok, amended.describe()
-    _push(ctx, protection_git, who, repo, work=work, refspec=f"+{branch}:{branch}", ref=f"refs/heads/{branch}")
+    _push(
+        ctx,
+        protection_notes,
+        protection_git,
+        who,
+        repo,
+        work=work,
+        refspec=f"+{branch}:{branch}",
+        ref=f"refs/heads/{branch}",
+    )
 
 
 @when(phrase('"{who}" pushes the tag "{tag}" to "{repo}" with git'))
-def push_tag(ctx: ScenarioContext, protection_git: GitClient, who: str, tag: str, repo: str) -> None:
+def push_tag(
+    ctx: ScenarioContext, protection_notes: ProtectionNotes, protection_git: GitClient, *, who: str, tag: str, repo: str
+) -> None:
     """Clone, tag the default branch's head and push the tag."""
     work = _clone(ctx, protection_git, who, repo)
     tagged = protection_git.run("tag", tag, cwd=work)
     assert tagged.ok, tagged.describe()
-    _push(ctx, protection_git, who, repo, work=work, refspec=f"refs/tags/{tag}", ref=f"refs/tags/{tag}")
+    _push(
+        ctx, protection_notes, protection_git, who, repo, work=work, refspec=f"refs/tags/{tag}", ref=f"refs/tags/{tag}"
+    )
 
 
-def _push_result(ctx: ScenarioContext) -> GitResult:
-    result = ctx.values.get("git:push")
-    assert isinstance(result, GitResult), "no git push was made"
+def _push_result(protection_notes: ProtectionNotes) -> GitResult:
+    result = protection_notes.push
+    assert result is not None, "no git push was made"
     return result
 
 
 @then(phrase('the push is declined by the pre-receive hook saying "{reason}"'))
-def push_declined(ctx: ScenarioContext, reason: str) -> None:
+def push_declined(ctx: ScenarioContext, protection_notes: ProtectionNotes, reason: str) -> None:
     """Git reports the ref as rejected by the hook, and the reason comes back on a ``remote:`` line."""
-    result = _push_result(ctx)
+    result = _push_result(protection_notes)
     assert not result.ok, "the push was accepted"
     assert "pre-receive hook declined" in result.stderr, result.describe()
     remote_lines = [line for line in result.stderr.splitlines() if line.startswith("remote:")]
@@ -332,14 +395,17 @@ def push_declined(ctx: ScenarioContext, reason: str) -> None:
 
 
 @then(phrase("the push is accepted"))
-def push_accepted(ctx: ScenarioContext) -> None:
-    result = _push_result(ctx)
+def push_accepted(protection_notes: ProtectionNotes) -> None:
+    result = _push_result(protection_notes)
     assert result.ok, result.describe()
 
 
 @then(phrase('the remote ref did not move for "{who}"'))
-def remote_ref_unchanged(ctx: ScenarioContext, protection_git: GitClient, who: str) -> None:
+def remote_ref_unchanged(
+    ctx: ScenarioContext, protection_notes: ProtectionNotes, protection_git: GitClient, who: str
+) -> None:
     """``git ls-remote`` shows the pushed ref exactly where it was before the push (or still absent)."""
-    repo, ref, before = ctx.values["git:before"]
+    assert protection_notes.ref_before is not None, "no git push was made"
+    repo, ref, before = protection_notes.ref_before
     now = _remote_ref(ctx, protection_git, who, repo, ref)
     assert now == before, f"{ref} of {repo} moved from {before} to {now}"

@@ -2,13 +2,16 @@
 update, reviews with code comments, and replies to review comments.
 
 Branches are made through the contents API by the repository's owner; every step that moves a branch
-remembers its tip, so a Then step can show that a refused operation left the branch where it was.
+notes its tip (:class:`PullNotes`), so a Then step can show that a refused operation left the branch where it was.
 """
 
 from __future__ import annotations
 
 import base64
+from dataclasses import dataclass, field
+from typing import Any
 
+import pytest
 from pytest_bdd import given, then, when
 
 from conformance.api.branches import BranchesApi
@@ -16,28 +19,57 @@ from conformance.api.contents import ContentsApi
 from conformance.api.pulls import PullsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase
-from steps.issues import expect_status, json_option
+from conformance.seeding import SeededData
+from steps.actors import ADMIN, acting, repo_owner
+from steps.common import expect_status, json_option
+from steps.issues import IssueNotes
+from steps.parsing import phrase
 
-__all__ = ["pulls_api"]
+__all__ = ["PullNotes"]
 
 
-def pulls_api(ctx: ScenarioContext, who: str) -> PullsApi:
-    """The pull request operations as a scenario user, the admin or an anonymous client."""
-    if who == "an anonymous client":
-        return ctx.anonymous().area(PullsApi)
-    if who == "the admin":
-        return ctx.admin.area(PullsApi)
-    return ctx.user(who).api.area(PullsApi)
+@dataclass
+class PullNotes:
+    """The branch tips pull-request Given steps left (by repository and branch), the review a Given step
+    submitted and that review's code comment."""
+
+    tips: dict[tuple[str, str], str] = field(default_factory=dict)
+    review_id: int | None = None
+    review_comment: dict[str, Any] | None = None
+
+    def tip(self, repo: str, branch: str) -> str:
+        """The tip a Given step left on the branch."""
+        found = self.tips.get((repo, branch))
+        assert found is not None, f'no step moved the branch "{branch}" of "{repo}" yet'
+        return found
+
+    def comment(self) -> dict[str, Any]:
+        """The code comment of the review a Given step submitted."""
+        assert self.review_comment is not None, 'add `Given "..." reviewed pull request ... commenting ...`'
+        return self.review_comment
+
+
+@pytest.fixture
+def pull_notes() -> PullNotes:
+    """The scenario's pull-request notes."""
+    return PullNotes()
 
 
 def _owner_contents(ctx: ScenarioContext, repo: str) -> ContentsApi:
-    owner = repo.split("/", 1)[0]
-    return ctx.user(owner).api.contents if owner in ctx.users else ctx.admin.contents
+    return repo_owner(ctx, repo).contents
 
 
-def _write(ctx: ScenarioContext, repo: str, branch: str, path: str, content: str, *, new_branch: str = "") -> None:
-    """Create or change one file on ``branch`` (on ``new_branch``, first made from ``branch``); remember the tip."""
+def _write(
+    ctx: ScenarioContext,
+    pull_notes: PullNotes,
+    repo: str,
+    *,
+    branch: str,
+    path: str,
+    content: str,
+    new_branch: str = "",
+) -> None:
+    """Create or change one file on ``branch`` (on ``new_branch``, first made from ``branch``); note the tip."""
     ref = ctx.repo(repo)
     contents = _owner_contents(ctx, repo)
     if new_branch:
@@ -52,7 +84,7 @@ def _write(ctx: ScenarioContext, repo: str, branch: str, path: str, content: str
     else:
         response = contents.create(ref.owner, ref.name, path, content, message=f"add {path}", branch=branch)
         written = expect_status(response, 201, f'add "{path}" on "{branch}"')
-    ctx.remember(f"branch:{repo}:{branch}", written["commit"]["sha"])
+    pull_notes.tips[repo, branch] = str(written["commit"]["sha"])
 
 
 def contents_as_branches(contents: ContentsApi) -> BranchesApi:
@@ -73,162 +105,174 @@ def _branch_tip(ctx: ScenarioContext, repo: str, branch: str) -> str:
 
 
 @given(phrase('the repository "{repo}" has the branch "{branch}" changing "{path}" to "{content}"'))
-def given_branch(ctx: ScenarioContext, repo: str, branch: str, path: str, content: str) -> None:
+def given_branch(
+    ctx: ScenarioContext, pull_notes: PullNotes, *, repo: str, branch: str, path: str, content: str
+) -> None:
     """A new branch from the default branch with one file written (``\\n`` in ``content`` is a new line)."""
     default = ctx.repo(repo).default_branch
-    _write(ctx, repo, default, path, content.replace("\\n", "\n"), new_branch=branch)
+    _write(ctx, pull_notes, repo, branch=default, path=path, content=content.replace("\\n", "\n"), new_branch=branch)
 
 
 @given(phrase('the branch "{branch}" of "{repo}" changes "{path}" to "{content}"'))
-def given_branch_change(ctx: ScenarioContext, branch: str, repo: str, path: str, content: str) -> None:
+def given_branch_change(
+    ctx: ScenarioContext, pull_notes: PullNotes, *, branch: str, repo: str, path: str, content: str
+) -> None:
     """One more commit on an existing branch."""
-    _write(ctx, repo, branch, path, content.replace("\\n", "\n"))
+    _write(ctx, pull_notes, repo, branch=branch, path=path, content=content.replace("\\n", "\n"))
 
 
 @given(phrase('the branch "{branch}" of "{repo}" deletes "{path}"'))
-def given_branch_delete(ctx: ScenarioContext, branch: str, repo: str, path: str) -> None:
+def given_branch_delete(ctx: ScenarioContext, pull_notes: PullNotes, branch: str, repo: str, path: str) -> None:
     ref = ctx.repo(repo)
     contents = _owner_contents(ctx, repo)
     current = expect_status(contents.get(ref.owner, ref.name, path, ref=branch), 200, f'read "{path}"')
     response = contents.delete(ref.owner, ref.name, path, current["sha"], message=f"delete {path}", branch=branch)
     deleted = expect_status(response, 200, f'delete "{path}" on "{branch}"')
-    ctx.remember(f"branch:{repo}:{branch}", deleted["commit"]["sha"])
+    pull_notes.tips[repo, branch] = str(deleted["commit"]["sha"])
 
 
 @given(phrase('"{who}" opened a pull request of "{head}" into "{base}" in "{repo}"'))
-def given_pull(ctx: ScenarioContext, who: str, head: str, base: str, repo: str) -> None:
+def given_pull(ctx: ScenarioContext, fake: SeededData, *, who: str, head: str, base: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    option = {"head": head, "base": base, "title": f"Merge {head}"}
-    expect_status(pulls_api(ctx, who).create_pull(ref.owner, ref.name, option), 201, "open the pull request")
+    option = {"head": head, "base": base, "title": f"Merge {head}", "body": fake.paragraph()}
+    expect_status(acting(ctx, who, PullsApi).create_pull(ref.owner, ref.name, option), 201, "open the pull request")
 
 
 @given(phrase('"{who}" closed pull request {index:d} of "{repo}"'))
 def given_closed(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    expect_status(pulls_api(ctx, who).edit_pull(ref.owner, ref.name, index, {"state": "closed"}), 201, "close the pull")
+    expect_status(
+        acting(ctx, who, PullsApi).edit_pull(ref.owner, ref.name, index, {"state": "closed"}), 201, "close the pull"
+    )
 
 
 @given(phrase('"{who}" merged pull request {index:d} of "{repo}"'))
-def given_merged(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+def given_merged(ctx: ScenarioContext, pull_notes: PullNotes, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    expect_status(pulls_api(ctx, who).merge(ref.owner, ref.name, index, {"Do": "merge"}), 200, "merge the pull request")
-    ctx.remember(f"branch:{repo}:{ref.default_branch}", _branch_tip(ctx, repo, ref.default_branch))
+    expect_status(
+        acting(ctx, who, PullsApi).merge(ref.owner, ref.name, index, {"Do": "merge"}), 200, "merge the pull request"
+    )
+    pull_notes.tips[repo, ref.default_branch] = _branch_tip(ctx, repo, ref.default_branch)
 
 
 @given(phrase('"{who}" reviewed pull request {index:d} of "{repo}" commenting "{body}" on line {line:d} of "{path}"'))
-def given_review(ctx: ScenarioContext, *, who: str, index: int, repo: str, body: str, line: int, path: str) -> None:
-    """A COMMENT review with one code comment on a new-side line; remembers the review and its comment."""
+def given_review(
+    ctx: ScenarioContext, pull_notes: PullNotes, *, who: str, index: int, repo: str, body: str, line: int, path: str
+) -> None:
+    """A COMMENT review with one code comment on a new-side line; notes the review and its comment."""
     ref = ctx.repo(repo)
-    api = pulls_api(ctx, who)
+    api = acting(ctx, who, PullsApi)
     option = {"event": "COMMENT", "body": "", "comments": [{"path": path, "body": body, "new_position": line}]}
     review = expect_status(api.create_review(ref.owner, ref.name, index, option), 200, "review the pull request")
     comments = expect_status(api.review_comments(ref.owner, ref.name, index, review["id"]), 200, "read the review")
-    ctx.remember("pulls:review", review["id"])
-    ctx.remember("pulls:review_comment", comments[0])
+    pull_notes.review_id = int(review["id"])
+    pull_notes.review_comment = comments[0]
 
 
 # ---------------------------------------------------------------- When
 
 
 @when(phrase('"{who}" opens a pull request of "{head}" into "{base}" in "{repo}"'))
-def when_open(ctx: ScenarioContext, who: str, head: str, base: str, repo: str) -> None:
+def when_open(ctx: ScenarioContext, fake: SeededData, *, who: str, head: str, base: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    option = {"head": head, "base": base, "title": f"Merge {head}", "body": "Please review."}
-    ctx.response = pulls_api(ctx, who).create_pull(ref.owner, ref.name, option)
+    option = {"head": head, "base": base, "title": f"Merge {head}", "body": fake.paragraph()}
+    ctx.response = acting(ctx, who, PullsApi).create_pull(ref.owner, ref.name, option)
 
 
 @when(phrase('"{who}" opens a pull request in "{repo}" with the body'))
 def when_open_with(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).create_pull(ref.owner, ref.name, json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, PullsApi).create_pull(ref.owner, ref.name, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" reads pull request {index:d} of "{repo}"'))
 def when_read(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).get_pull(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, PullsApi).get_pull(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" lists the commits of pull request {index:d} of "{repo}" with limit {limit:d}'))
 def when_commits(ctx: ScenarioContext, who: str, index: int, repo: str, limit: int) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).commits(ref.owner, ref.name, index, limit=limit)
+    ctx.response = acting(ctx, who, PullsApi).commits(ref.owner, ref.name, index, limit=limit)
 
 
 @when(phrase('"{who}" lists the files of pull request {index:d} of "{repo}"'))
 def when_files(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).files(ref.owner, ref.name, index)
+    ctx.response = acting(ctx, who, PullsApi).files(ref.owner, ref.name, index)
 
 
 @when(phrase('"{who}" downloads the {kind:w} of pull request {index:d} of "{repo}"'))
 def when_download(ctx: ScenarioContext, who: str, kind: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).download(ref.owner, ref.name, index, kind)
+    ctx.response = acting(ctx, who, PullsApi).download(ref.owner, ref.name, index, kind)
 
 
 @when(phrase('"{who}" updates the branch of pull request {index:d} of "{repo}" by {style:w}'))
 def when_update(ctx: ScenarioContext, who: str, index: int, repo: str, style: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).update(ref.owner, ref.name, index, style)
+    ctx.response = acting(ctx, who, PullsApi).update(ref.owner, ref.name, index, style)
 
 
 @when(phrase('"{who}" closes pull request {index:d} of "{repo}"'))
 def when_close(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).edit_pull(ref.owner, ref.name, index, {"state": "closed"})
+    ctx.response = acting(ctx, who, PullsApi).edit_pull(ref.owner, ref.name, index, {"state": "closed"})
 
 
 @when(phrase('"{who}" merges pull request {index:d} of "{repo}" by {style}'))
 def when_merge(ctx: ScenarioContext, who: str, index: int, repo: str, style: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).merge(ref.owner, ref.name, index, {"Do": style})
+    ctx.response = acting(ctx, who, PullsApi).merge(ref.owner, ref.name, index, {"Do": style})
 
 
 @when(phrase('"{who}" merges pull request {index:d} of "{repo}" with the body'))
 def when_merge_with(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).merge(ref.owner, ref.name, index, json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, PullsApi).merge(ref.owner, ref.name, index, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" reviews pull request {index:d} of "{repo}" with the body'))
 def when_review(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).create_review(ref.owner, ref.name, index, json_option(ctx, docstring))
+    ctx.response = acting(ctx, who, PullsApi).create_review(ref.owner, ref.name, index, json_option(ctx, docstring))
 
 
 @when(phrase('"{who}" replies "{body}" to the review comment on pull request {index:d} of "{repo}"'))
-def when_reply(ctx: ScenarioContext, who: str, body: str, index: int, repo: str) -> None:
+def when_reply(ctx: ScenarioContext, pull_notes: PullNotes, *, who: str, body: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    parent = ctx.recall("pulls:review_comment")
-    ctx.response = pulls_api(ctx, who).reply(ref.owner, ref.name, index, parent["id"], body)
+    parent = pull_notes.comment()
+    ctx.response = acting(ctx, who, PullsApi).reply(ref.owner, ref.name, index, parent["id"], body)
 
 
 @when(phrase('"{who}" replies "{body}" to the plain comment on pull request {index:d} of "{repo}"'))
-def when_reply_plain(ctx: ScenarioContext, who: str, body: str, index: int, repo: str) -> None:
+def when_reply_plain(
+    ctx: ScenarioContext, issue_notes: IssueNotes, *, who: str, body: str, index: int, repo: str
+) -> None:
     """Replies to the comment an earlier ``commented ... on issue`` step made (an issue or pull comment)."""
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).reply(ref.owner, ref.name, index, ctx.recall("issues:comment"), body)
+    ctx.response = acting(ctx, who, PullsApi).reply(ref.owner, ref.name, index, issue_notes.comment(), body)
 
 
 @when(phrase('"{who}" replies "{body}" to comment {comment_id:d} on pull request {index:d} of "{repo}"'))
 def when_reply_unknown(ctx: ScenarioContext, *, who: str, body: str, comment_id: int, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = pulls_api(ctx, who).reply(ref.owner, ref.name, index, comment_id, body)
+    ctx.response = acting(ctx, who, PullsApi).reply(ref.owner, ref.name, index, comment_id, body)
 
 
 # ---------------------------------------------------------------- Then
 
 
 @then(phrase('the branch "{branch}" of "{repo}" has not moved'))
-def then_not_moved(ctx: ScenarioContext, branch: str, repo: str) -> None:
-    remembered = ctx.recall(f"branch:{repo}:{branch}")
+def then_not_moved(ctx: ScenarioContext, pull_notes: PullNotes, branch: str, repo: str) -> None:
+    remembered = pull_notes.tip(repo, branch)
     assert _branch_tip(ctx, repo, branch) == remembered, f'the branch "{branch}" moved'
 
 
 @then(phrase('the branch "{branch}" of "{repo}" has moved'))
-def then_moved(ctx: ScenarioContext, branch: str, repo: str) -> None:
-    remembered = ctx.recall(f"branch:{repo}:{branch}")
+def then_moved(ctx: ScenarioContext, pull_notes: PullNotes, branch: str, repo: str) -> None:
+    remembered = pull_notes.tip(repo, branch)
     assert _branch_tip(ctx, repo, branch) != remembered, f'the branch "{branch}" is where it was'
 
 
@@ -249,7 +293,7 @@ def then_text_contains(ctx: ScenarioContext, text: str) -> None:
 @then(phrase('pull request {index:d} of "{repo}" is merged and closed'))
 def then_merged(ctx: ScenarioContext, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    api = pulls_api(ctx, "the admin")
+    api = acting(ctx, ADMIN, PullsApi)
     pull = expect_status(api.get_pull(ref.owner, ref.name, index), 200, "read the pull request")
     assert (pull["merged"], pull["state"]) == (True, "closed"), f"the pull is {pull['state']}, merged={pull['merged']}"
     assert pull["merge_commit_sha"], "the merged pull request has no merge commit"
@@ -259,7 +303,7 @@ def then_merged(ctx: ScenarioContext, index: int, repo: str) -> None:
 @then(phrase('pull request {index:d} of "{repo}" is open and not merged'))
 def then_not_merged(ctx: ScenarioContext, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
-    api = pulls_api(ctx, "the admin")
+    api = acting(ctx, ADMIN, PullsApi)
     pull = expect_status(api.get_pull(ref.owner, ref.name, index), 200, "read the pull request")
     assert (pull["merged"], pull["state"]) == (False, "open"), f"the pull is {pull['state']}, merged={pull['merged']}"
     expect_status(api.is_merged(ref.owner, ref.name, index), 404, "ask whether the pull request is merged")
@@ -277,8 +321,10 @@ def then_changed_file(ctx: ScenarioContext, path: str, status: str, additions: i
 @then(phrase('pull request {index:d} of "{repo}" has {count:d} pull requests open for its branches'))
 def then_open_count(ctx: ScenarioContext, index: int, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
-    listed = expect_status(pulls_api(ctx, "the admin").list_pulls(ref.owner, ref.name, state="open"), 200, "list pulls")
-    pull = expect_status(pulls_api(ctx, "the admin").get_pull(ref.owner, ref.name, index), 200, "read the pull")
+    listed = expect_status(
+        acting(ctx, ADMIN, PullsApi).list_pulls(ref.owner, ref.name, state="open"), 200, "list pulls"
+    )
+    pull = expect_status(acting(ctx, ADMIN, PullsApi).get_pull(ref.owner, ref.name, index), 200, "read the pull")
     same = [
         item
         for item in listed
@@ -290,14 +336,14 @@ def then_open_count(ctx: ScenarioContext, index: int, repo: str, count: int) -> 
 @then(phrase('"{repo}" has {count:d} pull requests'))
 def then_pull_count(ctx: ScenarioContext, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
-    listed = expect_status(pulls_api(ctx, "the admin").list_pulls(ref.owner, ref.name, state="all"), 200, "list pulls")
+    listed = expect_status(acting(ctx, ADMIN, PullsApi).list_pulls(ref.owner, ref.name, state="all"), 200, "list pulls")
     assert len(listed) == count, f"{len(listed)} pull requests exist"
 
 
-@then("the reply is threaded under the review of the comment it answers")
-def then_threaded(ctx: ScenarioContext) -> None:
+@then(phrase("the reply is threaded under the review of the comment it answers"))
+def then_threaded(ctx: ScenarioContext, pull_notes: PullNotes) -> None:
     reply = json_of(ctx.last_response())
-    parent = ctx.recall("pulls:review_comment")
+    parent = pull_notes.comment()
     found = (reply["pull_request_review_id"], reply["path"], reply["position"], reply["original_position"])
     expected = (parent["pull_request_review_id"], parent["path"], parent["position"], parent["original_position"])
     assert found == expected, f"the reply is on {found}, its parent on {expected}"
@@ -310,7 +356,7 @@ def then_diff_hunk(ctx: ScenarioContext, repo: str, text: str) -> None:
     ref = ctx.repo(repo)
     review = json_of(ctx.last_response())
     index = int(review["pull_request_url"].rstrip("/").rsplit("/", 1)[-1])
-    response = pulls_api(ctx, "the admin").review_comments(ref.owner, ref.name, index, review["id"])
+    response = acting(ctx, ADMIN, PullsApi).review_comments(ref.owner, ref.name, index, review["id"])
     comments = expect_status(response, 200, "read the review's comments")
     assert comments, "the review has no code comment"
     hunk = comments[0]["diff_hunk"]
@@ -319,16 +365,17 @@ def then_diff_hunk(ctx: ScenarioContext, repo: str, text: str) -> None:
 
 
 @then(phrase('the review of pull request {index:d} of "{repo}" has {count:d} comments'))
-def then_review_comments(ctx: ScenarioContext, index: int, repo: str, count: int) -> None:
+def then_review_comments(ctx: ScenarioContext, pull_notes: PullNotes, index: int, repo: str, count: int) -> None:
     ref = ctx.repo(repo)
-    response = pulls_api(ctx, "the admin").review_comments(ref.owner, ref.name, index, ctx.recall("pulls:review"))
+    assert pull_notes.review_id is not None, 'add `Given "..." reviewed pull request ... commenting ...`'
+    response = acting(ctx, ADMIN, PullsApi).review_comments(ref.owner, ref.name, index, pull_notes.review_id)
     comments = expect_status(response, 200, "read the review's comments")
     assert len(comments) == count, f"the review has {len(comments)} comments"
 
 
 @then(phrase('the response field "{field}" is the remembered tip of "{branch}" of "{repo}"'))
-def then_field_tip(ctx: ScenarioContext, field: str, branch: str, repo: str) -> None:
+def then_field_tip(ctx: ScenarioContext, pull_notes: PullNotes, field: str, branch: str, repo: str) -> None:
     value = json_of(ctx.last_response())
     for part in field.split("."):
         value = value[int(part)] if isinstance(value, list) else value[part]
-    assert value == ctx.recall(f"branch:{repo}:{branch}"), f'"{field}" is {value}'
+    assert value == pull_notes.tip(repo, branch), f'"{field}" is {value}'

@@ -6,44 +6,57 @@ so later steps and the end-of-run cleanup reach the repository where it now is.
 
 from __future__ import annotations
 
-import json
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+import pytest
 from pytest_bdd import given, then, when
 
 from conformance.api.repo_edit import RepoEditApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.ledger import CleanupLedger
-from steps.common import phrase
-from steps.contents import _api
+from steps.actors import acting, repo_owner
+from steps.common import expect_status, json_document
+from steps.parsing import phrase
 
-OLD_NAME = "old_name:{repo}"
+
+@dataclass
+class RepoEditNotes:
+    """The name each renamed repository (by short name) had before the rename."""
+
+    old_names: dict[str, str] = field(default_factory=dict)
+
+
+@pytest.fixture
+def repo_edit_notes() -> RepoEditNotes:
+    """The scenario's repository renames."""
+    return RepoEditNotes()
 
 
 def _edit(ctx: ScenarioContext, who: str, repo: str, fields: dict[str, Any]) -> Any:
     ref = ctx.repo(repo)
-    return _api(ctx, who).area(RepoEditApi).edit(ref.owner, ref.name, **fields)
+    return acting(ctx, who, RepoEditApi).edit(ref.owner, ref.name, **fields)
 
 
 @given(phrase('the repository "{repo}" is archived'))
 def given_archived(ctx: ScenarioContext, repo: str) -> None:
     """The owner archived the repository."""
-    owner = repo.split("/", 1)[0]
-    response = _edit(ctx, owner if owner in ctx.users else "the admin", repo, {"archived": True})
-    assert response.status_code == 200, f"could not archive {repo}: {response.status_code} {response.text[:300]}"
+    ref = ctx.repo(repo)
+    expect_status(repo_owner(ctx, repo).area(RepoEditApi).edit(ref.owner, ref.name, archived=True), 200, "archive")
 
 
 @when(phrase('"{who}" renames the repository "{repo}" to "{new}"'))
-def rename(ctx: ScenarioContext, ledger: CleanupLedger, who: str, repo: str, new: str) -> None:
+def rename(
+    ctx: ScenarioContext, repo_edit_notes: RepoEditNotes, ledger: CleanupLedger, *, who: str, repo: str, new: str
+) -> None:
     """``PATCH`` with a new ``name`` (made unique for the run); on success the scenario follows the rename."""
     ref = ctx.repo(repo)
     name = ctx.real_name(new)
     ctx.response = _edit(ctx, who, repo, {"name": name})
     if ctx.response.status_code == 200:
         ledger.record_repo(ref.owner, name)
-        ctx.values[OLD_NAME.format(repo=repo)] = ref.name
+        repo_edit_notes.old_names[repo] = ref.name
         ctx.repos[repo] = replace(ref, name=name)
 
 
@@ -56,7 +69,7 @@ def rename_to_taken(ctx: ScenarioContext, who: str, repo: str, other: str) -> No
 @when(phrase('"{who}" edits the repository "{repo}" setting "{field}" to {value}'))
 def edit_field(ctx: ScenarioContext, who: str, repo: str, field: str, value: str) -> None:
     """``PATCH`` with one field; the value is JSON (``true``, ``"text"``)."""
-    ctx.response = _edit(ctx, who, repo, {field: json.loads(value)})
+    ctx.response = _edit(ctx, who, repo, {field: json_document(value)})
 
 
 @then(phrase('the repository "{repo}" answers under its new name'))
@@ -69,12 +82,12 @@ def answers_under_new_name(ctx: ScenarioContext, repo: str) -> None:
 
 
 @then(phrase('the old name of "{repo}" is not found'))
-def old_name_gone(ctx: ScenarioContext, repo: str) -> None:
+def old_name_gone(ctx: ScenarioContext, repo_edit_notes: RepoEditNotes, repo: str) -> None:
     """The repository's former name answers 404."""
     ref = ctx.repo(repo)
-    old = ctx.values.get(OLD_NAME.format(repo=repo))
+    old = repo_edit_notes.old_names.get(repo)
     assert old, "the scenario did not rename the repository"
-    response = ctx.admin.repos.get(ref.owner, str(old))
+    response = ctx.admin.repos.get(ref.owner, old)
     assert response.status_code == 404, f"the old name answered {response.status_code}"
 
 

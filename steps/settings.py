@@ -7,9 +7,10 @@ finds exactly the scenario's topics. Names meant to be invalid are sent as writt
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from pytest_bdd import given, then, when
 
 from conformance.api.settings import SettingsApi
@@ -17,16 +18,13 @@ from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.schemas import validate
-from steps.common import phrase, response_json
+from steps.actors import ADMIN, ANONYMOUS, acting, acting_api
+from steps.common import comma_list, json_document, response_json
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
-BEFORE = "settings:before"
 TEXT_FIELDS = {"full name": "full_name", "website": "website", "description": "description", "location": "location"}
-
-
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
 
 
 def _topic(ctx: ScenarioContext, short: str) -> str:
@@ -34,16 +32,21 @@ def _topic(ctx: ScenarioContext, short: str) -> str:
     return ctx.real_name(short)
 
 
-def _api(ctx: ScenarioContext, who: str) -> SettingsApi:
-    if who == "the admin":
-        return ctx.admin.area(SettingsApi)
-    if who == "an anonymous client":
-        return ctx.anonymous().area(SettingsApi)
-    return ctx.user(who).api.area(SettingsApi)
+@dataclass
+class SettingsNotes:
+    """The settings a user had before an update a When step sent."""
+
+    before: dict[str, Any] | None = None
+
+
+@pytest.fixture
+def settings_notes() -> SettingsNotes:
+    """The scenario's settings notes."""
+    return SettingsNotes()
 
 
 def _settings_of(ctx: ScenarioContext, who: str) -> dict[str, Any]:
-    response = _api(ctx, who).user_settings()
+    response = acting(ctx, who, SettingsApi).user_settings()
     assert response.status_code == 200, f"reading the settings answered {response.status_code}: {response.text[:300]}"
     body = json_of(response)
     assert isinstance(body, dict), f"the settings are not an object: {response.text[:300]}"
@@ -56,42 +59,45 @@ def _settings_of(ctx: ScenarioContext, who: str) -> dict[str, Any]:
 @when(phrase('"{who}" reads their settings'))
 def read_settings(ctx: ScenarioContext, who: str) -> None:
     """``GET /user/settings``."""
-    ctx.response = _api(ctx, who).user_settings()
+    ctx.response = acting(ctx, who, SettingsApi).user_settings()
 
 
-@when("an anonymous client reads the user settings")
+@when(phrase("an anonymous client reads the user settings"))
 def anonymous_reads_settings(ctx: ScenarioContext) -> None:
     """``GET /user/settings`` without credentials."""
-    ctx.response = _api(ctx, "an anonymous client").user_settings()
+    ctx.response = acting(ctx, ANONYMOUS, SettingsApi).user_settings()
 
 
 @when(phrase('"{who}" updates their settings with'))
-def update_settings(ctx: ScenarioContext, who: str, docstring: str) -> None:
+def update_settings(ctx: ScenarioContext, settings_notes: SettingsNotes, who: str, docstring: str) -> None:
     """``PATCH /user/settings`` with the JSON body of the step; the settings before are kept."""
-    ctx.remember(BEFORE, _settings_of(ctx, who))
-    ctx.response = _api(ctx, who).update_user_settings(json.loads(docstring))
+    settings_notes.before = _settings_of(ctx, who)
+    ctx.response = acting(ctx, who, SettingsApi).update_user_settings(json_document(docstring))
 
 
 @when(phrase('"{who}" updates their settings with a {field} of {length:d} characters'))
-def update_settings_length(ctx: ScenarioContext, who: str, field: str, length: int) -> None:
+def update_settings_length(
+    ctx: ScenarioContext, settings_notes: SettingsNotes, who: str, field: str, length: int
+) -> None:
     """``PATCH /user/settings`` with one text field of exactly ``length`` characters."""
     assert field in TEXT_FIELDS, f"unknown settings field {field!r}: {sorted(TEXT_FIELDS)}"
     value = "https://example.com/" + "x" * (length - 20) if field == "website" else "x" * length
-    ctx.remember(BEFORE, _settings_of(ctx, who))
-    ctx.response = _api(ctx, who).update_user_settings({TEXT_FIELDS[field]: value})
+    settings_notes.before = _settings_of(ctx, who)
+    ctx.response = acting(ctx, who, SettingsApi).update_user_settings({TEXT_FIELDS[field]: value})
 
 
 @when(phrase('"{who}" updates their settings with the website "{url}"'))
-def update_settings_website(ctx: ScenarioContext, who: str, url: str) -> None:
+def update_settings_website(ctx: ScenarioContext, settings_notes: SettingsNotes, who: str, url: str) -> None:
     """``PATCH /user/settings`` with a website value as written."""
-    ctx.remember(BEFORE, _settings_of(ctx, who))
-    ctx.response = _api(ctx, who).update_user_settings({"website": url})
+    settings_notes.before = _settings_of(ctx, who)
+    ctx.response = acting(ctx, who, SettingsApi).update_user_settings({"website": url})
 
 
 @then(phrase('the settings of "{who}" are unchanged'))
-def settings_unchanged(ctx: ScenarioContext, who: str) -> None:
+def settings_unchanged(ctx: ScenarioContext, settings_notes: SettingsNotes, who: str) -> None:
     """The settings read now equal those read before the refused update."""
-    before = ctx.recall(BEFORE)
+    before = settings_notes.before
+    assert before is not None, "the settings were not read before the update"
     now = _settings_of(ctx, who)
     assert now == before, f"the settings changed: before {before!r}, now {now!r}"
 
@@ -99,7 +105,7 @@ def settings_unchanged(ctx: ScenarioContext, who: str) -> None:
 @then(phrase('the user "{who}" shows the full name "{full_name}" and the location "{location}"'))
 def user_shows_profile(ctx: ScenarioContext, who: str, full_name: str, location: str) -> None:
     """The ``User`` JSON of ``GET /user`` carries what the settings set."""
-    response = ctx.user(who).api.users.me()
+    response = acting_api(ctx, who).users.me()
     assert response.status_code == 200, f"GET /user answered {response.status_code}"
     body = json_of(response)
     seen = (body.get("full_name"), body.get("location"))
@@ -113,8 +119,8 @@ def user_shows_profile(ctx: ScenarioContext, who: str, full_name: str, location:
 def given_topics(ctx: ScenarioContext, identities: IdentityFactory, short: str, names: str) -> None:
     """``PUT .../topics`` as the admin (who administers every repository)."""
     repo = identities.repo(short)
-    topics = [_topic(ctx, name) for name in _names(names)]
-    response = ctx.admin.area(SettingsApi).replace_topics(repo.owner, repo.name, topics)
+    topics = [_topic(ctx, name) for name in comma_list(names)]
+    response = acting(ctx, ADMIN, SettingsApi).replace_topics(repo.owner, repo.name, topics)
     assert response.status_code == 204, f"setting the topics answered {response.status_code}: {response.text[:300]}"
 
 
@@ -122,15 +128,15 @@ def given_topics(ctx: ScenarioContext, identities: IdentityFactory, short: str, 
 def list_topics(ctx: ScenarioContext, who: str, short: str) -> None:
     """``GET /repos/{owner}/{repo}/topics``."""
     repo = ctx.repo(short)
-    ctx.response = _api(ctx, who).repo_topics(repo.owner, repo.name)
+    ctx.response = acting(ctx, who, SettingsApi).repo_topics(repo.owner, repo.name)
 
 
 @when(phrase('"{who}" replaces the topics of "{short}" with "{names}"'))
 def replace_topics(ctx: ScenarioContext, who: str, short: str, names: str) -> None:
     """``PUT .../topics`` with the scenario's topics (short names made real)."""
     repo = ctx.repo(short)
-    topics = [_topic(ctx, name) for name in _names(names)]
-    ctx.response = _api(ctx, who).replace_topics(repo.owner, repo.name, topics)
+    topics = [_topic(ctx, name) for name in comma_list(names)]
+    ctx.response = acting(ctx, who, SettingsApi).replace_topics(repo.owner, repo.name, topics)
 
 
 @when(phrase('"{who}" replaces the topics of "{short}" with "{name}" and the invalid names "{invalid}"'))
@@ -138,7 +144,7 @@ def replace_topics_invalid(ctx: ScenarioContext, who: str, short: str, name: str
     """``PUT .../topics`` with one valid scenario topic and names sent exactly as written."""
     repo = ctx.repo(short)
     topics = [_topic(ctx, name), *[item.strip() for item in invalid.split(",")]]
-    ctx.response = _api(ctx, who).replace_topics(repo.owner, repo.name, topics)
+    ctx.response = acting(ctx, who, SettingsApi).replace_topics(repo.owner, repo.name, topics)
 
 
 @when(phrase('"{who}" replaces the topics of "{short}" with {count:d} topics'))
@@ -146,35 +152,35 @@ def replace_many_topics(ctx: ScenarioContext, who: str, short: str, count: int) 
     """``PUT .../topics`` with ``count`` distinct valid topics."""
     repo = ctx.repo(short)
     topics = [_topic(ctx, f"t{index:02d}") for index in range(count)]
-    ctx.response = _api(ctx, who).replace_topics(repo.owner, repo.name, topics)
+    ctx.response = acting(ctx, who, SettingsApi).replace_topics(repo.owner, repo.name, topics)
 
 
 @when(phrase('"{who}" adds the topic "{name}" to "{short}"'))
 def add_topic(ctx: ScenarioContext, who: str, name: str, short: str) -> None:
     """``PUT .../topics/{topic}``."""
     repo = ctx.repo(short)
-    ctx.response = _api(ctx, who).add_topic(repo.owner, repo.name, _topic(ctx, name))
+    ctx.response = acting(ctx, who, SettingsApi).add_topic(repo.owner, repo.name, _topic(ctx, name))
 
 
 @when(phrase('"{who}" adds the invalid topic "{literal}" to "{short}"'))
 def add_invalid_topic(ctx: ScenarioContext, who: str, literal: str, short: str) -> None:
     """``PUT .../topics/{topic}`` with a name sent exactly as written."""
     repo = ctx.repo(short)
-    ctx.response = _api(ctx, who).add_topic(repo.owner, repo.name, literal)
+    ctx.response = acting(ctx, who, SettingsApi).add_topic(repo.owner, repo.name, literal)
 
 
 @when(phrase('"{who}" removes the topic "{name}" from "{short}"'))
 def remove_topic(ctx: ScenarioContext, who: str, name: str, short: str) -> None:
     """``DELETE .../topics/{topic}``."""
     repo = ctx.repo(short)
-    ctx.response = _api(ctx, who).delete_topic(repo.owner, repo.name, _topic(ctx, name))
+    ctx.response = acting(ctx, who, SettingsApi).delete_topic(repo.owner, repo.name, _topic(ctx, name))
 
 
 @then(phrase('the topic list is exactly "{names}"'))
 def topic_list_exact(ctx: ScenarioContext, names: str) -> None:
     """The answer's ``topics`` are the scenario's topics, in this order."""
     body = response_json(ctx)
-    expected = [_topic(ctx, name) for name in _names(names)]
+    expected = [_topic(ctx, name) for name in comma_list(names)]
     assert body["topics"] == expected, f"topics are {body['topics']!r}, expected {expected!r}"
 
 
@@ -184,7 +190,7 @@ def topics_of_repo(ctx: ScenarioContext, short: str, names: str) -> None:
     repo = ctx.repo(short)
     response = ctx.admin.area(SettingsApi).repo_topics(repo.owner, repo.name)
     assert response.status_code == 200, f"listing topics answered {response.status_code}: {response.text[:300]}"
-    expected = sorted(_topic(ctx, name) for name in _names(names))
+    expected = sorted(_topic(ctx, name) for name in comma_list(names))
     listed = json_of(response).get("topics")
     assert listed == expected, f"the topics of {short} are {listed!r}, expected {expected!r}"
     assert response.headers.get("X-Total-Count") == str(len(expected)), (
@@ -201,7 +207,7 @@ def repo_has_no_topics(ctx: ScenarioContext, short: str) -> None:
     assert json_of(response).get("topics") == [], f"topics remain: {response.text[:300]}"
 
 
-@then("the request is refused with status 422 naming invalid topics")
+@then(phrase("the request is refused with status 422 naming invalid topics"))
 def refused_invalid_topics(ctx: ScenarioContext) -> None:
     """Status 422, then the body against Gitea's invalidTopicsError shape."""
     response = ctx.last_response()
@@ -224,14 +230,14 @@ def refused_topics_are(ctx: ScenarioContext, literal: str) -> None:
 @when(phrase('"{who}" searches the topics for "{keyword}"'))
 def search_topics(ctx: ScenarioContext, who: str, keyword: str) -> None:
     """``GET /topics/search?q=`` with the scenario's real name of the keyword (its prefix is unique)."""
-    ctx.response = _api(ctx, who).search_topics(_topic(ctx, keyword))
+    ctx.response = acting(ctx, who, SettingsApi).search_topics(_topic(ctx, keyword))
 
 
 @when(phrase("{who} searches the topics of this scenario"))
 def search_scenario_topics(ctx: ScenarioContext, who: str) -> None:
     """``GET /topics/search?q=<the scenario's prefix>``: exactly the scenario's topics match."""
     caller = who.strip('"')
-    ctx.response = _api(ctx, caller).search_topics(_topic(ctx, ""))
+    ctx.response = acting(ctx, caller, SettingsApi).search_topics(_topic(ctx, ""))
 
 
 @then(phrase('the search finds, in order, "{pairs}"'))

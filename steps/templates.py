@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import base64
 import json
+from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from pytest_bdd import given, then, when
 
 from conformance.api.labels import LabelsApi
@@ -19,25 +21,35 @@ from conformance.client import json_of
 from conformance.context import RepoRef, ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.ledger import CleanupLedger
-from steps.branches import acting_api
-from steps.common import phrase, response_json
-
-LABEL = "label:{repo}:{name}"
-LABEL_COUNT = "label-count:{repo}"
+from steps.actors import ADMIN, acting
+from steps.common import expect_status, json_document, response_json
+from steps.parsing import phrase
 
 
-def _templates(ctx: ScenarioContext, who: str) -> TemplatesApi:
-    return acting_api(ctx, who).area(TemplatesApi)
+@dataclass
+class TemplateNotes:
+    """The answer each repository created with template options got, the ids of labels by repository and
+    name, and each repository's label count before a label creation."""
+
+    created: dict[str, dict[str, Any]] = field(default_factory=dict)
+    labels: dict[tuple[str, str], int] = field(default_factory=dict)
+    label_counts: dict[str, int] = field(default_factory=dict)
+
+    def label_id(self, repo: str, name: str) -> int:
+        """The id of a label the scenario made."""
+        found = self.labels.get((repo, name))
+        assert found is not None, f'the scenario made no label "{name}" in "{repo}"'
+        return found
 
 
-def _labels(ctx: ScenarioContext, who: str) -> LabelsApi:
-    return acting_api(ctx, who).area(LabelsApi)
+@pytest.fixture
+def template_notes() -> TemplateNotes:
+    """The scenario's template notes."""
+    return TemplateNotes()
 
 
 def _expect_json(response: Any, what: str) -> Any:
-    if response.status_code != 200:
-        raise AssertionError(f"could not {what}: {response.status_code} {response.text[:300]}")
-    return json_of(response)
+    return expect_status(response, 200, f"could not {what}")
 
 
 # ---------------------------------------------------------------- templates
@@ -46,37 +58,37 @@ def _expect_json(response: Any, what: str) -> Any:
 @when(phrase('"{who}" lists the license templates'))
 def list_licenses(ctx: ScenarioContext, who: str) -> None:
     """``GET /licenses``."""
-    ctx.response = _templates(ctx, who).list_licenses()
+    ctx.response = acting(ctx, who, TemplatesApi).list_licenses()
 
 
 @when(phrase('"{who}" reads the license template "{name}"'))
 def read_license(ctx: ScenarioContext, who: str, name: str) -> None:
     """``GET /licenses/{name}``."""
-    ctx.response = _templates(ctx, who).get_license(name)
+    ctx.response = acting(ctx, who, TemplatesApi).get_license(name)
 
 
 @when(phrase('"{who}" lists the gitignore templates'))
 def list_gitignores(ctx: ScenarioContext, who: str) -> None:
     """``GET /gitignore/templates``."""
-    ctx.response = _templates(ctx, who).list_gitignores()
+    ctx.response = acting(ctx, who, TemplatesApi).list_gitignores()
 
 
 @when(phrase('"{who}" reads the gitignore template "{name}"'))
 def read_gitignore(ctx: ScenarioContext, who: str, name: str) -> None:
     """``GET /gitignore/templates/{name}``."""
-    ctx.response = _templates(ctx, who).get_gitignore(name)
+    ctx.response = acting(ctx, who, TemplatesApi).get_gitignore(name)
 
 
 @when(phrase('"{who}" lists the label templates'))
 def list_label_templates(ctx: ScenarioContext, who: str) -> None:
     """``GET /label/templates``."""
-    ctx.response = _templates(ctx, who).list_label_templates()
+    ctx.response = acting(ctx, who, TemplatesApi).list_label_templates()
 
 
 @when(phrase('"{who}" reads the label template "{name}"'))
 def read_label_template(ctx: ScenarioContext, who: str, name: str) -> None:
     """``GET /label/templates/{name}``."""
-    ctx.response = _templates(ctx, who).get_label_template(name)
+    ctx.response = acting(ctx, who, TemplatesApi).get_label_template(name)
 
 
 @then(phrase('the license template list holds "{name}" with the URL of its template'))
@@ -126,7 +138,13 @@ def label_template_exclusive(ctx: ScenarioContext, name: str, other: str) -> Non
 
 
 def _create_with_options(
-    ctx: ScenarioContext, identities: IdentityFactory, ledger: CleanupLedger, short: str, options: dict[str, Any]
+    ctx: ScenarioContext,
+    template_notes: TemplateNotes,
+    identities: IdentityFactory,
+    ledger: CleanupLedger,
+    *,
+    short: str,
+    options: dict[str, Any],
 ) -> None:
     owner_short, _, name_short = short.partition("/")
     owner = identities.user(owner_short)
@@ -136,24 +154,37 @@ def _create_with_options(
     if ctx.response.status_code == 201:
         body = json_of(ctx.response)
         ctx.repos[short] = RepoRef(short=short, owner=owner.username, name=name, default_branch=body["default_branch"])
-        ctx.remember(f"created:{short}", body)
+        template_notes.created[short] = body
 
 
 @when(phrase('"{who}" creates the repository "{short}" with the options'))
-def create_repo_with_options(  # noqa: PLR0917 - pytest-bdd passes step arguments positionally-or-by-keyword only
-    ctx: ScenarioContext, identities: IdentityFactory, ledger: CleanupLedger, who: str, short: str, docstring: str
+def create_repo_with_options(
+    ctx: ScenarioContext,
+    template_notes: TemplateNotes,
+    identities: IdentityFactory,
+    ledger: CleanupLedger,
+    *,
+    who: str,
+    short: str,
+    docstring: str,
 ) -> None:
     """``POST /user/repos`` with the name of ``short`` and the JSON options of the step."""
     assert short.split("/", 1)[0] == who, f'"{who}" creates repositories of their own, not "{short}"'
-    _create_with_options(ctx, identities, ledger, short, json.loads(docstring))
+    _create_with_options(ctx, template_notes, identities, ledger, short=short, options=json_document(docstring))
 
 
 @given(phrase('a repository "{short}" created with the options'))
 def given_repo_with_options(
-    ctx: ScenarioContext, identities: IdentityFactory, ledger: CleanupLedger, short: str, docstring: str
+    ctx: ScenarioContext,
+    template_notes: TemplateNotes,
+    identities: IdentityFactory,
+    ledger: CleanupLedger,
+    *,
+    short: str,
+    docstring: str,
 ) -> None:
     """A repository created by its owner with template options; the creation must succeed."""
-    _create_with_options(ctx, identities, ledger, short, json.loads(docstring))
+    _create_with_options(ctx, template_notes, identities, ledger, short=short, options=json_document(docstring))
     assert ctx.response is not None and ctx.response.status_code == 201, (
         f'could not create "{short}": {ctx.response.status_code if ctx.response else "-"}'
     )
@@ -166,11 +197,14 @@ def read_file(ctx: ScenarioContext, repo: RepoRef, path: str) -> str:
 
 
 @then(phrase('the file "{path}" of "{repo}" is the "{license}" license filled in for its owner'))
-def license_file_filled(ctx: ScenarioContext, path: str, repo: str, license: str) -> None:
+def license_file_filled(
+    ctx: ScenarioContext, template_notes: TemplateNotes, path: str, repo: str, license: str
+) -> None:
     """The template's text with the creation year and the owner's name on the copyright line."""
     ref = ctx.repo(repo)
     text = read_file(ctx, ref, path)
-    year = str(ctx.recall(f"created:{repo}")["created_at"])[:4]
+    assert repo in template_notes.created, f'"{repo}" was not created with template options'
+    year = str(template_notes.created[repo]["created_at"])[:4]
     assert f"Copyright (c) {year} {ref.owner}" in text, f"no filled copyright line in {path}: {text[:300]!r}"
     template = _expect_json(ctx.admin.area(TemplatesApi).get_license(license), f'read the "{license}" template')
     last_line = template["body"].strip().splitlines()[-1].strip()
@@ -196,7 +230,9 @@ def gitignore_file_holds(ctx: ScenarioContext, path: str, repo: str, names: str)
 def repo_has_template_labels(ctx: ScenarioContext, repo: str, template: str) -> None:
     """Names, colours, descriptions and exclusivity as the target's template gives them."""
     ref = ctx.repo(repo)
-    listed = _expect_json(_labels(ctx, "the admin").list(ref.owner, ref.name, limit=50), f'list the labels of "{repo}"')
+    listed = _expect_json(
+        acting(ctx, ADMIN, LabelsApi).list(ref.owner, ref.name, limit=50), f'list the labels of "{repo}"'
+    )
     wanted = _expect_json(ctx.admin.area(TemplatesApi).get_label_template(template), f'read the "{template}" template')
 
     def key(label: dict[str, Any]) -> tuple[str, str, str, bool]:
@@ -216,93 +252,100 @@ def repo_not_created(ctx: ScenarioContext, short: str) -> None:
 # ---------------------------------------------------------------- repository labels
 
 
-def _label_id(ctx: ScenarioContext, repo: str, name: str) -> int:
-    label_id = ctx.recall(LABEL.format(repo=repo, name=name))
-    assert isinstance(label_id, int)
-    return label_id
-
-
 @given(phrase('the repository "{repo}" has the label "{name}" with the color "{color}"'))
-def given_label(ctx: ScenarioContext, repo: str, name: str, color: str) -> None:
+def given_label(ctx: ScenarioContext, template_notes: TemplateNotes, repo: str, name: str, color: str) -> None:
     """A label created by the admin."""
     ref = ctx.repo(repo)
-    response = _labels(ctx, "the admin").create(ref.owner, ref.name, {"name": name, "color": color})
+    response = acting(ctx, ADMIN, LabelsApi).create(ref.owner, ref.name, {"name": name, "color": color})
     assert response.status_code == 201, f'could not create the label "{name}": {response.text[:300]}'
-    ctx.remember(LABEL.format(repo=repo, name=name), json_of(response)["id"])
+    template_notes.labels[repo, name] = int(json_of(response)["id"])
 
 
 @when(phrase('"{who}" creates in "{repo}" the label'))
-def create_label(ctx: ScenarioContext, who: str, repo: str, docstring: str) -> None:
+def create_label(ctx: ScenarioContext, template_notes: TemplateNotes, who: str, repo: str, docstring: str) -> None:
     """``POST .../labels`` with the JSON body of the step."""
     ref = ctx.repo(repo)
-    ctx.remember(LABEL_COUNT.format(repo=repo), _label_count(ctx, ref))
-    ctx.response = _labels(ctx, who).create(ref.owner, ref.name, json.loads(docstring))
+    template_notes.label_counts[repo] = _label_count(ctx, ref)
+    ctx.response = acting(ctx, who, LabelsApi).create(ref.owner, ref.name, json_document(docstring))
     if ctx.response.status_code == 201:
         body = json_of(ctx.response)
-        ctx.remember(LABEL.format(repo=repo, name=body["name"]), body["id"])
+        template_notes.labels[repo, str(body["name"])] = int(body["id"])
 
 
 @when(phrase('"{who}" edits the label "{name}" of "{repo}" with'))
-def edit_label(ctx: ScenarioContext, who: str, name: str, repo: str, docstring: str) -> None:
+def edit_label(
+    ctx: ScenarioContext, template_notes: TemplateNotes, *, who: str, name: str, repo: str, docstring: str
+) -> None:
     """``PATCH .../labels/{id}`` with the JSON body of the step."""
     ref = ctx.repo(repo)
-    ctx.response = _labels(ctx, who).edit(ref.owner, ref.name, _label_id(ctx, repo, name), json.loads(docstring))
+    ctx.response = acting(ctx, who, LabelsApi).edit(
+        ref.owner, ref.name, template_notes.label_id(repo, name), json_document(docstring)
+    )
 
 
 @when(phrase('"{who}" deletes the label "{name}" of "{repo}"'))
-def delete_label(ctx: ScenarioContext, who: str, name: str, repo: str) -> None:
+def delete_label(ctx: ScenarioContext, template_notes: TemplateNotes, who: str, name: str, repo: str) -> None:
     """``DELETE .../labels/{id}``."""
     ref = ctx.repo(repo)
-    ctx.response = _labels(ctx, who).delete(ref.owner, ref.name, _label_id(ctx, repo, name))
+    ctx.response = acting(ctx, who, LabelsApi).delete(ref.owner, ref.name, template_notes.label_id(repo, name))
 
 
 @when(phrase('"{who}" reads the label "{name}" of "{repo}" through "{other}"'))
-def read_label_elsewhere(ctx: ScenarioContext, who: str, name: str, repo: str, other: str) -> None:
+def read_label_elsewhere(
+    ctx: ScenarioContext, template_notes: TemplateNotes, *, who: str, name: str, repo: str, other: str
+) -> None:
     """``GET`` a label's id under another repository's path."""
     ref = ctx.repo(other)
-    ctx.response = _labels(ctx, who).get(ref.owner, ref.name, _label_id(ctx, repo, name))
+    ctx.response = acting(ctx, who, LabelsApi).get(ref.owner, ref.name, template_notes.label_id(repo, name))
 
 
 @when(phrase('"{who}" lists the labels of "{repo}"'))
 def list_labels(ctx: ScenarioContext, who: str, repo: str) -> None:
     """``GET .../labels``."""
     ref = ctx.repo(repo)
-    ctx.response = _labels(ctx, who).list(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, LabelsApi).list(ref.owner, ref.name)
 
 
 def _label_count(ctx: ScenarioContext, ref: RepoRef) -> int:
-    response = _labels(ctx, "the admin").list(ref.owner, ref.name, limit=50)
+    response = acting(ctx, ADMIN, LabelsApi).list(ref.owner, ref.name, limit=50)
     body = _expect_json(response, f"list the labels of {ref.short}")
     return len(body)
 
 
 @then(phrase('the label "{name}" of "{repo}" has the color "{color}" and the description "{description}"'))
-def label_has(ctx: ScenarioContext, name: str, repo: str, color: str, description: str) -> None:
+def label_has(
+    ctx: ScenarioContext, template_notes: TemplateNotes, *, name: str, repo: str, color: str, description: str
+) -> None:
     """Read back: the stored label has these values."""
     ref = ctx.repo(repo)
-    body = _expect_json(_labels(ctx, "the admin").get(ref.owner, ref.name, _label_id(ctx, repo, name)), "read it")
+    body = _expect_json(
+        acting(ctx, ADMIN, LabelsApi).get(ref.owner, ref.name, template_notes.label_id(repo, name)), "read it"
+    )
     assert (body["color"], body["description"]) == (color, description), f"the label is {body}"
 
 
 @then(phrase('the label "{name}" of "{repo}" no longer exists'))
-def label_gone(ctx: ScenarioContext, name: str, repo: str) -> None:
+def label_gone(ctx: ScenarioContext, template_notes: TemplateNotes, name: str, repo: str) -> None:
     """Reading the deleted label's id answers 404."""
     ref = ctx.repo(repo)
-    response = _labels(ctx, "the admin").get(ref.owner, ref.name, _label_id(ctx, repo, name))
+    response = acting(ctx, ADMIN, LabelsApi).get(ref.owner, ref.name, template_notes.label_id(repo, name))
     assert response.status_code == 404, f"the label still answers {response.status_code}"
 
 
 @then(phrase('"{repo}" has as many labels as before'))
-def label_count_unchanged(ctx: ScenarioContext, repo: str) -> None:
+def label_count_unchanged(ctx: ScenarioContext, template_notes: TemplateNotes, repo: str) -> None:
     """A refused creation added nothing."""
-    before = ctx.recall(LABEL_COUNT.format(repo=repo))
+    before = template_notes.label_counts.get(repo)
+    assert before is not None, "the labels were not counted before the creation"
     after = _label_count(ctx, ctx.repo(repo))
     assert after == before, f'"{repo}" had {before} labels and now has {after}'
 
 
 @then(phrase('the label "{name}" of "{repo}" is unchanged with the color "{color}"'))
-def label_unchanged(ctx: ScenarioContext, name: str, repo: str, color: str) -> None:
+def label_unchanged(ctx: ScenarioContext, template_notes: TemplateNotes, name: str, repo: str, color: str) -> None:
     """A refused edit left name and colour as they were."""
     ref = ctx.repo(repo)
-    body = _expect_json(_labels(ctx, "the admin").get(ref.owner, ref.name, _label_id(ctx, repo, name)), "read it")
+    body = _expect_json(
+        acting(ctx, ADMIN, LabelsApi).get(ref.owner, ref.name, template_notes.label_id(repo, name)), "read it"
+    )
     assert (body["name"], body["color"]) == (name, color), f"the label is now {body}"

@@ -12,32 +12,27 @@ from requests.auth import AuthBase
 from conformance.api import ForgeApi
 from conformance.api.token_self import TokenSelfApi
 from conformance.client import BasicAuth, QueryTokenAuth, TokenAuth, json_of
-from conformance.context import ScenarioContext, TokenRef
-from steps.common import phrase, response_json
+from conformance.context import ScenarioContext
+from steps.actors import ANONYMOUS, UNKNOWN_TOKEN, acting, named_token, token_api, with_token
+from steps.common import response_json
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
 
-def _token(ctx: ScenarioContext, name: str) -> TokenRef:
-    token = ctx.tokens.get(name)
-    assert token is not None, f'no token "{name}": add `Given "alice" has a token "{name}" scoped "..."`'
-    return token
-
-
 def _client(ctx: ScenarioContext, name: str, how: str) -> ForgeApi:
     """The owner's facade with the token presented as ``how`` says."""
-    token = _token(ctx, name)
-    identity = ctx.user(token.owner)
+    token = named_token(ctx, name)
     auth: AuthBase
     if how in {"token", "Bearer"}:
         auth = TokenAuth(token.value, scheme=how)
     elif how == "basic auth":
-        auth = BasicAuth(identity.username, token.value)
+        auth = BasicAuth(ctx.user(token.owner).username, token.value)
     elif how == "the query parameter":
         auth = QueryTokenAuth(token.value)
     else:
         raise AssertionError(f"unknown way to present a token: {how!r}")
-    return identity.client(auth)
+    return token_api(ctx, name, auth)
 
 
 def _presented(ctx: ScenarioContext, name: str, how: str) -> TokenSelfApi:
@@ -75,22 +70,22 @@ def token_given_otherwise_deletes(ctx: ScenarioContext, name: str, how: str) -> 
     ctx.response = _presented(ctx, name, how).delete_current()
 
 
-@when("an anonymous client asks for the current token")
+@when(phrase("an anonymous client asks for the current token"))
 def anonymous_asks(ctx: ScenarioContext) -> None:
     """``GET /token`` without credentials."""
-    ctx.response = ctx.anonymous().area(TokenSelfApi).current()
+    ctx.response = acting(ctx, ANONYMOUS, TokenSelfApi).current()
 
 
-@when("a client asks for the current token with an unknown token")
+@when(phrase("a client asks for the current token with an unknown token"))
 def unknown_token_asks(ctx: ScenarioContext) -> None:
     """``GET /token`` with a well-formed token the forge never issued."""
-    ctx.response = TokenSelfApi(ctx.admin.http.with_auth(TokenAuth("0" * 40)), ctx.admin.site_url).current()
+    ctx.response = with_token(ctx, UNKNOWN_TOKEN).area(TokenSelfApi).current()
 
 
 @then(phrase('the answer describes the token "{name}" of "{who}"'))
 def answer_describes_token(ctx: ScenarioContext, name: str, who: str) -> None:
     """id, name and scopes are the token's; user is its owner (id and login as the forge knows them)."""
-    body, token = response_json(ctx), _token(ctx, name)
+    body, token = response_json(ctx), named_token(ctx, name)
     assert body.get("id") == token.id, f"id is {body.get('id')!r}, the token's id is {token.id}"
     assert body.get("name") == token.name, f"name is {body.get('name')!r}, expected {token.name!r}"
     assert sorted(body.get("scopes") or []) == sorted(token.scopes), (
@@ -117,4 +112,4 @@ def token_still_works(ctx: ScenarioContext, name: str) -> None:
     """``GET /token`` with the token in the header still answers it."""
     response = _presented(ctx, name, "token").current()
     assert response.status_code == 200, f"the token answered {response.status_code}: {response.text[:200]}"
-    assert json_of(response).get("id") == _token(ctx, name).id
+    assert json_of(response).get("id") == named_token(ctx, name).id

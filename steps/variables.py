@@ -4,23 +4,15 @@ organization and user scope. Scopes read as in :mod:`steps.secrets`.
 
 from __future__ import annotations
 
-import json
-
 from pytest_bdd import given, then, when
 
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.common import phrase, response_json
-from steps.secrets import config_api, resolve_scope, scope_owner_ids, token_api
+from steps.common import json_document, response_json
+from steps.parsing import phrase
+from steps.secrets import config_api, resolve_scope, scope_owner_ids, token_config_api
 
 __all__: list[str] = []
-
-
-def _body(docstring: str) -> object:
-    try:
-        return json.loads(docstring)
-    except ValueError as error:
-        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
 
 
 # ---------------------------------------------------------------- Given
@@ -49,7 +41,7 @@ def create_variable(ctx: ScenarioContext, *, who: str, name: str, kind: str, sho
 def create_variable_body(ctx: ScenarioContext, *, who: str, name: str, kind: str, short: str, docstring: str) -> None:
     """POST with a literal JSON body."""
     scope = resolve_scope(ctx, kind, short)
-    ctx.response = config_api(ctx, who, scope).create_variable(scope.path, name, _body(docstring))
+    ctx.response = config_api(ctx, who, scope).create_variable(scope.path, name, json_document(docstring))
 
 
 @when(phrase('"{who}" gets the variable "{name}" of the {kind:w} "{short}"'))
@@ -63,7 +55,7 @@ def get_variable(ctx: ScenarioContext, who: str, name: str, kind: str, short: st
 def update_variable(ctx: ScenarioContext, *, who: str, name: str, kind: str, short: str, docstring: str) -> None:
     """PUT .../actions/variables/{name} with a literal JSON body."""
     scope = resolve_scope(ctx, kind, short)
-    ctx.response = config_api(ctx, who, scope).update_variable(scope.path, name, _body(docstring))
+    ctx.response = config_api(ctx, who, scope).update_variable(scope.path, name, json_document(docstring))
 
 
 @when(phrase('"{who}" deletes the variable "{name}" of the {kind:w} "{short}"'))
@@ -77,7 +69,7 @@ def delete_variable(ctx: ScenarioContext, who: str, name: str, kind: str, short:
 def delete_variable_with_token(ctx: ScenarioContext, token: str, name: str, kind: str, short: str) -> None:
     """DELETE with another token of the scope's owner (for scope checks)."""
     scope = resolve_scope(ctx, kind, short)
-    ctx.response = token_api(ctx, token).delete_variable(scope.path, name)
+    ctx.response = token_config_api(ctx, token).delete_variable(scope.path, name)
 
 
 @when(phrase('"{who}" lists the variables of the {kind:w} "{short}"'))

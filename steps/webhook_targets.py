@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 import pytest
@@ -20,7 +21,8 @@ from conformance.api.hooks import HooksApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.receiver import WebhookReceiver
-from steps.common import phrase
+from steps.actors import acting, repo_owner
+from steps.parsing import phrase
 
 CANARY_HOST = "127.0.0.1"
 SETTLE_SECONDS = 1.0
@@ -35,8 +37,18 @@ def loopback_canary() -> Iterator[WebhookReceiver]:
         yield canary
 
 
-def _hooks(ctx: ScenarioContext, who: str) -> HooksApi:
-    return ctx.user(who).api.area(HooksApi)
+@dataclass
+class CanaryNotes:
+    """The canary path the last hook points at, and the host names the reference resolves to the canary."""
+
+    path: str = ""
+    hosts: dict[str, str] = field(default_factory=dict)
+
+
+@pytest.fixture
+def canary_notes() -> CanaryNotes:
+    """The scenario's canary notes."""
+    return CanaryNotes()
 
 
 def _hook_to(url: str) -> dict[str, object]:
@@ -44,20 +56,22 @@ def _hook_to(url: str) -> dict[str, object]:
 
 
 @when(phrase('"{who}" creates a webhook on "{repo}" to the loopback canary'))
-def when_create_to_canary(ctx: ScenarioContext, loopback_canary: WebhookReceiver, who: str, repo: str) -> None:
+def when_create_to_canary(
+    ctx: ScenarioContext, canary_notes: CanaryNotes, loopback_canary: WebhookReceiver, who: str, repo: str
+) -> None:
     """``POST .../hooks`` pointed at the canary on 127.0.0.1."""
     path = loopback_canary.new_path(ctx.real_name("canary"))
-    ctx.remember("canary:path", path)
+    canary_notes.path = path
     ref = ctx.repo(repo)
-    ctx.response = _hooks(ctx, who).create_hook(ref.owner, ref.name, _hook_to(loopback_canary.url(path)))
+    ctx.response = acting(ctx, who, HooksApi).create_hook(ref.owner, ref.name, _hook_to(loopback_canary.url(path)))
 
 
 def _assert_never_reaches(
-    ctx: ScenarioContext, canary: WebhookReceiver, receiver: WebhookReceiver, repo: str, hook_id: int
+    ctx: ScenarioContext, canary: WebhookReceiver, receiver: WebhookReceiver, *, path: str, repo: str, hook_id: int
 ) -> None:
     """Test the hook, then a barrier hook to the harness's receiver; the canary must have seen nothing."""
-    ref, owner = ctx.repo(repo), repo.split("/", 1)[0]
-    hooks = _hooks(ctx, owner)
+    ref = ctx.repo(repo)
+    hooks = repo_owner(ctx, repo).area(HooksApi)
     assert hooks.test_hook(ref.owner, ref.name, hook_id).status_code == 204
     barrier_path = receiver.new_path(ctx.real_name("barrier"))
     barrier = hooks.create_hook(ref.owner, ref.name, _hook_to(receiver.url(barrier_path)))
@@ -65,50 +79,63 @@ def _assert_never_reaches(
     assert hooks.test_hook(ref.owner, ref.name, int(json_of(barrier)["id"])).status_code == 204
     receiver.wait_for(barrier_path, lambda _request: True, "the barrier delivery", BARRIER_SECONDS)
     time.sleep(SETTLE_SECONDS)
-    reached = canary.requests(str(ctx.recall("canary:path")))
+    reached = canary.requests(path)
     assert not reached, f"the forge delivered a webhook to {CANARY_HOST}: {len(reached)} request(s)"
 
 
 @given(phrase('the reference resolves the name "{name}" to the loopback canary\'s address'))
-def given_static_host(ctx: ScenarioContext, name: str) -> None:
+def given_static_host(ctx: ScenarioContext, canary_notes: CanaryNotes, name: str) -> None:
     """The reference's test hook: outgoing requests resolve the name to 127.0.0.1 (a DNS answer changed
     after the hook was stored, or a name that points inside)."""
     host = f"{ctx.real_name(name)}.test"
     response = ctx.admin.http.put(f"-/reference/hosts/{host}", json={"addresses": [CANARY_HOST]})
     assert response.status_code == 204, f"the reference's host hook answered {response.status_code}: {response.text}"
-    ctx.remember(f"host:{name}", host)
+    canary_notes.hosts[name] = host
 
 
 @when(phrase('"{who}" creates a webhook on "{repo}" to the loopback canary through the name "{name}"'))
 def when_create_through_name(
-    ctx: ScenarioContext, loopback_canary: WebhookReceiver, who: str, repo: str, name: str
+    ctx: ScenarioContext, canary_notes: CanaryNotes, loopback_canary: WebhookReceiver, *, who: str, repo: str, name: str
 ) -> None:
     """``POST .../hooks`` with the canary's port behind a host name."""
     path = loopback_canary.new_path(ctx.real_name("canary"))
-    ctx.remember("canary:path", path)
+    canary_notes.path = path
     port = urlsplit(loopback_canary.url(path)).port
     ref = ctx.repo(repo)
-    url = f"http://{ctx.recall(f'host:{name}')}:{port}{path}"
-    ctx.response = _hooks(ctx, who).create_hook(ref.owner, ref.name, _hook_to(url))
+    assert name in canary_notes.hosts, f'add `Given the reference resolves the name "{name}" ...`'
+    url = f"http://{canary_notes.hosts[name]}:{port}{path}"
+    ctx.response = acting(ctx, who, HooksApi).create_hook(ref.owner, ref.name, _hook_to(url))
 
 
 @then(phrase('the webhook on "{repo}" is refused, or its test delivery never reaches the canary'))
 def then_canary_untouched(
-    ctx: ScenarioContext, loopback_canary: WebhookReceiver, webhook_receiver: WebhookReceiver, repo: str
+    ctx: ScenarioContext,
+    canary_notes: CanaryNotes,
+    loopback_canary: WebhookReceiver,
+    webhook_receiver: WebhookReceiver,
+    repo: str,
 ) -> None:
     """Refused at creation (422, the reference), or accepted and never delivered (Gitea checks at delivery)."""
     created = ctx.last_response()
     if created.status_code != 201:
         assert created.status_code == 422, f"expected 422 or 201, got {created.status_code}: {created.text[:300]}"
         return
-    _assert_never_reaches(ctx, loopback_canary, webhook_receiver, repo, int(json_of(created)["id"]))
+    _assert_never_reaches(
+        ctx, loopback_canary, webhook_receiver, path=canary_notes.path, repo=repo, hook_id=int(json_of(created)["id"])
+    )
 
 
 @then(phrase('the webhook on "{repo}" is accepted, and its test delivery never reaches the canary'))
 def then_accepted_never_delivered(
-    ctx: ScenarioContext, loopback_canary: WebhookReceiver, webhook_receiver: WebhookReceiver, repo: str
+    ctx: ScenarioContext,
+    canary_notes: CanaryNotes,
+    loopback_canary: WebhookReceiver,
+    webhook_receiver: WebhookReceiver,
+    repo: str,
 ) -> None:
     """A name is judged when the server connects: stored, then refused on every delivery."""
     created = ctx.last_response()
     assert created.status_code == 201, f"the hook to a plain name was refused: {created.text[:300]}"
-    _assert_never_reaches(ctx, loopback_canary, webhook_receiver, repo, int(json_of(created)["id"]))
+    _assert_never_reaches(
+        ctx, loopback_canary, webhook_receiver, path=canary_notes.path, repo=repo, hook_id=int(json_of(created)["id"])
+    )

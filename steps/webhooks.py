@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import os
 import re
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -27,10 +26,12 @@ from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.receiver import ReceivedRequest, WebhookReceiver, receiver_address
 from conformance.schemas import validate
+from steps.actors import acting, repo_owner
 from steps.ci import find_run
-from steps.common import expand, field_value, phrase
+from steps.common import expand, field_value, json_document, json_option
+from steps.parsing import phrase
 
-__all__ = ["HookRef", "webhook_receiver"]
+__all__ = ["HookNotes", "HookRef", "webhook_receiver"]
 
 DELIVERY_WAIT_SECONDS = 30.0
 RECEIVER_PLACEHOLDER = "{receiver}"
@@ -76,27 +77,42 @@ class HookRef:
     secret: str
 
 
-def _hooks_as(ctx: ScenarioContext, who: str) -> HooksApi:
-    if who == "an anonymous client":
-        return ctx.anonymous().area(HooksApi)
-    return ctx.user(who).api.area(HooksApi)
+@dataclass
+class HookNotes:
+    """The last hook the scenario made and every secret given to one (no answer may show them)."""
+
+    last: HookRef | None = None
+    secrets: list[str] = field(default_factory=list)
+
+    def hook(self) -> HookRef:
+        """The last hook the scenario made."""
+        assert self.last is not None, 'no webhook yet: add `Given "..." has a webhook on ...`'
+        return self.last
+
+    def created(self, ctx: ScenarioContext, repo: str, path: str, secret: str) -> None:
+        """Keep the hook the last response created (if it did)."""
+        response = ctx.last_response()
+        if response.status_code == 201:
+            self.last = HookRef(int(json_of(response)["id"]), repo, path, secret)
+            self.secrets.append(secret)
 
 
-def _last_hook(ctx: ScenarioContext) -> HookRef:
-    hook = ctx.recall("hooks:last")
-    assert isinstance(hook, HookRef)
-    return hook
-
-
-def _remember_created(ctx: ScenarioContext, repo: str, path: str, secret: str) -> None:
-    response = ctx.last_response()
-    if response.status_code == 201:
-        ctx.remember("hooks:last", HookRef(int(json_of(response)["id"]), repo, path, secret))
-        ctx.remember("hooks:secrets", [*ctx.values.get("hooks:secrets", []), secret])
+@pytest.fixture
+def hook_notes() -> HookNotes:
+    """The scenario's webhooks."""
+    return HookNotes()
 
 
 def _create(
-    ctx: ScenarioContext, receiver: WebhookReceiver, *, who: str, repo: str, events: str, secret: str, active: bool
+    ctx: ScenarioContext,
+    hook_notes: HookNotes,
+    receiver: WebhookReceiver,
+    *,
+    who: str,
+    repo: str,
+    events: str,
+    secret: str,
+    active: bool,
 ) -> None:
     ref = ctx.repo(repo)
     path = receiver.new_path(ctx.real_name("hook"))
@@ -106,9 +122,9 @@ def _create(
         "events": [event.strip() for event in events.split(",") if event.strip()],
         "active": active,
     }
-    ctx.response = _hooks_as(ctx, who).create_hook(ref.owner, ref.name, option)
+    ctx.response = acting(ctx, who, HooksApi).create_hook(ref.owner, ref.name, option)
     assert ctx.response.status_code == 201, f"the webhook was not created: {ctx.response.text[:300]}"
-    _remember_created(ctx, repo, path, secret)
+    hook_notes.created(ctx, repo, path, secret)
 
 
 # ---------------------------------------------------------------- Given
@@ -116,94 +132,103 @@ def _create(
 
 @given(phrase('"{who}" has a webhook on "{repo}" for the events "{events}" with the secret "{secret}"'))
 def given_hook(
-    ctx: ScenarioContext, webhook_receiver: WebhookReceiver, *, who: str, repo: str, events: str, secret: str
+    ctx: ScenarioContext,
+    hook_notes: HookNotes,
+    webhook_receiver: WebhookReceiver,
+    *,
+    who: str,
+    repo: str,
+    events: str,
+    secret: str,
 ) -> None:
     """An active Gitea-type hook with a JSON body, pointed at a fresh receiver path."""
-    _create(ctx, webhook_receiver, who=who, repo=repo, events=events, secret=secret, active=True)
+    _create(ctx, hook_notes, webhook_receiver, who=who, repo=repo, events=events, secret=secret, active=True)
 
 
 # ---------------------------------------------------------------- When
 
 
 @when(phrase('"{who}" creates a webhook on "{repo}" with the body'))
-def when_create(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, who: str, repo: str, docstring: str) -> None:
+def when_create(
+    ctx: ScenarioContext,
+    hook_notes: HookNotes,
+    webhook_receiver: WebhookReceiver,
+    *,
+    who: str,
+    repo: str,
+    docstring: str,
+) -> None:
     """``POST .../hooks``; ``{receiver}`` in the body is a fresh receiver URL."""
     path = webhook_receiver.new_path(ctx.real_name("hook"))
     text = expand(ctx, docstring.replace(RECEIVER_PLACEHOLDER, "\0")).replace("\0", webhook_receiver.url(path))
-    try:
-        option = json.loads(text)
-    except ValueError as error:
-        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
+    option = json_document(text)
     ref = ctx.repo(repo)
-    ctx.response = _hooks_as(ctx, who).create_hook(ref.owner, ref.name, option)
+    ctx.response = acting(ctx, who, HooksApi).create_hook(ref.owner, ref.name, option)
     config = option.get("config") if isinstance(option, dict) else None
     secret = str(config.get("secret", "")) if isinstance(config, dict) else ""
-    _remember_created(ctx, repo, path, secret)
+    hook_notes.created(ctx, repo, path, secret)
 
 
 @when(phrase('"{who}" lists the webhooks of "{repo}"'))
 def when_list(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
-    ctx.response = _hooks_as(ctx, who).list_hooks(ref.owner, ref.name)
+    ctx.response = acting(ctx, who, HooksApi).list_hooks(ref.owner, ref.name)
 
 
 @when(phrase('"{who}" gets the webhook'))
-def when_get(ctx: ScenarioContext, who: str) -> None:
-    hook = _last_hook(ctx)
+def when_get(ctx: ScenarioContext, hook_notes: HookNotes, who: str) -> None:
+    hook = hook_notes.hook()
     ref = ctx.repo(hook.repo)
-    ctx.response = _hooks_as(ctx, who).get_hook(ref.owner, ref.name, hook.id)
+    ctx.response = acting(ctx, who, HooksApi).get_hook(ref.owner, ref.name, hook.id)
 
 
 @when(phrase('"{who}" gets the webhook through the repository "{repo}"'))
-def when_get_elsewhere(ctx: ScenarioContext, who: str, repo: str) -> None:
+def when_get_elsewhere(ctx: ScenarioContext, hook_notes: HookNotes, who: str, repo: str) -> None:
     """The hook's id under another repository's path."""
     ref = ctx.repo(repo)
-    ctx.response = _hooks_as(ctx, who).get_hook(ref.owner, ref.name, _last_hook(ctx).id)
+    ctx.response = acting(ctx, who, HooksApi).get_hook(ref.owner, ref.name, hook_notes.hook().id)
 
 
 @when(phrase('"{who}" edits the webhook with the body'))
-def when_edit(ctx: ScenarioContext, who: str, docstring: str) -> None:
-    hook = _last_hook(ctx)
+def when_edit(ctx: ScenarioContext, hook_notes: HookNotes, who: str, docstring: str) -> None:
+    hook = hook_notes.hook()
     ref = ctx.repo(hook.repo)
-    try:
-        option = json.loads(expand(ctx, docstring))
-    except ValueError as error:
-        raise AssertionError(f"the step's body is not valid JSON: {error}") from None
-    ctx.response = _hooks_as(ctx, who).edit_hook(ref.owner, ref.name, hook.id, option)
+    option = json_option(ctx, docstring)
+    ctx.response = acting(ctx, who, HooksApi).edit_hook(ref.owner, ref.name, hook.id, option)
 
 
 @when(phrase('"{who}" deletes the webhook'))
-def when_delete(ctx: ScenarioContext, who: str) -> None:
-    hook = _last_hook(ctx)
+def when_delete(ctx: ScenarioContext, hook_notes: HookNotes, who: str) -> None:
+    hook = hook_notes.hook()
     ref = ctx.repo(hook.repo)
-    ctx.response = _hooks_as(ctx, who).delete_hook(ref.owner, ref.name, hook.id)
+    ctx.response = acting(ctx, who, HooksApi).delete_hook(ref.owner, ref.name, hook.id)
 
 
 @when(phrase('"{who}" tests the webhook'))
-def when_test(ctx: ScenarioContext, who: str) -> None:
-    hook = _last_hook(ctx)
+def when_test(ctx: ScenarioContext, hook_notes: HookNotes, who: str) -> None:
+    hook = hook_notes.hook()
     ref = ctx.repo(hook.repo)
-    ctx.response = _hooks_as(ctx, who).test_hook(ref.owner, ref.name, hook.id)
+    ctx.response = acting(ctx, who, HooksApi).test_hook(ref.owner, ref.name, hook.id)
 
 
 # ---------------------------------------------------------------- Then: hooks
 
 
-@then("the response holds no hook secret")
-def then_no_secret(ctx: ScenarioContext) -> None:
+@then(phrase("the response holds no hook secret"))
+def then_no_secret(ctx: ScenarioContext, hook_notes: HookNotes) -> None:
     """Neither a ``secret`` key nor any secret value given to a hook of the scenario."""
     response = ctx.last_response()
     documents = json_of(response)
     for document in documents if isinstance(documents, list) else [documents]:
         assert "secret" not in document, "the hook has a secret field"
         assert "secret" not in document.get("config", {}), "the hook's config has a secret"
-    for secret in ctx.values.get("hooks:secrets", []):
+    for secret in hook_notes.secrets:
         assert secret not in response.text, "a hook's secret is in the response"
 
 
-@then("the response is the webhook pointed at the receiver")
-def then_is_the_hook(ctx: ScenarioContext, webhook_receiver: WebhookReceiver) -> None:
-    hook = _last_hook(ctx)
+@then(phrase("the response is the webhook pointed at the receiver"))
+def then_is_the_hook(ctx: ScenarioContext, hook_notes: HookNotes, webhook_receiver: WebhookReceiver) -> None:
+    hook = hook_notes.hook()
     body = json_of(ctx.last_response())
     assert body["id"] == hook.id, f"expected hook {hook.id}, got {body['id']}"
     assert body["config"]["url"] == webhook_receiver.url(hook.path), body["config"]
@@ -213,7 +238,7 @@ def then_is_the_hook(ctx: ScenarioContext, webhook_receiver: WebhookReceiver) ->
 def then_hook_count(ctx: ScenarioContext, repo: str, count: int) -> None:
     """The owner's list of the repository's hooks has exactly ``count`` entries."""
     ref = ctx.repo(repo)
-    response = ctx.user(repo.split("/", 1)[0]).api.area(HooksApi).list_hooks(ref.owner, ref.name)
+    response = repo_owner(ctx, repo).area(HooksApi).list_hooks(ref.owner, ref.name)
     assert response.status_code == 200, response.text[:300]
     assert len(json_of(response)) == count, f"expected {count} hooks, got {json_of(response)}"
 
@@ -235,9 +260,9 @@ def _wait_delivery(receiver: WebhookReceiver, hook: HookRef, event: str, action:
 
 
 @then(phrase('the webhook receives "{event}" deliveries with the actions "{actions}" in this order'))
-def then_actions(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: str, actions: str) -> None:
+def then_actions(hook_notes: HookNotes, webhook_receiver: WebhookReceiver, event: str, actions: str) -> None:
     """Each action arrives (waiting for it), and the first delivery of each comes in the given order."""
-    hook = _last_hook(ctx)
+    hook = hook_notes.hook()
     expected = [action.strip() for action in actions.split(",")]
     for action in expected:
         _wait_delivery(webhook_receiver, hook, event, action)
@@ -247,9 +272,9 @@ def then_actions(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event:
 
 
 @then(phrase('every "{event}" delivery is signed with the secret "{secret}"'))
-def then_signed(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: str, secret: str) -> None:
+def then_signed(hook_notes: HookNotes, webhook_receiver: WebhookReceiver, event: str, secret: str) -> None:
     """``X-Hub-Signature-256`` is ``sha256=`` and ``X-Gitea-Signature`` the hex HMAC-SHA256 of the payload."""
-    deliveries = _deliveries(webhook_receiver, _last_hook(ctx), event)
+    deliveries = _deliveries(webhook_receiver, hook_notes.hook(), event)
     assert deliveries, f'no "{event}" delivery arrived'
     for request in deliveries:
         digest = hmac.new(secret.encode(), request.payload_text, hashlib.sha256).hexdigest()
@@ -260,9 +285,9 @@ def then_signed(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: 
 
 
 @then(phrase('every "{event}" delivery names its event and has its own delivery id'))
-def then_headers(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: str) -> None:
+def then_headers(hook_notes: HookNotes, webhook_receiver: WebhookReceiver, event: str) -> None:
     """``X-Gitea-Event``/``X-GitHub-Event`` name the event; ``X-Gitea-Delivery`` is a UUID, one per delivery."""
-    deliveries = _deliveries(webhook_receiver, _last_hook(ctx), event)
+    deliveries = _deliveries(webhook_receiver, hook_notes.hook(), event)
     assert deliveries, f'no "{event}" delivery arrived'
     ids = []
     for request in deliveries:
@@ -274,8 +299,8 @@ def then_headers(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event:
 
 
 @then(phrase('every "{event}" delivery body matches the schema "{schema}"'))
-def then_payload_schema(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: str, schema: str) -> None:
-    deliveries = _deliveries(webhook_receiver, _last_hook(ctx), event)
+def then_payload_schema(hook_notes: HookNotes, webhook_receiver: WebhookReceiver, event: str, schema: str) -> None:
+    deliveries = _deliveries(webhook_receiver, hook_notes.hook(), event)
     assert deliveries, f'no "{event}" delivery arrived'
     for request in deliveries:
         validate(request.json(), schema)
@@ -287,10 +312,16 @@ def _payload(receiver: WebhookReceiver, hook: HookRef, event: str, action: str) 
 
 @then(phrase('the "{action}" "{event}" delivery is about the run of "{file_name}"'))
 def then_about_run(
-    ctx: ScenarioContext, webhook_receiver: WebhookReceiver, action: str, event: str, file_name: str
+    ctx: ScenarioContext,
+    hook_notes: HookNotes,
+    webhook_receiver: WebhookReceiver,
+    *,
+    action: str,
+    event: str,
+    file_name: str,
 ) -> None:
     """The payload's run id is the id the REST API gives the run of that workflow."""
-    hook = _last_hook(ctx)
+    hook = hook_notes.hook()
     run_id = find_run(ctx, ctx.repo(hook.repo), file_name)["id"]
     payload = _payload(webhook_receiver, hook, event, action)
     subject = payload["workflow_run"]["id"] if event == "workflow_run" else payload["workflow_job"]["run_id"]
@@ -299,17 +330,24 @@ def then_about_run(
 
 @then(phrase('the "{action}" "{event}" delivery field "{path}" is "{expected}"'))
 def then_payload_field(
-    ctx: ScenarioContext, webhook_receiver: WebhookReceiver, *, action: str, event: str, path: str, expected: str
+    ctx: ScenarioContext,
+    hook_notes: HookNotes,
+    webhook_receiver: WebhookReceiver,
+    *,
+    action: str,
+    event: str,
+    path: str,
+    expected: str,
 ) -> None:
-    payload = _payload(webhook_receiver, _last_hook(ctx), event, action)
+    payload = _payload(webhook_receiver, hook_notes.hook(), event, action)
     actual = field_value(payload, path)
     assert str(actual) == expand(ctx, expected), f'"{path}" is {actual!r}, expected {expected!r}'
 
 
 @then(phrase("every workflow_job delivery has a job url without the runs part and a run url with it"))
-def then_job_urls(ctx: ScenarioContext, webhook_receiver: WebhookReceiver) -> None:
+def then_job_urls(ctx: ScenarioContext, hook_notes: HookNotes, webhook_receiver: WebhookReceiver) -> None:
     """Specification 6.2: ``url`` is ``.../actions/jobs/{job}``; ``run_url`` keeps ``.../actions/runs/{run}``."""
-    hook = _last_hook(ctx)
+    hook = hook_notes.hook()
     deliveries = _deliveries(webhook_receiver, hook, "workflow_job")
     assert deliveries, "no workflow_job delivery arrived"
     ref = ctx.repo(hook.repo)
@@ -322,18 +360,25 @@ def then_job_urls(ctx: ScenarioContext, webhook_receiver: WebhookReceiver) -> No
 
 
 @then(phrase('the webhook receives no "{event}" delivery once the "{action}" "{other}" delivery has arrived'))
-def then_none_of(ctx: ScenarioContext, webhook_receiver: WebhookReceiver, event: str, action: str, other: str) -> None:
+def then_none_of(
+    hook_notes: HookNotes,
+    webhook_receiver: WebhookReceiver,
+    *,
+    event: str,
+    action: str,
+    other: str,
+) -> None:
     """A negative check anchored on a delivery that must come: after it, nothing of ``event`` came either."""
-    hook = _last_hook(ctx)
+    hook = hook_notes.hook()
     _wait_delivery(webhook_receiver, hook, other, action)
     unexpected = _deliveries(webhook_receiver, hook, event)
     assert not unexpected, f'{len(unexpected)} "{event}" deliveries arrived'
 
 
 @then(phrase('the webhook receives a "push" delivery of the head of the default branch'))
-def then_test_push(ctx: ScenarioContext, webhook_receiver: WebhookReceiver) -> None:
+def then_test_push(ctx: ScenarioContext, hook_notes: HookNotes, webhook_receiver: WebhookReceiver) -> None:
     """The test delivery: event ``push``, ``ref`` the default branch, ``after`` and ``head_commit`` its head."""
-    hook = _last_hook(ctx)
+    hook = hook_notes.hook()
     ref = ctx.repo(hook.repo)
     push = webhook_receiver.wait_for(
         hook.path, lambda request: request.event == "push", 'a "push" delivery', DELIVERY_WAIT_SECONDS

@@ -1,66 +1,57 @@
-"""Steps of runs, tasks, jobs and workflows over REST: listing, reading, dispatching and their shapes."""
+"""Steps of runs, tasks and workflows over REST: listing, reading, dispatching and their shapes (jobs:
+``steps.jobs``)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from forge_proto import runner_pb2
-from google.protobuf.timestamp_pb2 import Timestamp
+import pytest
 from pytest_bdd import then, when
 
 from conformance.api import quote_path
 from conformance.api.actions import ActionsApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.ci import (
-    actions_of,
-    find_run,
-    held_job,
-    runs_of,
-    the_repo,
-    wait_for,
-    workflow_of,
-    world,
-)
-from steps.common import phrase, response_json
+from steps.ci import CiWorld, find_run, listed_items, owner_actions, runs_of, total_count, wait_for, workflow_of
+from steps.common import comma_list, response_json
+from steps.parsing import phrase
 
 __all__: list[str] = []
 
 ISO_WITH_OFFSET = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
 
 
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
+@dataclass
+class WorkflowNotes:
+    """The run a When step read by id, and the run id a dispatch with run details answered."""
+
+    run: dict[str, Any] | None = None
+    dispatched_run_id: int | None = None
 
 
-def _list(ctx: ScenarioContext, key: str) -> list[dict[str, Any]]:
-    body = response_json(ctx)
-    assert isinstance(body, dict), f"expected an object, got {type(body).__name__}: {str(body)[:300]}"
-    items = body.get(key)
-    assert isinstance(items, list), f'the object has no "{key}" array: {str(body)[:300]}'
-    return items
-
-
-def _total(ctx: ScenarioContext) -> Any:
-    return response_json(ctx).get("total_count")
+@pytest.fixture
+def workflow_notes() -> WorkflowNotes:
+    """The scenario's workflow notes."""
+    return WorkflowNotes()
 
 
 # ---------------------------------------------------------------- runs
 
 
 @when(phrase("the repository's owner lists the workflow runs"))
-def list_runs(ctx: ScenarioContext) -> None:
+def list_runs(ctx: ScenarioContext, ci_world: CiWorld) -> None:
     """GET .../actions/runs."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).list_runs(repo.owner, repo.name)
+    repo = ci_world.repository()
+    ctx.response = owner_actions(ctx, repo).list_runs(repo.owner, repo.name)
 
 
 @when(phrase("the repository's owner lists the workflow runs at user scope"))
-def list_user_runs(ctx: ScenarioContext) -> None:
+def list_user_runs(ctx: ScenarioContext, ci_world: CiWorld) -> None:
     """GET /user/actions/runs."""
-    ctx.response = actions_of(ctx, the_repo(ctx)).user_runs()
+    ctx.response = owner_actions(ctx, ci_world.repository()).user_runs()
 
 
 @when(phrase("the administrator lists the workflow runs at global scope"))
@@ -70,77 +61,80 @@ def list_admin_runs(ctx: ScenarioContext) -> None:
 
 
 @when(phrase('the repository\'s owner gets the run of "{file_name}" by its id'))
-def get_run(ctx: ScenarioContext, file_name: str) -> None:
+def get_run(ctx: ScenarioContext, workflow_notes: WorkflowNotes, ci_world: CiWorld, file_name: str) -> None:
     """GET .../actions/runs/{id}."""
-    repo = the_repo(ctx)
+    repo = ci_world.repository()
     run = find_run(ctx, repo, file_name)
-    ctx.remember("run", run)
-    ctx.response = actions_of(ctx, repo).get_run(repo.owner, repo.name, int(run["id"]))
+    workflow_notes.run = run
+    ctx.response = owner_actions(ctx, repo).get_run(repo.owner, repo.name, int(run["id"]))
 
 
 @when(phrase('the repository\'s owner deletes the run of "{file_name}"'))
-def delete_run(ctx: ScenarioContext, file_name: str) -> None:
+def delete_run(ctx: ScenarioContext, ci_world: CiWorld, file_name: str) -> None:
     """DELETE .../actions/runs/{id}."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).delete_run(repo.owner, repo.name, int(find_run(ctx, repo, file_name)["id"]))
+    repo = ci_world.repository()
+    ctx.response = owner_actions(ctx, repo).delete_run(repo.owner, repo.name, int(find_run(ctx, repo, file_name)["id"]))
 
 
 @when(phrase("the repository's owner gets the other repository's run through this repository"))
-def get_foreign_run(ctx: ScenarioContext) -> None:
+def get_foreign_run(ctx: ScenarioContext, ci_world: CiWorld) -> None:
     """GET .../actions/runs/{id} with the id of another repository's run."""
-    repo, other = the_repo(ctx), world(ctx).other_repo
+    repo, other = ci_world.repository(), ci_world.other_repo
     assert other is not None, "add `Given another repository has already had a workflow run`"
     foreign = find_run(ctx, other, "earlier.yml")
-    ctx.response = actions_of(ctx, repo).get_run(repo.owner, repo.name, int(foreign["id"]))
+    ctx.response = owner_actions(ctx, repo).get_run(repo.owner, repo.name, int(foreign["id"]))
 
 
 @then(phrase("the REST run list holds {count:d} runs with a total_count of {total:d}"))
 def then_run_list_count(ctx: ScenarioContext, count: int, total: int) -> None:
     """The array and the total agree with what was pushed."""
-    runs = _list(ctx, "workflow_runs")
+    runs = listed_items(ctx, "workflow_runs")
     assert len(runs) == count, f"expected {count} runs, got {len(runs)}"
-    assert _total(ctx) == total, f"total_count is {_total(ctx)!r}, expected {total}"
+    assert total_count(ctx) == total, f"total_count is {total_count(ctx)!r}, expected {total}"
 
 
 @then(phrase('the REST run list includes the run of "{file_name}"'))
-def then_run_list_includes(ctx: ScenarioContext, file_name: str) -> None:
+def then_run_list_includes(ctx: ScenarioContext, ci_world: CiWorld, file_name: str) -> None:
     """The listed runs contain this repository's run of the workflow (matched by id)."""
-    wanted = int(find_run(ctx, the_repo(ctx), file_name)["id"])
-    ids = [run.get("id") for run in _list(ctx, "workflow_runs")]
+    wanted = int(find_run(ctx, ci_world.repository(), file_name)["id"])
+    ids = [run.get("id") for run in listed_items(ctx, "workflow_runs")]
     assert wanted in ids, f"run {wanted} is not among the listed runs {ids[:20]}"
 
 
 @then(phrase('the REST run is the run of "{file_name}" with status "{status}"'))
-def then_rest_run(ctx: ScenarioContext, file_name: str, status: str) -> None:
+def then_rest_run(ctx: ScenarioContext, workflow_notes: WorkflowNotes, file_name: str, status: str) -> None:
     """The run read by id is that run, in that status."""
-    body, run = response_json(ctx), ctx.recall("run")
+    body, run = response_json(ctx), workflow_notes.run
+    assert run is not None, 'add `When the repository\'s owner gets the run of "..." by its id`'
     assert body.get("id") == run["id"], f"got run {body.get('id')!r}, expected {run['id']!r}"
     assert workflow_of(body) == file_name, f"the run's path is {body.get('path')!r}, expected {file_name}@..."
     assert body.get("status") == status, f"status is {body.get('status')!r}, expected {status!r}"
 
 
 @then(phrase("the runs of the repository have the run numbers 1 and 2"))
-def then_run_numbers(ctx: ScenarioContext) -> None:
+def then_run_numbers(ctx: ScenarioContext, ci_world: CiWorld) -> None:
     """run_number counts the runs of the repository from 1."""
-    repo = the_repo(ctx)
+    repo = ci_world.repository()
     runs = wait_for(lambda: runs_of(ctx, repo) if len(runs_of(ctx, repo)) >= 2 else None, "two runs")
     assert sorted(int(run["run_number"]) for run in runs) == [1, 2], [run.get("run_number") for run in runs]
 
 
 @then(phrase("the run of the other repository has the run number 1"))
-def then_other_run_number(ctx: ScenarioContext) -> None:
+def then_other_run_number(ctx: ScenarioContext, ci_world: CiWorld) -> None:
     """Another repository's numbering starts again at 1."""
-    other = world(ctx).other_repo
+    other = ci_world.other_repo
     assert other is not None, "add `Given another repository has already had a workflow run`"
     assert find_run(ctx, other, "earlier.yml").get("run_number") == 1
 
 
 @then(phrase("the ids of the three runs are distinct"))
-def then_run_ids_distinct(ctx: ScenarioContext) -> None:
+def then_run_ids_distinct(ctx: ScenarioContext, ci_world: CiWorld) -> None:
     """Run ids are unique across the service, unlike run numbers."""
-    other = world(ctx).other_repo
+    other = ci_world.other_repo
     assert other is not None, "add `Given another repository has already had a workflow run`"
-    ids = [int(run["id"]) for run in runs_of(ctx, the_repo(ctx))] + [int(find_run(ctx, other, "earlier.yml")["id"])]
+    ids = [int(run["id"]) for run in runs_of(ctx, ci_world.repository())] + [
+        int(find_run(ctx, other, "earlier.yml")["id"])
+    ]
     assert len(ids) == 3 and len(set(ids)) == 3, f"run ids {ids} are not three distinct ids"
 
 
@@ -148,14 +142,14 @@ def then_run_ids_distinct(ctx: ScenarioContext) -> None:
 
 
 @when(phrase("the repository's owner lists the tasks"))
-def list_tasks(ctx: ScenarioContext) -> None:
+def list_tasks(ctx: ScenarioContext, ci_world: CiWorld) -> None:
     """GET .../actions/tasks."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).list_tasks(repo.owner, repo.name)
+    repo = ci_world.repository()
+    ctx.response = owner_actions(ctx, repo).list_tasks(repo.owner, repo.name)
 
 
 def _only_task(ctx: ScenarioContext) -> dict[str, Any]:
-    tasks = _list(ctx, "workflow_runs")
+    tasks = listed_items(ctx, "workflow_runs")
     assert len(tasks) == 1, f"expected one task, got {len(tasks)}"
     return tasks[0]
 
@@ -163,8 +157,8 @@ def _only_task(ctx: ScenarioContext) -> dict[str, Any]:
 @then(phrase("the task list holds {count:d} task with a total_count of {total:d}"))
 def then_task_count(ctx: ScenarioContext, count: int, total: int) -> None:
     """The tasks array and its total."""
-    assert len(_list(ctx, "workflow_runs")) == count
-    assert _total(ctx) == total, f"total_count is {_total(ctx)!r}, expected {total}"
+    assert len(listed_items(ctx, "workflow_runs")) == count
+    assert total_count(ctx) == total, f"total_count is {total_count(ctx)!r}, expected {total}"
 
 
 @then(phrase('the task is named "{name}" with workflow_id "{workflow_id}" and event "{event}"'))
@@ -177,26 +171,26 @@ def then_task_identity(ctx: ScenarioContext, name: str, workflow_id: str, event:
 
 
 @then(phrase("the task is on the default branch at the pushed commit with run number {number:d}"))
-def then_task_origin(ctx: ScenarioContext, number: int) -> None:
+def then_task_origin(ctx: ScenarioContext, ci_world: CiWorld, number: int) -> None:
     """head_branch, head_sha and run_number of the task, and its id is the task the runner holds."""
-    task, repo = _only_task(ctx), the_repo(ctx)
+    task, repo = _only_task(ctx), ci_world.repository()
     assert task.get("head_branch") == repo.default_branch, f"head_branch is {task.get('head_branch')!r}"
-    assert task.get("head_sha") in world(ctx).commits.values(), f"head_sha {task.get('head_sha')!r} was not pushed"
+    assert task.get("head_sha") in ci_world.commits.values(), f"head_sha {task.get('head_sha')!r} was not pushed"
     assert task.get("run_number") == number, f"run_number is {task.get('run_number')!r}"
-    assert task.get("id") == held_job(ctx).task_id, (
-        f"id is {task.get('id')!r}, the runner holds {held_job(ctx).task_id}"
+    assert task.get("id") == ci_world.held_job().task_id, (
+        f"id is {task.get('id')!r}, the runner holds {ci_world.held_job().task_id}"
     )
 
 
 @then(phrase("the task's url is a relative path that names the run"))
-def then_task_url(ctx: ScenarioContext) -> None:
+def then_task_url(ctx: ScenarioContext, ci_world: CiWorld) -> None:
     """url is a path (no scheme, no host) ending in the run's number or id."""
-    task, repo = _only_task(ctx), the_repo(ctx)
+    task, repo = _only_task(ctx), ci_world.repository()
     url = str(task.get("url"))
     assert url.startswith("/") and not url.startswith("//"), f"url {url!r} is not a relative path"
     assert f"/{repo.owner}/{repo.name}/actions/runs/" in url, f"url {url!r} is not the run's web path"
     last = url.rstrip("/").rsplit("/", 1)[-1]
-    assert last in {str(task.get("run_number")), str(held_job(ctx).run_id)}, f"url {url!r} does not name the run"
+    assert last in {str(task.get("run_number")), str(ci_world.held_job().run_id)}, f"url {url!r} does not name the run"
 
 
 @then(phrase("the task's created_at, updated_at and run_started_at are ISO 8601 with a UTC offset"))
@@ -223,230 +217,76 @@ def then_task_status(ctx: ScenarioContext, status: str) -> None:
     assert task.get("status") == status, f"status is {task.get('status')!r}, expected {status!r}"
 
 
-# ---------------------------------------------------------------- jobs
-
-
-def _jobs_of_run(ctx: ScenarioContext, file_name: str) -> list[dict[str, Any]]:
-    repo = the_repo(ctx)
-    run = find_run(ctx, repo, file_name)
-    response = actions_of(ctx, repo).list_run_jobs(repo.owner, repo.name, int(run["id"]))
-    assert response.status_code == 200, f"listing jobs answered {response.status_code}: {response.text[:300]}"
-    jobs = json_of(response).get("jobs")
-    assert isinstance(jobs, list), f"no jobs array: {response.text[:300]}"
-    return jobs
-
-
-def _job_named(ctx: ScenarioContext, name: str, file_name: str = "pipeline.yml") -> dict[str, Any]:
-    for job in _jobs_of_run(ctx, file_name):
-        if job.get("name") == name:
-            return job
-    raise AssertionError(f'no job "{name}" in the run of "{file_name}"')
-
-
-@when(phrase('the repository\'s owner lists the jobs of the run of "{file_name}"'))
-def list_run_jobs(ctx: ScenarioContext, file_name: str) -> None:
-    """GET .../actions/runs/{run}/jobs."""
-    repo = the_repo(ctx)
-    run = find_run(ctx, repo, file_name)
-    ctx.response = actions_of(ctx, repo).list_run_jobs(repo.owner, repo.name, int(run["id"]))
-
-
-@when(phrase("the repository's owner lists the jobs of the repository"))
-def list_repo_jobs(ctx: ScenarioContext) -> None:
-    """GET .../actions/jobs."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).list_jobs(repo.owner, repo.name)
-
-
-@when(phrase("the repository's owner lists the jobs at user scope"))
-def list_user_jobs(ctx: ScenarioContext) -> None:
-    """GET /user/actions/jobs."""
-    ctx.response = actions_of(ctx, the_repo(ctx)).user_jobs()
-
-
-@when(phrase('the repository\'s owner gets the job "{name}"'))
-def get_job(ctx: ScenarioContext, name: str) -> None:
-    """GET .../actions/jobs/{job_id}."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).get_job(repo.owner, repo.name, int(_job_named(ctx, name)["id"]))
-
-
-@when(phrase('the repository\'s owner gets the job "{name}" through the second repository'))
-def get_job_elsewhere(ctx: ScenarioContext, name: str) -> None:
-    """GET .../actions/jobs/{job_id} under another repository of the owner."""
-    second = world(ctx).second_repo
-    assert second is not None, "add `Given the repository's owner has a second repository`"
-    job_id = int(_job_named(ctx, name)["id"])
-    ctx.response = actions_of(ctx, second).get_job(second.owner, second.name, job_id)
-
-
-@when(phrase('the mock runner sends the log lines "{lines}"'))
-def send_log_lines(ctx: ScenarioContext, lines: str) -> None:
-    """UpdateLog from index 0 with these rows, then no more."""
-    job = held_job(ctx)
-    now = Timestamp()
-    now.GetCurrentTime()
-    rows = [runner_pb2.LogRow(time=now, content=line) for line in _names(lines)]
-    ack = job.runner.update_log(job.task_id, 0, rows, no_more=True)
-    assert ack == len(rows), f"UpdateLog acknowledged {ack} of {len(rows)} rows"
-
-
-@when(phrase('the repository\'s owner gets the log of the job "{name}"'))
-def get_job_log(ctx: ScenarioContext, name: str) -> None:
-    """GET .../actions/jobs/{job_id}/logs."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).job_logs(repo.owner, repo.name, int(_job_named(ctx, name)["id"]))
-
-
-@then(phrase('the REST job list holds exactly the jobs "{names}" with a total_count of {total:d}'))
-def then_job_list(ctx: ScenarioContext, names: str, total: int) -> None:
-    """The listed job names and the total."""
-    listed = sorted(str(job.get("name")) for job in _list(ctx, "jobs"))
-    assert listed == sorted(_names(names)), f"listed jobs {listed}, expected {sorted(_names(names))}"
-    assert _total(ctx) == total, f"total_count is {_total(ctx)!r}, expected {total}"
-
-
-@then(phrase('the REST job list includes the jobs "{names}"'))
-def then_job_list_includes(ctx: ScenarioContext, names: str) -> None:
-    """The jobs of this repository's run are among the listed ones (by id)."""
-    wanted = {int(_job_named(ctx, name)["id"]) for name in _names(names)}
-    listed = {job.get("id") for job in _list(ctx, "jobs")}
-    assert wanted <= listed, f"jobs {sorted(wanted - listed)} are not listed"
-
-
-@then(phrase('the job "{name}" has the labels "{labels}"'))
-def then_job_labels(ctx: ScenarioContext, name: str, labels: str) -> None:
-    """A job's labels are its runs-on labels."""
-    job = next((job for job in _list(ctx, "jobs") if job.get("name") == name), None)
-    assert job is not None, f'no job "{name}" listed'
-    assert sorted(job.get("labels") or []) == sorted(_names(labels)), f"labels are {job.get('labels')!r}"
-
-
-@then(phrase('every listed job belongs to the run of "{file_name}"'))
-def then_jobs_of_run(ctx: ScenarioContext, file_name: str) -> None:
-    """run_id of every listed job is the run's id."""
-    run_id = find_run(ctx, the_repo(ctx), file_name)["id"]
-    assert all(job.get("run_id") == run_id for job in _list(ctx, "jobs")), f"not every job has run_id {run_id}"
-
-
-@then(phrase('the job "{name}" has status "{status}"'))
-def then_job_status(ctx: ScenarioContext, name: str, status: str) -> None:
-    """A job's REST status."""
-    actual = _job_named(ctx, name).get("status")
-    assert actual == status, f'the job "{name}" has status {actual!r}, expected {status!r}'
-
-
-@then(phrase('the job "{name}" has status "{first}" or "{second}"'))
-def then_job_status_either(ctx: ScenarioContext, name: str, first: str, second: str) -> None:
-    """A job's REST status is one of two version-dependent names."""
-    actual = _job_named(ctx, name).get("status")
-    assert actual in (first, second), f'the job "{name}" has status {actual!r}, expected {first!r} or {second!r}'
-
-
-@then(phrase('the job "{name}" has completed with conclusion "{conclusion}"'))
-def then_job_concluded(ctx: ScenarioContext, name: str, conclusion: str) -> None:
-    """status completed and the reported conclusion."""
-    job = _job_named(ctx, name)
-    assert (job.get("status"), job.get("conclusion")) == ("completed", conclusion), (
-        f'the job "{name}" is {job.get("status")!r} with conclusion {job.get("conclusion")!r}'
-    )
-
-
-@then(phrase('the task handed out is the job "{name}"'))
-def then_task_is_job(ctx: ScenarioContext, name: str) -> None:
-    """The held task runs this job (its id is the job's, and the context names it)."""
-    held = held_job(ctx)
-    job = _job_named(ctx, name)
-    assert held.job_id == job.get("id"), f"the runner holds job {held.job_id}, {name!r} is job {job.get('id')}"
-
-
-@then(phrase('the REST job is "{name}" of the run of "{file_name}"'))
-def then_rest_job(ctx: ScenarioContext, name: str, file_name: str) -> None:
-    """The job read by id is that job of that run."""
-    body = response_json(ctx)
-    run_id = find_run(ctx, the_repo(ctx), file_name)["id"]
-    assert (body.get("name"), body.get("run_id")) == (name, run_id), (
-        f"got job {body.get('name')!r} of run {body.get('run_id')!r}"
-    )
-
-
-@then(phrase('the log holds the lines "{lines}" in that order'))
-def then_log_lines(ctx: ScenarioContext, lines: str) -> None:
-    """Each sent line appears in the log text, in order."""
-    text = ctx.last_response().text
-    position = 0
-    for line in _names(lines):
-        found = text.find(line, position)
-        assert found >= 0, f"{line!r} is not in the log (after position {position}): {text[:500]!r}"
-        position = found + len(line)
-
-
 # ---------------------------------------------------------------- workflows and dispatch
 
 
 @when(phrase("the repository's owner lists the workflows"))
-def list_workflows(ctx: ScenarioContext) -> None:
+def list_workflows(ctx: ScenarioContext, ci_world: CiWorld) -> None:
     """GET .../actions/workflows."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).list_workflows(repo.owner, repo.name)
+    repo = ci_world.repository()
+    ctx.response = owner_actions(ctx, repo).list_workflows(repo.owner, repo.name)
 
 
 @when(phrase('the repository\'s owner gets the workflow "{workflow_id}"'))
-def get_workflow(ctx: ScenarioContext, workflow_id: str) -> None:
+def get_workflow(ctx: ScenarioContext, ci_world: CiWorld, workflow_id: str) -> None:
     """GET .../actions/workflows/{workflow_id}."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).get_workflow(repo.owner, repo.name, workflow_id)
+    repo = ci_world.repository()
+    ctx.response = owner_actions(ctx, repo).get_workflow(repo.owner, repo.name, workflow_id)
 
 
 @when(phrase('the repository\'s owner dispatches "{workflow_id}" on the default branch with run details'))
-def dispatch_with_details(ctx: ScenarioContext, workflow_id: str) -> None:
+def dispatch_with_details(
+    ctx: ScenarioContext, workflow_notes: WorkflowNotes, ci_world: CiWorld, workflow_id: str
+) -> None:
     """POST .../dispatches?return_run_details=true."""
-    repo = the_repo(ctx)
-    api = actions_of(ctx, repo)
+    repo = ci_world.repository()
+    api = owner_actions(ctx, repo)
     ctx.response = api.dispatch(repo.owner, repo.name, workflow_id, repo.default_branch, return_run_details=True)
+    if ctx.response.status_code == 200:
+        workflow_notes.dispatched_run_id = json_of(ctx.response).get("workflow_run_id")
 
 
 @when(phrase('the repository\'s owner dispatches "{workflow_id}" on the default branch'))
-def dispatch(ctx: ScenarioContext, workflow_id: str) -> None:
+def dispatch(ctx: ScenarioContext, ci_world: CiWorld, workflow_id: str) -> None:
     """POST .../dispatches without run details."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).dispatch(repo.owner, repo.name, workflow_id, repo.default_branch)
+    repo = ci_world.repository()
+    ctx.response = owner_actions(ctx, repo).dispatch(repo.owner, repo.name, workflow_id, repo.default_branch)
 
 
 @when(phrase('the repository\'s owner dispatches "{workflow_id}" on the ref "{ref}"'))
-def dispatch_on_ref(ctx: ScenarioContext, workflow_id: str, ref: str) -> None:
+def dispatch_on_ref(ctx: ScenarioContext, ci_world: CiWorld, workflow_id: str, ref: str) -> None:
     """POST .../dispatches with an explicit ``ref`` (a branch, a full ref, or something that names nothing)."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).dispatch(repo.owner, repo.name, workflow_id, ref)
+    repo = ci_world.repository()
+    ctx.response = owner_actions(ctx, repo).dispatch(repo.owner, repo.name, workflow_id, ref)
 
 
 @when(phrase('the repository\'s owner dispatches "{workflow_id}" with a ref that is a number'))
-def dispatch_numeric_ref(ctx: ScenarioContext, workflow_id: str) -> None:
+def dispatch_numeric_ref(ctx: ScenarioContext, ci_world: CiWorld, workflow_id: str) -> None:
     """POST .../dispatches with ``{"ref": 5}``: the body does not bind to CreateActionWorkflowDispatch."""
-    repo = the_repo(ctx)
+    repo = ci_world.repository()
     path = f"repos/{repo.full_name}/actions/workflows/{quote_path(workflow_id)}/dispatches"
-    ctx.response = actions_of(ctx, repo).http.post(path, json={"ref": 5})
+    ctx.response = owner_actions(ctx, repo).http.post(path, json={"ref": 5})
 
 
 @when(phrase('the repository\'s owner dispatches "{workflow_id}" without a ref'))
-def dispatch_without_ref(ctx: ScenarioContext, workflow_id: str) -> None:
+def dispatch_without_ref(ctx: ScenarioContext, ci_world: CiWorld, workflow_id: str) -> None:
     """POST .../dispatches with a body lacking ref."""
-    repo = the_repo(ctx)
-    ctx.response = actions_of(ctx, repo).dispatch(repo.owner, repo.name, workflow_id, None)
+    repo = ci_world.repository()
+    ctx.response = owner_actions(ctx, repo).dispatch(repo.owner, repo.name, workflow_id, None)
 
 
 @then(phrase('the REST workflow list holds exactly "{ids}" with a total_count of {total:d}'))
 def then_workflow_list(ctx: ScenarioContext, ids: str, total: int) -> None:
     """The listed workflow ids (file names) and the total."""
-    listed = sorted(str(item.get("id")) for item in _list(ctx, "workflows"))
-    assert listed == sorted(_names(ids)), f"listed workflows {listed}"
-    assert _total(ctx) == total, f"total_count is {_total(ctx)!r}, expected {total}"
+    listed = sorted(str(item.get("id")) for item in listed_items(ctx, "workflows"))
+    assert listed == sorted(comma_list(ids)), f"listed workflows {listed}"
+    assert total_count(ctx) == total, f"total_count is {total_count(ctx)!r}, expected {total}"
 
 
 @then(phrase('the workflow "{workflow_id}" is named "{name}" at the path "{path}" in state "{state}"'))
 def then_workflow_fields(ctx: ScenarioContext, workflow_id: str, name: str, path: str, state: str) -> None:
     """name, path and state of a listed workflow."""
-    item = next((item for item in _list(ctx, "workflows") if item.get("id") == workflow_id), None)
+    item = next((item for item in listed_items(ctx, "workflows") if item.get("id") == workflow_id), None)
     assert item is not None, f'no workflow "{workflow_id}" listed'
     actual = (item.get("name"), item.get("path"), item.get("state"))
     assert actual == (name, path, state), f"workflow is {actual!r}"
@@ -462,36 +302,36 @@ def then_rest_workflow(ctx: ScenarioContext, workflow_id: str, name: str) -> Non
 
 
 @then(phrase('the run details name a run of the repository with event "{event}"'))
-def then_run_details(ctx: ScenarioContext, event: str) -> None:
+def then_run_details(ctx: ScenarioContext, ci_world: CiWorld, event: str) -> None:
     """workflow_run_id is a run of this repository, with that event, and run_url points to it."""
-    body, repo = response_json(ctx), the_repo(ctx)
+    body, repo = response_json(ctx), ci_world.repository()
     run_id = body.get("workflow_run_id")
     assert isinstance(run_id, int) and run_id > 0, f"workflow_run_id is {run_id!r}"
     assert str(body.get("run_url", "")).endswith(f"/repos/{repo.owner}/{repo.name}/actions/runs/{run_id}")
-    response = actions_of(ctx, repo).get_run(repo.owner, repo.name, run_id)
+    response = owner_actions(ctx, repo).get_run(repo.owner, repo.name, run_id)
     assert response.status_code == 200, f"the run {run_id} answered {response.status_code}"
     run = json_of(response)
     assert run.get("event") == event, f"the run's event is {run.get('event')!r}"
-    ctx.remember("dispatched run", run)
 
 
 @then(phrase("the task handed out belongs to the dispatched run"))
-def then_task_of_dispatched_run(ctx: ScenarioContext) -> None:
+def then_task_of_dispatched_run(workflow_notes: WorkflowNotes, ci_world: CiWorld) -> None:
     """The runner took a job of the run the dispatch reported."""
-    run = ctx.recall("dispatched run")
-    held = held_job(ctx)
-    assert held.run_id == run["id"], f"the runner took a job of run {held.run_id}, the dispatch made run {run['id']}"
+    dispatched = workflow_notes.dispatched_run_id
+    assert dispatched is not None, "add `When the repository's owner dispatches ... with run details`"
+    held = ci_world.held_job()
+    assert held.run_id == dispatched, f"the runner took a job of run {held.run_id}, the dispatch made run {dispatched}"
 
 
 @then(phrase('the repository has a run of "{file_name}" with event "{event}"'))
-def then_has_run(ctx: ScenarioContext, file_name: str, event: str) -> None:
+def then_has_run(ctx: ScenarioContext, ci_world: CiWorld, file_name: str, event: str) -> None:
     """A run of the workflow with that event exists."""
-    run = find_run(ctx, the_repo(ctx), file_name)
+    run = find_run(ctx, ci_world.repository(), file_name)
     assert run.get("event") == event, f"the run's event is {run.get('event')!r}"
 
 
 @then(phrase("the repository has no workflow run"))
-def then_no_run(ctx: ScenarioContext) -> None:
+def then_no_run(ctx: ScenarioContext, ci_world: CiWorld) -> None:
     """The run list is empty (checked once the request that could have made one has answered)."""
-    runs = runs_of(ctx, the_repo(ctx))
+    runs = runs_of(ctx, ci_world.repository())
     assert not runs, f"unexpected runs: {[workflow_of(run) for run in runs]}"

@@ -14,7 +14,8 @@ from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory, SetupError, make_run_prefix
 from conformance.ledger import CleanupLedger
 from conformance.target import EmbeddedServer, api_url_of
-from steps.common import expand, phrase
+from steps.common import expand
+from steps.parsing import phrase
 
 
 def test_run_prefix_is_short_valid_and_unique() -> None:

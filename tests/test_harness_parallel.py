@@ -169,11 +169,12 @@ def test_the_controller_restores_bdd_step_reports_and_merges_the_workers_logs(tm
     assert not any(log.exists() for log in logs)
 
 
-def test_the_controller_hands_its_run_prefix_to_every_worker() -> None:
-    state: Any = SimpleNamespace(run_prefix="ck123456")
+def test_the_controller_hands_its_run_prefix_and_seed_to_every_worker() -> None:
+    state: Any = SimpleNamespace(run_prefix="ck123456", seed=4242)
     node = SimpleNamespace(workerinput={"workerid": "gw0"})
     ControllerPlugin(state).pytest_configure_node(node)
     assert node.workerinput["conformance_run_prefix"] == "ck123456"
+    assert node.workerinput["conformance_seed"] == 4242
 
 
 def _suite(tmp_path: Path, scenarios: str, *arguments: str, conftest: bool = True) -> subprocess.CompletedProcess[str]:

@@ -171,8 +171,11 @@ def _by_name(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def test_results_json_matches_its_schema(tiny_run: tuple[int, Path, str]) -> None:
-    _, report_dir, _ = tiny_run
-    validate(_results(report_dir), "results.schema")
+    _, report_dir, output = tiny_run
+    results = _results(report_dir)
+    validate(results, "results.schema")
+    seed = results["seed"]
+    assert f"seed: {seed} (--seed {seed} replays" in output, "a run without --seed prints the seed it drew"
 
 
 def test_every_verdict_and_the_exit_status(tiny_run: tuple[int, Path, str]) -> None:
@@ -302,7 +305,7 @@ def test_xdist_workers_give_the_same_results(tiny_run: tuple[int, Path, str], tm
     try:
         target = ("--target", base_url, "--token", server.admin_token)
         status, report_dir, output = _run(
-            tmp_path / "run", "tiny.feature", TINY_FEATURE, *TINY_ARGS, *target, "-n", "2"
+            tmp_path / "run", "tiny.feature", TINY_FEATURE, *TINY_ARGS, *target, "-n", "2", "--seed", "31337"
         )
     finally:
         server.stop()
@@ -316,6 +319,7 @@ def test_xdist_workers_give_the_same_results(tiny_run: tuple[int, Path, str], tm
     assert parallel["operation_coverage"]["covered"] == serial["operation_coverage"]["covered"]
     failed = _by_name(parallel)["A deliberately wrong expectation"]
     assert failed["transcript"] and failed["steps"], "a worker's transcript and steps reach the controller"
+    assert parallel["seed"] == 31337 and "seed: 31337 (--seed 31337 replays" in output, "--seed is the run's seed"
 
 
 def test_an_interrupted_run_still_reports_what_ran(tmp_path: Path) -> None:
