@@ -99,6 +99,7 @@ class Endpoint:
         return self.path.startswith(API + "/")
 
 
+UNDECLARED_REFUSAL = "this route declares no access rule"
 TEST_HOOKS = API + "/-/"
 """Paths of the reference's test hooks, served only with ``config.test_hooks``."""
 
@@ -148,7 +149,9 @@ def enforce_access() -> None:
         return
     endpoint = endpoint_of(current_app, url_rule.endpoint, request.method)
     if endpoint is None:
-        return
+        if request.method == "OPTIONS":  # Flask's automatic answer, which runs no view
+            return
+        raise Forbidden(UNDECLARED_REFUSAL)  # fail closed: a route added behind the tables' back runs for nobody
     principal = g.get("principal")
     is_job = principal is not None and principal.task_id is not None
     if is_job and not job_token_may(url_rule.rule, request.method, url_rule.endpoint):

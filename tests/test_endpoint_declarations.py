@@ -8,8 +8,20 @@ from flask import Flask
 
 from reference_server.access import Rule
 from reference_server.app import declared_endpoints
-from reference_server.endpoints import EMPTY, FILE, RAW_TEXT, SURFACES, TAGS, TEXT, WIRE, Endpoint, endpoint_of
+from reference_server.endpoints import (
+    EMPTY,
+    FILE,
+    RAW_TEXT,
+    SURFACES,
+    TAGS,
+    TEXT,
+    UNDECLARED_REFUSAL,
+    WIRE,
+    Endpoint,
+    endpoint_of,
+)
 from reference_server.misc.apibodies import MODELS
+from reference_server.misc.apidoc import swagger2
 from reference_server.misc.openapi_schemas import SCHEMAS_DIR, schema_files
 
 DECLARED = declared_endpoints()
@@ -58,8 +70,14 @@ def test_every_declaration_says_what_it_answers(endpoint: Endpoint) -> None:
     assert endpoint.returns is not None, f"{_name(endpoint)} declares no success answer (returns=...)"
 
 
-def test_a_route_without_a_declaration_fails_the_description(app: Flask) -> None:
-    """A route added behind the table's back has no tag or rule: the API description refuses to build."""
-    app.add_url_rule("/api/v1/undeclared", endpoint="undeclared", view_func=lambda: "", methods=["GET"])
+def test_a_route_without_a_declaration_runs_for_nobody_and_fails_the_description(
+    app: Flask, admin_headers: dict[str, str]
+) -> None:
+    """A route added behind the table's back has no tag or rule: it refuses every caller (the access check
+    fails closed, before the view) and the API description refuses to build, naming it."""
+    app.add_url_rule("/api/v1/undeclared", endpoint="undeclared", view_func=lambda: "ran", methods=["GET"])
     with app.test_client() as client:
-        assert client.get("/swagger.v1.json").status_code == 500
+        refused = client.get("/api/v1/undeclared", headers=admin_headers)
+        assert refused.status_code == 403 and refused.get_json()["message"] == UNDECLARED_REFUSAL
+    with app.app_context(), pytest.raises(LookupError, match="undeclared GET"):
+        swagger2(app, app.extensions["forge"])
