@@ -13,7 +13,9 @@ from forge_proto import runner_pb2
 from test_server_actions_support import SIMPLE_WORKFLOW, World, world
 
 from conformance.receiver import ReceivedRequest, WebhookReceiver, receiver_address
+from reference_server.access import PUBLIC
 from reference_server.actions.status import Status
+from reference_server.endpoints import Endpoint, register_endpoints
 from reference_server.errors import Unprocessable
 from reference_server.events import JobStatusEvent, RunStatusEvent
 from reference_server.webhooks import store
@@ -248,7 +250,8 @@ def test_deliveries_of_a_failed_request_are_dropped(app: Flask, receiver: Webhoo
             raise Unprocessable("refused after announcing")
         return Response("ok", status=status)
 
-    app.add_url_rule("/test/announce/<int:status>", view_func=announce_then)
+    announce = Endpoint("GET", "/test/announce/<int:status>", "testAnnounce", announce_then, "reference", PUBLIC)
+    register_endpoints(app, [announce], test_hooks=True)  # a declared route: undeclared ones refuse every caller
     client = app.test_client()
     assert client.get("/test/announce/422").status_code == 422
     _drain(app)
