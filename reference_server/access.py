@@ -23,13 +23,23 @@ __all__ = [
     "PUBLIC",
     "RUNNER",
     "SIGNED",
+    "Need",
+    "OrgNeed",
     "Rule",
+    "UserNeed",
     "basic",
     "job_token_may",
     "token",
 ]
 
 Kind = Literal["public", "token", "basic", "admin", "signed", "runner", "job", "git"]
+Need = Literal["read", "write", "admin", "owner"]
+"""What a caller needs on a repository: Gitea's reader, writer, admin (``reqAdmin``) or owner (``reqOwner``)."""
+OrgNeed = Literal["visible", "member", "owner"]
+"""What a caller needs on an organization: to see it, to be in one of its teams, or to be one of its owners."""
+UserNeed = Literal["exists", "visible", "self"]
+"""What a caller needs on the account a path names: that it exists (user or organization), that the caller may
+see it, or that it is a user and the caller itself (or a site admin)."""
 
 
 @dataclass(frozen=True)
@@ -49,16 +59,34 @@ class Rule:
     """Whether an anonymous GET is let through to the permission check (public resources)."""
     write_on_read: bool = False
     """Whether even GET needs ``write:`` (the legacy GET of a runner registration token creates one)."""
+    repo: Need | None = None
+    """The permission needed on the repository the path names (``<owner>/<repo>``), checked after the scopes:
+    404 when the caller cannot see it, 403 when it can but lacks the rest."""
+    org: OrgNeed | None = None
+    """The standing needed in the organization the path names (``<org>``), checked after the scopes: 404
+    when the caller cannot see it, 403 when it can but is not a member or an owner (site admins pass)."""
+    user: UserNeed | None = None
+    """What is needed on the account the path names (``<username>``), checked after the scopes: 404 when it
+    does not exist or the caller cannot see it, 403 when it is somebody else's (site admins pass)."""
 
 
-def token(*categories: str, anonymous_read: bool = False, write_on_read: bool = False) -> Rule:
-    """An account-token route needing every category in ``categories``."""
-    return Rule(("token",), tuple(categories), anonymous_read, write_on_read)
+def token(
+    *categories: str,
+    anonymous_read: bool = False,
+    write_on_read: bool = False,
+    repo: Need | None = None,
+    org: OrgNeed | None = None,
+    user: UserNeed | None = None,
+) -> Rule:
+    """An account-token route needing every category in ``categories`` and, on the repository, organization
+    or account its path names, the permission ``repo``, the standing ``org`` or the relation ``user``."""
+    return Rule(("token",), tuple(categories), anonymous_read, write_on_read, repo, org, user)
 
 
-def basic(*categories: str) -> Rule:
-    """A route that needs the account's password in basic authentication (token management)."""
-    return Rule(("basic",), tuple(categories))
+def basic(*categories: str, user: UserNeed | None = None) -> Rule:
+    """A route that needs the account's password in basic authentication (token management), acting on the
+    account its path names as ``user`` says."""
+    return Rule(("basic",), tuple(categories), user=user)
 
 
 PUBLIC = Rule(("public",))

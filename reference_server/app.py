@@ -20,7 +20,7 @@ from .db import Database
 from .deploy_tokens.models import git_principal_for_token
 from .diskfull import INSUFFICIENT_STORAGE, is_disk_full
 from .diskfull import MESSAGE as DISK_FULL_MESSAGE
-from .endpoints import Endpoint, enforce_access, register_endpoints
+from .endpoints import Endpoint, enforce_access, enforce_permissions, register_endpoints
 from .errors import ApiError, ConnectError, TwirpError
 from .events import EventBus
 from .families import FAMILIES, SCHEMAS
@@ -191,6 +191,7 @@ def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = Non
             register_endpoints(app, family.endpoints, test_hooks=config.test_hooks)
             if family.register is not None:  # wiring besides routes: events, hooks, workers
                 family.register(app)
+    app.before_request(enforce_permissions)  # after the families' own hooks (the redirects of renamed accounts)
     if configure is not None:
         configure(app)
     app.wsgi_app = SubPathMiddleware(app.wsgi_app, config.sub_path)  # type: ignore[method-assign]

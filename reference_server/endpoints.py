@@ -2,11 +2,12 @@
 
 One :class:`Endpoint` says everything the rest of the server needs about an operation: its method and
 path, Gitea's operation id, the view, the API tag, who may call it (:class:`~.access.Rule`: the kinds
-of credentials and the token scope categories), the request body's option model, and the success
-answer (status and ``schemas/`` file). From these the app registers the routes
-(:func:`register_endpoints`), refuses callers before any view runs (:func:`enforce_access`), the
-security tests enumerate the rules, and ``misc.apidoc`` builds ``swagger.v1.json`` and
-``openapi3.v1.json``. Nothing else declares an endpoint.
+of credentials, the token scope categories, the permission needed on the repository or organization the path
+names), the request body's option model, and the success answer (status and ``schemas/`` file). From these
+the app registers the routes (:func:`register_endpoints`), refuses callers before any view runs
+(:func:`enforce_access`, :func:`enforce_permissions`; the view then reads what was found with
+``permissions.current_repo`` or ``current_org``), the security tests enumerate the rules, and
+``misc.apidoc`` builds ``swagger.v1.json`` and ``openapi3.v1.json``. Nothing else declares an endpoint.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from flask import Flask, current_app, g, request
 from .access import JOB_TOKEN_REFUSAL, Rule, job_token_may
 from .auth import check_scope, current_principal
 from .errors import BasicAuthRequired, Forbidden
+from .permissions import enforce_path_targets
 
 __all__ = [
     "ANY_METHOD",
@@ -31,6 +33,7 @@ __all__ = [
     "endpoint_of",
     "endpoints_of",
     "enforce_access",
+    "enforce_permissions",
     "register_endpoints",
 ]
 
@@ -81,7 +84,7 @@ class Endpoint:
     """One of :data:`TAGS` for the REST API, of :data:`SURFACES` elsewhere."""
     access: Rule
     body: str | None = None
-    """The request body's option model (``misc.apibodies``), :data:`RAW_TEXT`, or None for none."""
+    """The request body's option model (``option_models``), :data:`RAW_TEXT`, or None for none."""
     status: int = 200
     """The success status."""
     returns: str | None = None
@@ -157,10 +160,22 @@ def enforce_access() -> None:
     if is_job and not job_token_may(url_rule.rule, request.method, url_rule.endpoint):
         raise Forbidden(JOB_TOKEN_REFUSAL)
     _check(endpoint.access)
+    g.endpoint = endpoint
+
+
+def enforce_permissions() -> None:
+    """Refuse the caller by the permission the matched route declares on the repository or organization its
+    path names (a ``before_request`` after :func:`enforce_access` and after the redirects of renamed
+    accounts, which answer for names no account holds any more)."""
+    endpoint: Endpoint | None = g.get("endpoint")
+    if endpoint is not None and {"token", "basic"} & set(endpoint.access.kinds):
+        rule = endpoint.access
+        enforce_path_targets(rule.repo, rule.org, rule.user, request.view_args)
 
 
 def _check(rule: Rule) -> None:
-    """The account checks of a rule; the other kinds (signed URLs, runners, jobs, Git) are their surfaces' own."""
+    """The account checks of a rule (the permission on a repository or organization comes after, in
+    :func:`enforce_permissions`); the other kinds (signed URLs, runners, jobs, Git) are their surfaces' own."""
     write = True if rule.write_on_read else None
     if "admin" in rule.kinds:
         check_scope("admin", write=write)

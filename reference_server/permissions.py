@@ -8,24 +8,27 @@ only, so asking a permission question never means importing another family's mod
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any
 
 from flask import g
 
+from .access import Need, OrgNeed, UserNeed
 from .assignees import store as assignees_store
-from .auth import ALL_SCOPES, Principal, optional_principal
+from .auth import ALL_SCOPES, Principal, current_principal, optional_principal
 from .collaborators import store as collaborators_store
 from .collaborators.errors import NotRepoAdmin
 from .errors import Forbidden
 from .orgs import store as orgs_store
-from .orgs.errors import NotOrgOwner
+from .orgs.errors import NotOrgOwner, OrgNotFound
 from .repos.errors import RepoNotFound, RepoPermissionDenied
 from .repos.models import Repo, get_repo
+from .users.errors import UserNotFound
+from .users.models import User, find_account
 
 if TYPE_CHECKING:
     from .deploy_tokens.models import DeployToken
-    from .users.models import User
 
 __all__ = [
     "ACCESS_LEVELS",
@@ -38,20 +41,26 @@ __all__ = [
     "collaborator_access",
     "current_binding",
     "current_deploy_token",
+    "current_org",
+    "current_repo",
+    "current_user",
+    "enforce_path_targets",
+    "get_org",
     "git_permission",
     "is_org_member",
     "is_org_owner",
     "is_visible_to",
     "permission",
     "rank",
+    "require_org",
     "require_org_owner",
     "require_repo",
     "require_repo_admin",
     "require_self_or_admin",
+    "require_user",
     "team_permission_on",
 ]
 
-Need = Literal["read", "write", "admin", "owner"]
 ACCESS_LEVELS = ("none", "read", "write", "admin", "owner")
 """Gitea's access modes, lowest first."""
 
@@ -88,6 +97,28 @@ def require_org_owner(org: User, principal: Principal) -> None:
     """Site admins and owners pass; others get 403 ``Must be an organization owner``."""
     if not principal.is_admin and not is_org_owner(principal.user_id, org.id):
         raise NotOrgOwner("Must be an organization owner")
+
+
+def get_org(name: str, viewer: Principal | None) -> User:
+    """The organization with this name as the viewer may see it; 404 when missing, not an org or invisible."""
+    account = find_account(name)
+    if account is None or not account.is_org or not is_visible_to(account, viewer):
+        raise OrgNotFound(f"organization does not exist [name: {name}]")
+    return account
+
+
+def require_org(name: str, need: OrgNeed) -> User:
+    """The organization if the caller has the standing ``need`` in it (site admins have every standing):
+    404 when it cannot see it, 403 ``Must be an organization member`` or ``... owner`` otherwise."""
+    principal = optional_principal()
+    org = get_org(name, principal)
+    if need == "visible":
+        return org
+    if principal is None or not (principal.is_admin or is_org_member(principal.user_id, org.id)):
+        raise NotOrgOwner("Must be an organization member")
+    if need == "owner":
+        require_org_owner(org, principal)
+    return org
 
 
 def _team_mode(team_id: int, access: str) -> str:
@@ -207,6 +238,59 @@ def require_repo(owner: str, name: str, need: Need = "read") -> Repo:
     if need == "owner" and not allowed.is_owner:
         raise RepoPermissionDenied("user should be the owner of the repo")
     return repo
+
+
+def require_user(name: str, need: UserNeed) -> User:
+    """The account named ``name`` if the caller may act on it as ``need`` says: 404 ``user does not exist``
+    when it does not exist, the caller cannot see it, or (for ``self``) it is an organization; 403 when it is
+    another user's (site admins act for everybody)."""
+    account = find_account(name)
+    principal = optional_principal()
+    hidden = need == "visible" and account is not None and not is_visible_to(account, principal)
+    if account is None or hidden or (need == "self" and account.is_org):
+        raise UserNotFound(f"user does not exist [name: {name}]")
+    if need == "self":
+        require_self_or_admin(current_principal(), account)
+    return account
+
+
+def enforce_path_targets(
+    repo: Need | None, org: OrgNeed | None, user: UserNeed | None, path_values: Mapping[str, Any] | None
+) -> None:
+    """Check a route's declared permission on the repository (``<owner>/<repo>``), organization (``<org>``) or
+    account (``<username>``) its path names, before the view runs, and keep what was found for the view
+    (:func:`current_repo`, :func:`current_org`, :func:`current_user`)."""
+    values = path_values or {}
+    if repo is not None:
+        g.target_repo = require_repo(values["owner"], values["repo"], repo)
+    if org is not None:
+        g.target_org = require_org(values["org"], org)
+    if user is not None:
+        g.target_user = require_user(values["username"], user)
+
+
+def current_repo() -> Repo:
+    """The repository the route's path names, already checked against its declared permission."""
+    found: Repo | None = g.get("target_repo")
+    if found is None:
+        raise LookupError("this route declares no permission on a repository")
+    return found
+
+
+def current_org() -> User:
+    """The organization the route's path names, already checked against its declared standing."""
+    found: User | None = g.get("target_org")
+    if found is None:
+        raise LookupError("this route declares no standing in an organization")
+    return found
+
+
+def current_user() -> User:
+    """The account the route's path names, already checked against its declared need."""
+    found: User | None = g.get("target_user")
+    if found is None:
+        raise LookupError("this route declares no need on an account")
+    return found
 
 
 def require_repo_admin(repo: Repo, principal: Principal) -> None:

@@ -20,9 +20,9 @@ from reference_server.endpoints import (
     Endpoint,
     endpoint_of,
 )
-from reference_server.misc.apibodies import MODELS
 from reference_server.misc.apidoc import swagger2
 from reference_server.misc.openapi_schemas import SCHEMAS_DIR, schema_files
+from reference_server.option_models import MODELS
 
 DECLARED = declared_endpoints()
 
@@ -81,3 +81,17 @@ def test_a_route_without_a_declaration_runs_for_nobody_and_fails_the_description
         assert refused.status_code == 403 and refused.get_json()["message"] == UNDECLARED_REFUSAL
     with app.app_context(), pytest.raises(LookupError, match="undeclared GET"):
         swagger2(app, app.extensions["forge"])
+
+
+TARGETS = {"repo": "/repos/<owner>/<repo>", "org": "/orgs/<org>", "user": "/users/<username>"}
+"""Where a path names a repository, an organization or an account whose permission an account route must declare."""
+
+
+@pytest.mark.parametrize("endpoint", DECLARED, ids=_name)
+def test_a_route_naming_a_repository_organization_or_account_declares_what_it_needs(endpoint: Endpoint) -> None:
+    rule = endpoint.access
+    by_account = bool({"token", "basic"} & set(rule.kinds))
+    for target, prefix in TARGETS.items():
+        names_it = by_account and endpoint.path.removeprefix("/api/v1").startswith(prefix)
+        declared = getattr(rule, target) is not None
+        assert declared == names_it, f"{target} permission declared: {declared}, path names one: {names_it}"

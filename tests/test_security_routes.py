@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 import pytest
@@ -34,10 +34,13 @@ RUNNER = "/api/actions/runner.v1.RunnerService/"
 PLACEHOLDER = re.compile(r"<(?:(?P<converter>[^:>]+(?:\([^)]*\))?):)?(?P<name>[^>]+)>")
 
 
-def fill(rule: UrlRule) -> str:
-    """The rule's path with a harmless value per parameter (int 1, path ``a/b``, the first ``any`` choice)."""
+def fill(rule: UrlRule, values: Mapping[str, str] | None = None) -> str:
+    """The rule's path with the given ``values`` and a harmless value for every other parameter (int 1, path
+    ``a/b``, the first ``any`` choice)."""
 
     def value(match: re.Match[str]) -> str:
+        if values and match.group("name") in values:
+            return values[match.group("name")]
         converter = match.group("converter") or ""
         if converter.startswith("int"):
             return "1"

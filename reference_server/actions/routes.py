@@ -15,7 +15,7 @@ from ..context import forge
 from ..endpoints import ANY_METHOD, API, EMPTY, WIRE, Endpoint
 from ..errors import ApiError, Unprocessable
 from ..events import AccountDeletedEvent, PushEvent, RepoDeletedEvent, RunStatusEvent
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries, runner_protocol
 from .config_routes import CONFIG_ENDPOINTS
@@ -28,40 +28,33 @@ from .triggers import dispatch_workflow, on_push, on_repo_deleted
 from .workflow_run import on_run_status
 
 if TYPE_CHECKING:
-    from ..permissions import Need
-    from ..repos.models import Repo
+    pass
 
 __all__ = ["ENDPOINTS", "register"]
 
 log = logging.getLogger(__name__)
 
-
-def _repo(owner: str, name: str, need: Need = "read", *, anonymous_ok: bool = False) -> Repo:
-    """The repository with the needed permission (the scope was checked before the view)."""
-    return require_repo(owner, name, need)
-
-
 # --- workflows ------------------------------------------------------------------------------------
 
 
 def list_workflows(owner: str, repo: str) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     items = queries.default_branch_workflows(found)
     return json_response({"workflows": items, "total_count": len(items)})
 
 
 def get_workflow(owner: str, repo: str, workflow_id: str) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     return json_response(queries.default_branch_workflow(found, workflow_id))
 
 
 def disable_workflow(owner: str, repo: str, workflow_id: str) -> Response:
-    queries.set_workflow_state(_repo(owner, repo, "write"), workflow_id, disabled=True)
+    queries.set_workflow_state(current_repo(), workflow_id, disabled=True)
     return empty()
 
 
 def enable_workflow(owner: str, repo: str, workflow_id: str) -> Response:
-    queries.set_workflow_state(_repo(owner, repo, "write"), workflow_id, disabled=False)
+    queries.set_workflow_state(current_repo(), workflow_id, disabled=False)
     return empty()
 
 
@@ -99,7 +92,7 @@ def _dispatch_options() -> tuple[str, dict[str, str]]:
 
 
 def dispatch(owner: str, repo: str, workflow_id: str) -> Response:
-    found = _repo(owner, repo, "write")
+    found = current_repo()
     want_details = query_bool("return_run_details")
     ref, inputs = _dispatch_options()
     run = dispatch_workflow(found, workflow_id, ref, inputs, current_principal().user_id)
@@ -112,32 +105,32 @@ def dispatch(owner: str, repo: str, workflow_id: str) -> Response:
 
 
 def list_runs(owner: str, repo: str) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     page = page_params()
     runs, total = queries.runs_page(request.args, page.limit, page.offset, repo_id=found.id)
     return paged_response({"workflow_runs": [run_to_api(r, found) for r in runs], "total_count": total}, page, total)
 
 
 def get_run(owner: str, repo: str, run_id: str) -> Response:
-    found = _repo(owner, repo, anonymous_ok=True)
+    found = current_repo()
     return json_response(run_to_api(queries.run_of_repo(found, run_id), found))
 
 
 def delete_run(owner: str, repo: str, run_id: str) -> Response:
-    found = _repo(owner, repo, "write")
+    found = current_repo()
     queries.delete_run(queries.run_of_repo(found, run_id))
     return empty()
 
 
 def cancel_run(owner: str, repo: str, run_id: str) -> Response:
     """Reference-server route (Gitea adds it after 1.27): cancel a run's unfinished jobs and tasks."""
-    found = _repo(owner, repo, "write")
+    found = current_repo()
     queries.cancel_run(queries.run_of_repo(found, run_id))
     return empty()
 
 
 def list_run_jobs(owner: str, repo: str, run_id: str) -> Response:
-    found = _repo(owner, repo, anonymous_ok=True)
+    found = current_repo()
     run = queries.run_of_repo(found, run_id)
     page = page_params()
     jobs, total = queries.jobs_page(request.args, page.limit, page.offset, repo_id=found.id, run_id=run.id)
@@ -146,7 +139,7 @@ def list_run_jobs(owner: str, repo: str, run_id: str) -> Response:
 
 
 def list_jobs(owner: str, repo: str) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     page = page_params()
     jobs, total = queries.jobs_page(request.args, page.limit, page.offset, repo_id=found.id)
     payload = {"jobs": [job_to_api(job, queries.run_of_job(job), found) for job in jobs], "total_count": total}
@@ -154,13 +147,13 @@ def list_jobs(owner: str, repo: str) -> Response:
 
 
 def get_job(owner: str, repo: str, job_id: str) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     job = queries.job_of_repo(found, job_id)
     return json_response(job_to_api(job, queries.run_of_job(job), found))
 
 
 def get_job_logs(owner: str, repo: str, job_id: str) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     lines = queries.job_log_lines(queries.job_of_repo(found, job_id))
     body = "".join(line + "\n" for line in lines)
     response = Response(body, status=200, content_type="text/plain; charset=utf-8")
@@ -169,7 +162,7 @@ def get_job_logs(owner: str, repo: str, job_id: str) -> Response:
 
 
 def list_tasks(owner: str, repo: str) -> Response:
-    found = _repo(owner, repo, anonymous_ok=True)
+    found = current_repo()
     page = page_params()
     tasks, total = queries.tasks_page(found, page.limit, page.offset)
     entries = [entry for entry in (task_to_api(task) for task in tasks) if entry is not None]
@@ -209,7 +202,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_list_workflows_get",
         list_workflows,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         returns="action_workflow_list",
         errors=(400, 403, 404, 422),
     ),
@@ -219,7 +212,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_get_workflow_get",
         get_workflow,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         returns="action_workflow",
         errors=(400, 403, 404, 422),
     ),
@@ -229,7 +222,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_disable_workflow_put",
         disable_workflow,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         status=204,
         returns=EMPTY,
         errors=(400, 403, 404, 422),
@@ -240,7 +233,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_enable_workflow_put",
         enable_workflow,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         status=204,
         returns=EMPTY,
         errors=(400, 403, 404, 409, 422),
@@ -251,7 +244,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_dispatch_post",
         dispatch,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         body="CreateActionWorkflowDispatch",
         returns="action_run_details",
         errors=(400, 403, 404, 422),
@@ -262,7 +255,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_list_runs_get",
         list_runs,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         returns="action_workflow_run_list",
         errors=(400, 404),
     ),
@@ -272,7 +265,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_get_run_get",
         get_run,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="action_workflow_run",
     ),
     Endpoint(
@@ -281,7 +274,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_delete_run_delete",
         delete_run,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         status=204,
         returns=EMPTY,
     ),
@@ -291,7 +284,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_list_run_jobs_get",
         list_run_jobs,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="action_workflow_job_list",
     ),
     Endpoint(
@@ -300,7 +293,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_cancel_run_post",
         cancel_run,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         status=204,
         returns=EMPTY,
     ),
@@ -310,7 +303,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_list_jobs_get",
         list_jobs,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         returns="action_workflow_job_list",
         errors=(400, 404, 422),
     ),
@@ -320,7 +313,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_get_job_get",
         get_job,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         returns="action_workflow_job",
         errors=(400, 404),
     ),
@@ -330,7 +323,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_get_job_logs_get",
         get_job_logs,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         returns=EMPTY,
         errors=(400, 404),
     ),
@@ -340,7 +333,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "actions_list_tasks_get",
         list_tasks,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="action_task_list",
         errors=(400, 403, 404, 409, 422),
     ),

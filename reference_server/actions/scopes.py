@@ -9,7 +9,7 @@ site administrator.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import Response, request
@@ -19,8 +19,7 @@ from ..auth import current_principal
 from ..context import forge, now_seconds
 from ..endpoints import API, EMPTY, Endpoint
 from ..errors import Forbidden, NotFound, Unprocessable
-from ..orgs.models import get_org
-from ..permissions import is_org_member, is_org_owner, require_repo
+from ..permissions import current_org, current_repo
 from ..repos.models import Repo, get_repo_by_id
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries, runner_store
@@ -54,7 +53,8 @@ class Scope:
 
 
 def repo_scope(owner: str, repo: str) -> Scope:
-    return Scope(0, require_repo(owner, repo, "admin").id)
+    """A repository's runners and tokens: its admins (the route's declared permission)."""
+    return Scope(0, current_repo().id)
 
 
 def user_scope() -> Scope:
@@ -66,14 +66,10 @@ def user_scope() -> Scope:
     return Scope(principal.user_id, 0)
 
 
-def org_scope(org: str, *, owner: bool = True) -> Scope:
-    principal = current_principal()
-    account = get_org(org, principal)
-    if owner and not (principal.is_admin or is_org_owner(principal.user_id, account.id)):
-        raise Forbidden("Must be an organization owner")
-    if not owner and not (principal.is_admin or is_org_member(principal.user_id, account.id)):
-        raise Forbidden("Must be an organization member")
-    return Scope(account.id, 0)
+def org_scope(org: str) -> Scope:
+    """An organization's runners, runs and jobs: the standing in it is the route's declared rule (owners
+    manage runners, members list runs and jobs)."""
+    return Scope(current_org().id, 0)
 
 
 def admin_scope() -> Scope:
@@ -186,13 +182,13 @@ def _jobs(scope: Scope) -> Response:
 ScopeOf = Callable[..., Scope]
 
 
-def _bind(action: Callable[..., Response], resolve: ScopeOf, **resolve_options: Any) -> Any:
+def _bind(action: Callable[..., Response], resolve: ScopeOf) -> Any:
     """A view that resolves its scope from the URL's owner/repo/org arguments, then runs ``action``."""
     scope_keys = ("owner", "repo", "org")
 
     def view(**kwargs: str) -> Response:
         scope_args = [kwargs.pop(key) for key in scope_keys if key in kwargs]
-        scope = resolve(*scope_args, **resolve_options)
+        scope = resolve(*scope_args)
         return action(scope, **kwargs)
 
     return view
@@ -203,8 +199,8 @@ _SCOPES: list[tuple[str, str, ScopeOf, Rule, Rule, str]] = [
         "repo",
         "/repos/<owner>/<repo>/actions",
         repo_scope,
-        token("repository"),
-        token("repository", write_on_read=True),
+        token("repository", repo="admin"),
+        token("repository", write_on_read=True, repo="admin"),
         "repository",
     ),
     ("user", "/user/actions", user_scope, token("user"), token("user", write_on_read=True), "user"),
@@ -212,8 +208,8 @@ _SCOPES: list[tuple[str, str, ScopeOf, Rule, Rule, str]] = [
         "org",
         "/orgs/<org>/actions",
         org_scope,
-        token("organization"),
-        token("organization", write_on_read=True),
+        token("organization", org="owner"),
+        token("organization", write_on_read=True, org="owner"),
         "organization",
     ),
     ("admin", "/admin/actions", admin_scope, ADMIN, ADMIN_WRITE, "admin"),
@@ -250,14 +246,14 @@ def _runner_endpoints() -> list[Endpoint]:
 def _list_endpoints() -> list[Endpoint]:
     found = []
     for scope_name, prefix, resolve, rule, _, tag in _SCOPES:
-        options = {"owner": False} if scope_name == "org" else {}
         for name, (action, schema) in _LISTS.items():
             if scope_name == "repo":
                 continue  # a repository's runs and jobs are the run routes' (actions.routes)
-            view = _bind(action, resolve, **options)
+            view = _bind(action, resolve)
+            listing = replace(rule, org="member") if rule.org else rule  # members list runs and jobs
             found.append(
                 Endpoint(
-                    "GET", f"{API}{prefix}/{name}", f"actions_{scope_name}_{name}", view, tag, rule, returns=schema
+                    "GET", f"{API}{prefix}/{name}", f"actions_{scope_name}_{name}", view, tag, listing, returns=schema
                 )
             )
     return found

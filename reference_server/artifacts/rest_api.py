@@ -8,7 +8,6 @@ token never stands in for it.
 
 from __future__ import annotations
 
-from typing import Literal
 from urllib.parse import quote, urlencode
 
 from flask import Response, redirect, request
@@ -17,7 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..actions import models as actions
 from ..context import forge
 from ..errors import NotFound, Unauthorized
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..repos.models import get_repo
 from ..rest import empty, json_response, page_params, paged_response
 from ..signing import UrlCheck, stray_parameter
@@ -39,9 +38,9 @@ ZIP_PURPOSE = "ArtifactZip"
 PREFIX = "/api/v1/repos/<owner>/<repo>/actions"
 
 
-def _repo(owner: str, repo: str, need: Literal["read", "write"] = "read") -> tuple[int, str, str]:
-    """(id, owner name, repo name) after the scope check (before any lookup) and the access check."""
-    found = require_repo(owner, repo, need)
+def _repo() -> tuple[int, str, str]:
+    """(id, owner name, repo name) of the route's repository, checked before the view."""
+    found = current_repo()
     return found.id, found.owner_name, found.name
 
 
@@ -59,7 +58,7 @@ class _HeadShas:
 
 
 def _listing(owner: str, repo: str, run_id: int | None) -> Response:
-    repo_id, owner_name, repo_name = _repo(owner, repo)
+    repo_id, owner_name, repo_name = _repo()
     if run_id is not None:
         run = actions.get_run(run_id) if run_id <= store.MAX_ID else None
         if run is None or run.repo_id != repo_id:
@@ -85,20 +84,20 @@ def list_run_artifacts(owner: str, repo: str, run_id: int) -> Response:
 
 
 def get_artifact(owner: str, repo: str, artifact_id: int) -> Response:
-    repo_id, owner_name, repo_name = _repo(owner, repo)
+    repo_id, owner_name, repo_name = _repo()
     row = models.repo_artifact(repo_id, artifact_id)
     return json_response(artifact_to_api(row, owner_name, repo_name, _HeadShas()(row.run_id)))
 
 
 def delete_artifact(owner: str, repo: str, artifact_id: int) -> Response:
-    repo_id, _, _ = _repo(owner, repo, "write")
+    repo_id, _, _ = _repo()
     models.delete_by_id(models.repo_artifact(repo_id, artifact_id))
     return empty(204)
 
 
 def artifact_zip(owner: str, repo: str, artifact_id: int) -> BaseResponse:
     """302 to the signed raw URL (the official client asserts the redirect)."""
-    repo_id, owner_name, repo_name = _repo(owner, repo)
+    repo_id, owner_name, repo_name = _repo()
     row = models.repo_artifact(repo_id, artifact_id)
     fg = forge()
     if models.is_expired(row, fg.now()):

@@ -14,8 +14,7 @@ from ..auth import current_principal
 from ..endpoints import API, EMPTY, Endpoint
 from ..issues import models as issues
 from ..issues.presenters import issue_api
-from ..permissions import require_repo
-from ..repos import models as repos
+from ..permissions import current_repo
 from ..rest import empty, json_body, json_response
 from ..users.presenters import user_to_api
 from . import models
@@ -26,28 +25,22 @@ REPO = "/api/v1/repos/<owner>/<repo>"
 ISSUE = f"{REPO}/issues/<int:index>"
 
 
-def _reader_repo(owner: str, repo: str) -> repos.Repo:
-    """``reqToken`` + ``reqAnyRepoReader`` in the repository scope: 401, 403 scope, 404 invisible."""
-    current_principal()
-    return require_repo(owner, repo, "read")
-
-
 def list_assignees(owner: str, repo: str) -> Response:
     """Every user who can be assigned to the repository's issues, by name (not paged, as Gitea)."""
-    found = _reader_repo(owner, repo)
+    found = current_repo()
     return json_response([user_to_api(user) for user in models.assignable_users(found)])
 
 
 def check_repo_assignee(owner: str, repo: str, assignee: str) -> Response:
     """204 when the user can be assigned to issues of the repository, else 404."""
-    found = _reader_repo(owner, repo)
+    found = current_repo()
     models.check_assignable(found, assignee)
     return empty()
 
 
 def check_issue_assignee(owner: str, repo: str, index: int, assignee: str) -> Response:
     """Gitea's ``issueCheckAssignee``: 204 when the user could be assigned to this issue (unknown issue 404)."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     issues.get_issue(found, index)
     models.check_assignable(found, assignee)
     return empty()
@@ -56,7 +49,7 @@ def check_issue_assignee(owner: str, repo: str, index: int, assignee: str) -> Re
 def add_assignees(owner: str, repo: str, index: int) -> Response:
     """``IssueAssigneesOption {assignees}`` → 201 ``Issue``."""
     principal = current_principal()
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     issue = models.add_assignees(found, index, json_body(), principal)
     return json_response(issue_api(found, issue), status=201)
 
@@ -64,7 +57,7 @@ def add_assignees(owner: str, repo: str, index: int) -> Response:
 def remove_assignees(owner: str, repo: str, index: int) -> Response:
     """``IssueAssigneesOption {assignees}`` → 200 ``Issue``."""
     principal = current_principal()
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     issue = models.remove_assignees(found, index, json_body(), principal)
     return json_response(issue_api(found, issue))
 
@@ -76,7 +69,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetAssignees",
         list_assignees,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         returns="[user]",
         errors=(404,),
     ),
@@ -86,7 +79,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCheckAssignee",
         check_repo_assignee,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         status=204,
         returns=EMPTY,
         errors=(400, 404),
@@ -97,7 +90,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueCheckAssignee",
         check_issue_assignee,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         status=204,
         returns=EMPTY,
         errors=(400, 404),
@@ -108,7 +101,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueAddAssignees",
         add_assignees,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         body="IssueAssigneesOption",
         status=201,
         returns="issue",
@@ -120,7 +113,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueRemoveAssignees",
         remove_assignees,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         returns="issue",
         errors=(403, 404, 422),
     ),

@@ -10,10 +10,8 @@ from ..bodies import optional_text
 from ..context import forge
 from ..endpoints import EMPTY, FILE, Endpoint
 from ..events import AccountDeletedEvent, RepoDeletedEvent
-from ..orgs import models as orgs
-from ..permissions import require_org_owner, require_repo
+from ..permissions import current_org, current_repo
 from ..rest import empty, json_body
-from ..users import models as users
 from . import models
 from .errors import AvatarNotFound
 from .images import MAX_AVATAR_BYTES
@@ -46,7 +44,7 @@ def user_delete_avatar() -> Response:
 def repo_update_avatar(owner: str, repo: str) -> Response:
     """Upload a repository's avatar (repository admins)."""
     current_principal()
-    found = require_repo(owner, repo, "admin")
+    found = current_repo()
     models.set_avatar(models.REPO, found.id, _image_option())
     return empty()
 
@@ -54,27 +52,20 @@ def repo_update_avatar(owner: str, repo: str) -> Response:
 def repo_delete_avatar(owner: str, repo: str) -> Response:
     """Delete a repository's avatar (repository admins)."""
     current_principal()
-    models.delete_avatar(models.REPO, require_repo(owner, repo, "admin").id)
+    models.delete_avatar(models.REPO, current_repo().id)
     return empty()
-
-
-def _owned_org(name: str) -> users.User:
-    principal = current_principal()
-    org = orgs.get_org(name, principal)
-    require_org_owner(org, principal)
-    return org
 
 
 def org_update_avatar(org: str) -> Response:
     """Upload an organization's avatar (owners)."""
-    found = _owned_org(org)
+    found = current_org()
     models.set_avatar(models.ACCOUNT, found.id, _image_option())
     return empty()
 
 
 def org_delete_avatar(org: str) -> Response:
     """Delete an organization's avatar (owners)."""
-    models.delete_avatar(models.ACCOUNT, _owned_org(org).id)
+    models.delete_avatar(models.ACCOUNT, current_org().id)
     return empty()
 
 
@@ -129,7 +120,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoUpdateAvatar",
         repo_update_avatar,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
         body="UpdateRepoAvatarOption",
@@ -141,7 +132,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDeleteAvatar",
         repo_delete_avatar,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
         errors=(404,),
@@ -152,7 +143,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgUpdateAvatar",
         org_update_avatar,
         "organization",
-        token("organization"),
+        token("organization", org="owner"),
         status=204,
         returns=EMPTY,
         body="UpdateUserAvatarOption",
@@ -164,7 +155,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgDeleteAvatar",
         org_delete_avatar,
         "organization",
-        token("organization"),
+        token("organization", org="owner"),
         status=204,
         returns=EMPTY,
         errors=(404,),

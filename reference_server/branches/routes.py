@@ -7,7 +7,7 @@ from flask import Response, request
 from ..access import token
 from ..auth import current_principal, optional_principal
 from ..endpoints import EMPTY, Endpoint
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
 from .presenters import branch_to_api
@@ -19,7 +19,7 @@ API = "/api/v1"
 
 def repo_list_branches(owner: str, repo: str) -> Response:
     """List a repository's branches by name (``q`` filters), paged with ``X-Total-Count``."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     page = page_params()
     chunk, total = models.list_branches(found, request.args.get("q", ""), page.offset, page.limit)
     viewer = optional_principal()
@@ -28,7 +28,7 @@ def repo_list_branches(owner: str, repo: str) -> Response:
 
 def repo_get_branch(owner: str, repo: str, branch: str) -> Response:
     """One branch with its head commit."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     sha = models.get_branch(found, branch)
     return json_response(branch_to_api(found, branch, sha, optional_principal()))
 
@@ -36,7 +36,7 @@ def repo_get_branch(owner: str, repo: str, branch: str) -> Response:
 def repo_create_branch(owner: str, repo: str) -> Response:
     """Create a branch from a branch, tag or commit (201 ``Branch``)."""
     principal = current_principal()
-    found = require_repo(owner, repo, "write")
+    found = current_repo()
     name, sha = models.create_branch(found, principal, json_body())
     return json_response(branch_to_api(found, name, sha, principal), status=201)
 
@@ -44,14 +44,14 @@ def repo_create_branch(owner: str, repo: str) -> Response:
 def repo_delete_branch(owner: str, repo: str, branch: str) -> Response:
     """Delete a branch (never the default one)."""
     principal = current_principal()
-    models.delete_branch(require_repo(owner, repo, "write"), principal, branch)
+    models.delete_branch(current_repo(), principal, branch)
     return empty()
 
 
 def repo_rename_branch(owner: str, repo: str, branch: str) -> Response:
     """Rename a branch (``{"name"}``; 204)."""
     principal = current_principal()
-    found = require_repo(owner, repo, "write")
+    found = current_repo()
     models.rename_branch(found, principal, branch, json_body(required=("name",)))
     return empty()
 
@@ -59,7 +59,7 @@ def repo_rename_branch(owner: str, repo: str, branch: str) -> Response:
 def repo_update_branch(owner: str, repo: str, branch: str) -> Response:
     """Move a branch to another commit (``new_commit_id``, optional ``old_commit_id`` check, ``force``; 204)."""
     principal = current_principal()
-    found = require_repo(owner, repo, "write")
+    found = current_repo()
     models.update_branch(found, principal, branch, json_body())
     return empty()
 
@@ -71,7 +71,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListBranches",
         repo_list_branches,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="[branch]",
     ),
     Endpoint(
@@ -80,7 +80,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCreateBranch",
         repo_create_branch,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         body="CreateBranchRepoOption",
         status=201,
         returns="branch",
@@ -92,7 +92,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetBranch",
         repo_get_branch,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="branch",
         errors=(404,),
     ),
@@ -102,7 +102,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDeleteBranch",
         repo_delete_branch,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         status=204,
         returns=EMPTY,
         errors=(403, 404, 423),
@@ -113,7 +113,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoRenameBranch",
         repo_rename_branch,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         status=204,
         returns=EMPTY,
         body="RenameBranchRepoOption",
@@ -125,7 +125,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoUpdateBranch",
         repo_update_branch,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         status=204,
         returns=EMPTY,
         body="UpdateBranchRepoOption",

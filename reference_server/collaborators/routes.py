@@ -7,8 +7,7 @@ from flask import Response
 from ..access import token
 from ..auth import current_principal
 from ..endpoints import EMPTY, Endpoint
-from ..permissions import require_repo, require_repo_admin
-from ..repos.models import Repo
+from ..permissions import current_repo, require_repo_admin
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users.presenters import user_to_api
 from . import models
@@ -20,15 +19,9 @@ API = "/api/v1"
 BASE = f"{API}/repos/<owner>/<repo>/collaborators"
 
 
-def _repo(owner: str, repo: str) -> Repo:
-    """Scope first (403 before any lookup), a token (401), then the repository the caller may read (404)."""
-    current_principal()
-    return require_repo(owner, repo, "read")
-
-
 def repo_list_collaborators(owner: str, repo: str) -> Response:
     """A repository's collaborators."""
-    found = _repo(owner, repo)
+    found = current_repo()
     page = page_params()
     collaborators, total = models.list_collaborators(found, page.limit, page.offset)
     return paged_response([user_to_api(user) for user in collaborators], page, total)
@@ -36,13 +29,13 @@ def repo_list_collaborators(owner: str, repo: str) -> Response:
 
 def repo_check_collaborator(owner: str, repo: str, collaborator: str) -> Response:
     """204 when the user is a collaborator of the repository, else 404."""
-    models.is_collaborator(_repo(owner, repo), collaborator)
+    models.is_collaborator(current_repo(), collaborator)
     return empty()
 
 
 def repo_add_collaborator(owner: str, repo: str, collaborator: str) -> Response:
     """Add or update a collaborator (repository admins)."""
-    found = _repo(owner, repo)
+    found = current_repo()
     require_repo_admin(found, current_principal())
     models.put_collaborator(found, collaborator, json_body())
     return empty()
@@ -50,7 +43,7 @@ def repo_add_collaborator(owner: str, repo: str, collaborator: str) -> Response:
 
 def repo_delete_collaborator(owner: str, repo: str, collaborator: str) -> Response:
     """Remove a collaborator (repository admins)."""
-    found = _repo(owner, repo)
+    found = current_repo()
     require_repo_admin(found, current_principal())
     models.remove_collaborator(found, collaborator)
     return empty()
@@ -58,7 +51,7 @@ def repo_delete_collaborator(owner: str, repo: str, collaborator: str) -> Respon
 
 def repo_get_repo_permissions(owner: str, repo: str, collaborator: str) -> Response:
     """A user's permission on the repository."""
-    found = _repo(owner, repo)
+    found = current_repo()
     return json_response(permission_to_api(found, collaborator, current_principal()))
 
 
@@ -69,7 +62,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListCollaborators",
         repo_list_collaborators,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         returns="[user]",
         errors=(404,),
     ),
@@ -79,7 +72,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCheckCollaborator",
         repo_check_collaborator,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         status=204,
         returns=EMPTY,
         errors=(404, 422),
@@ -90,7 +83,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoAddCollaborator",
         repo_add_collaborator,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         status=204,
         returns=EMPTY,
         body="AddCollaboratorOption",
@@ -102,7 +95,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDeleteCollaborator",
         repo_delete_collaborator,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         status=204,
         returns=EMPTY,
         errors=(404, 422),
@@ -113,7 +106,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetRepoPermissions",
         repo_get_repo_permissions,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         returns="repo_collaborator_permission",
         errors=(403, 404),
     ),

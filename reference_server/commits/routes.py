@@ -8,7 +8,7 @@ from flask import Response, request
 
 from ..access import token
 from ..endpoints import Endpoint
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..repos.contents import validate_path
 from ..rest import json_response, page_params, paged_response, query_bool
 from . import compare, models
@@ -32,7 +32,7 @@ def _options() -> models.CommitOptions:
 
 def repo_get_all_commits(owner: str, repo: str) -> Response:
     """List a repository's commits (``sha``, ``path``, ``since``, ``until``, ``not``), newest first, paged."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     git = found.git
     if git.is_empty():
         raise EmptyRepository("Git Repository is empty.")
@@ -59,14 +59,14 @@ def repo_get_all_commits(owner: str, repo: str) -> Response:
 
 def repo_get_single_commit(owner: str, repo: str, sha: str) -> Response:
     """A single commit by SHA (or ref) with its stats, files and verification."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     info = models.get_commit(found, sha)
     return json_response(commit_to_api(found, info, _options()))
 
 
 def repo_compare_diff(owner: str, repo: str, basehead: str) -> Response:
     """Compare two branches, tags or commits (``base...head``, ``base..head``, a fork's ``owner:ref``)."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     comparison = compare.compare(found, basehead)
     output = request.args.get("output", "")
     if output in ("diff", "patch"):
@@ -82,7 +82,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetAllCommits",
         repo_get_all_commits,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="[commit]",
         errors=(404, 409),
     ),
@@ -92,7 +92,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetSingleCommit",
         repo_get_single_commit,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="commit",
         errors=(404, 422),
     ),
@@ -102,7 +102,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCompareDiff",
         repo_compare_diff,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="compare",
         errors=(400, 404),
     ),

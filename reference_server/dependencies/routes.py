@@ -11,7 +11,7 @@ from ..auth import Principal, current_principal, optional_principal
 from ..endpoints import API, Endpoint
 from ..issues.models import get_issue, get_issue_by_id
 from ..issues.presenters import issue_api
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..repos.commit_gate import require_unarchived
 from ..rest import Page, json_body, json_response, page_params, paged_response
 from . import models
@@ -23,13 +23,13 @@ ISSUE = "/api/v1/repos/<owner>/<repo>/issues/<int:index>"
 
 def _path_issue(owner: str, repo: str, index: int) -> models.Linked:
     """Scope first (401/403 before any lookup), then a repository the caller can see (404), then the issue."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     return models.Linked(found, get_issue(found, index))
 
 
 def _change(owner: str, repo: str, index: int, *, unarchived: bool) -> tuple[models.Linked, models.Linked, Principal]:
     """The path's issue, the body's issue and the caller of a POST or DELETE."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     if unarchived:
         require_unarchived(found)
     principal = current_principal()
@@ -89,7 +89,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueListIssueDependencies",
         list_dependencies,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         returns="[issue]",
         errors=(404,),
     ),
@@ -99,7 +99,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueCreateIssueDependencies",
         create_dependency,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         body="IssueMeta",
         status=201,
         returns="issue",
@@ -111,7 +111,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueRemoveIssueDependencies",
         remove_dependency,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         status=201,
         returns="issue",
         errors=(404, 423),
@@ -122,7 +122,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueListBlocks",
         list_blocks,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         returns="[issue]",
         errors=(404,),
     ),
@@ -132,7 +132,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueCreateIssueBlocking",
         create_blocking,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         body="IssueMeta",
         status=201,
         returns="issue",
@@ -144,7 +144,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueRemoveIssueBlocking",
         remove_blocking,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         status=201,
         returns="issue",
         errors=(404,),

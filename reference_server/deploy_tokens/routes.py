@@ -10,13 +10,11 @@ from __future__ import annotations
 from flask import Flask, Response, request
 
 from ..access import token
-from ..auth import current_principal
 from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..errors import BadRequest
 from ..events import RepoDeletedEvent
-from ..permissions import require_repo
-from ..repos import models as repos
+from ..permissions import current_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
 from .errors import DeployKeyNotFound
@@ -25,11 +23,6 @@ from .presenters import token_to_api
 __all__ = ["ENDPOINTS", "register"]
 
 KEYS = "/api/v1/repos/<owner>/<repo>/keys"
-
-
-def _admin_repo(owner: str, repo: str) -> repos.Repo:
-    current_principal()
-    return require_repo(owner, repo, "admin")
 
 
 def _key_id(raw: str) -> int:
@@ -41,14 +34,14 @@ def _key_id(raw: str) -> int:
 
 def repo_create_deploy_token(owner: str, repo: str) -> Response:
     """Create a deploy token (the plaintext is in ``key`` of this answer only)."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     created = models.create_token(found, json_body())
     return json_response(token_to_api(created.token, found, created.plaintext), status=201)
 
 
 def repo_list_keys(owner: str, repo: str) -> Response:
     """List a repository's deploy keys and tokens (``key_id`` filters by id)."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     page = page_params()
     raw = request.args.get("key_id", "")
     if raw and not raw.lstrip("-").isdigit():
@@ -60,20 +53,20 @@ def repo_list_keys(owner: str, repo: str) -> Response:
 
 def repo_get_key(owner: str, repo: str, key_id: str) -> Response:
     """A repository's deploy key or token by id."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     return json_response(token_to_api(models.get_token(found, _key_id(key_id)), found))
 
 
 def repo_delete_key(owner: str, repo: str, key_id: str) -> Response:
     """Delete a deploy key or token: it stops working at once."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     models.delete_token(found, _key_id(key_id))
     return empty()
 
 
 def repo_regenerate_deploy_token(owner: str, repo: str, key_id: str) -> Response:
     """Give a deploy token a new secret in place (same id); the old secret stops working at once."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     regenerated = models.regenerate_token(found, _key_id(key_id))
     return json_response(token_to_api(regenerated.token, found, regenerated.plaintext))
 
@@ -90,7 +83,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListKeys",
         repo_list_keys,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         returns="deploy_key_list",
         errors=(404,),
     ),
@@ -100,7 +93,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCreateDeployToken",
         repo_create_deploy_token,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         body="CreateDeployTokenOption",
         status=201,
         returns="deploy_token_created",
@@ -111,7 +104,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoRegenerateDeployToken",
         repo_regenerate_deploy_token,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         returns="deploy_token_created",
     ),
     Endpoint(
@@ -120,7 +113,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetKey",
         repo_get_key,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         returns="deploy_key",
     ),
     Endpoint(
@@ -129,7 +122,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDeleteKey",
         repo_delete_key,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
     ),

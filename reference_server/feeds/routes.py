@@ -8,11 +8,8 @@ from ..access import token
 from ..auth import current_principal, optional_principal
 from ..endpoints import Endpoint
 from ..orgs import teams
-from ..orgs.models import get_org
-from ..permissions import is_visible_to, require_repo
+from ..permissions import current_org, current_repo, current_user
 from ..rest import page_params, paged_response, query_bool
-from ..users import models as users
-from ..users.errors import UserNotFound
 from . import models
 from .presenters import action_to_api
 
@@ -36,23 +33,21 @@ def _feed(query: models.FeedQuery | None, receiver_id: int) -> Response:
 
 def user_list_activity_feeds(username: str) -> Response:
     """A user's feed: their own actions and those in their repositories (``only-performed-by``, ``date``)."""
-    user = users.get_user_by_name(username)
+    user = current_user()
     viewer = optional_principal()
-    if not is_visible_to(user, viewer):
-        raise UserNotFound(f"user does not exist [name: {username}]")
     only = bool(query_bool("only-performed-by"))
     return _feed(models.user_feed_query(user, viewer, only_performed_by=only), user.id)
 
 
 def repo_list_activity_feeds(owner: str, repo: str) -> Response:
     """A repository's feed (``date``), for its readers."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     return _feed(models.repo_feed_query(found), found.owner_id)
 
 
 def org_list_activity_feeds(org: str) -> Response:
     """An organization's feed (``date``); private repositories' actions for members."""
-    found = get_org(org, optional_principal())
+    found = current_org()
     return _feed(models.org_feed_query(found, optional_principal()), found.id)
 
 
@@ -75,7 +70,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "userListActivityFeeds",
         user_list_activity_feeds,
         "user",
-        token("user", anonymous_read=True),
+        token("user", anonymous_read=True, user="visible"),
         returns="[activity]",
         errors=(404,),
     ),
@@ -85,7 +80,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListActivityFeeds",
         repo_list_activity_feeds,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="[activity]",
         errors=(404,),
     ),
@@ -95,7 +90,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgListActivityFeeds",
         org_list_activity_feeds,
         "organization",
-        token("organization", anonymous_read=True),
+        token("organization", anonymous_read=True, org="visible"),
         returns="[activity]",
         errors=(404,),
     ),

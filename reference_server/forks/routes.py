@@ -7,7 +7,7 @@ from flask import Response
 from ..access import token
 from ..auth import current_principal, optional_principal
 from ..endpoints import EMPTY, Endpoint
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..repos.presenters import repo_to_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models, sync
@@ -20,14 +20,14 @@ API = "/api/v1"
 def create_fork(owner: str, repo: str) -> Response:
     """Fork a repository (202 with the new ``Repository``, as Gitea)."""
     principal = current_principal()
-    parent = require_repo(owner, repo, "read")
+    parent = current_repo()
     fork = models.create_fork(parent, principal, json_body())
     return json_response(repo_to_api(fork), status=202)
 
 
 def list_forks(owner: str, repo: str) -> Response:
     """List a repository's forks the caller can see."""
-    parent = require_repo(owner, repo, "read")
+    parent = current_repo()
     page = page_params()
     forks, total = models.list_forks(parent, optional_principal(), page.offset, page.limit)
     return paged_response([repo_to_api(fork) for fork in forks], page, total)
@@ -36,20 +36,20 @@ def list_forks(owner: str, repo: str) -> Response:
 def repo_merge_upstream(owner: str, repo: str) -> Response:
     """Bring a fork's branch up to date with its base (``{"merge_type"}``)."""
     principal = current_principal()
-    fork = require_repo(owner, repo, "write")
+    fork = current_repo()
     return json_response({"merge_type": sync.merge_upstream(fork, principal, json_body())})
 
 
 def repo_sync_fork_info(owner: str, repo: str, branch: str = "") -> Response:
     """Forgejo's ``SyncForkInfo`` of a fork branch (the default branch when none is named)."""
-    fork = require_repo(owner, repo, "read")
+    fork = current_repo()
     return json_response(sync.sync_info(fork, branch).to_api())
 
 
 def repo_sync_fork(owner: str, repo: str, branch: str = "") -> Response:
     """Forgejo's sync: fast-forward a fork branch to its base branch (204)."""
     principal = current_principal()
-    sync.sync_fork(require_repo(owner, repo, "write"), principal, branch)
+    sync.sync_fork(current_repo(), principal, branch)
     return empty()
 
 
@@ -62,7 +62,7 @@ def repo_migrate() -> Response:
 def repo_mirror_sync(owner: str, repo: str) -> Response:
     """Fetch a pull mirror's remote now (200, no body)."""
     principal = current_principal()
-    models.sync_mirror(require_repo(owner, repo, "write"), principal)
+    models.sync_mirror(current_repo(), principal)
     return empty(200)
 
 
@@ -73,7 +73,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "createFork",
         create_fork,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         body="CreateForkOption",
         status=202,
         returns="repository",
@@ -85,7 +85,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "listForks",
         list_forks,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="[repository]",
         errors=(404,),
     ),
@@ -95,7 +95,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoMergeUpstream",
         repo_merge_upstream,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         body="MergeUpstreamRequest",
         returns="merge_upstream_response",
         errors=(400, 404),
@@ -106,7 +106,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoSyncForkDefaultInfo",
         repo_sync_fork_info,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="sync_fork_info",
     ),
     Endpoint(
@@ -115,7 +115,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoSyncForkBranchInfo",
         repo_sync_fork_info,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="sync_fork_info",
     ),
     Endpoint(
@@ -124,7 +124,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoSyncForkDefault",
         repo_sync_fork,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         status=204,
         returns=EMPTY,
     ),
@@ -134,7 +134,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoSyncForkBranch",
         repo_sync_fork,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         status=204,
         returns=EMPTY,
     ),
@@ -156,7 +156,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoMirrorSync",
         repo_mirror_sync,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         returns=EMPTY,
         errors=(403, 404),
     ),

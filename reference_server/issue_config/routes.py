@@ -10,8 +10,7 @@ from flask import Response
 
 from ..access import token
 from ..endpoints import API, Endpoint
-from ..permissions import require_repo
-from ..repos import models as repos
+from ..permissions import current_repo
 from ..rest import json_response
 from . import models
 
@@ -20,24 +19,20 @@ __all__ = ["ENDPOINTS"]
 REPO = "/api/v1/repos/<owner>/<repo>"
 
 
-def _repo(owner: str, repo: str) -> repos.Repo:
-    return require_repo(owner, repo, "read")
-
-
 def get_issue_config(owner: str, repo: str) -> Response:
     """``IssueConfig {blank_issues_enabled, contact_links}``; the defaults when missing or invalid."""
-    return json_response(models.issue_config(_repo(owner, repo)))
+    return json_response(models.issue_config(current_repo()))
 
 
 def validate_issue_config(owner: str, repo: str) -> Response:
     """``IssueConfigValidation {valid, message}``."""
-    return json_response(models.validate_config(_repo(owner, repo)))
+    return json_response(models.validate_config(current_repo()))
 
 
 def get_issue_templates(owner: str, repo: str) -> Response:
     """The valid ``IssueTemplate``s (``[]`` when none: Gitea sends ``null``); files that fail to parse
     are counted in Gitea's ``X-Gitea-Warning`` header."""
-    found = models.issue_templates(_repo(owner, repo))
+    found = models.issue_templates(current_repo())
     headers = {}
     if found.errors:
         headers["X-Gitea-Warning"] = f"error occurs when parsing issue template: count={found.errors}"
@@ -51,7 +46,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetIssueConfig",
         get_issue_config,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="issue_config",
         errors=(404,),
     ),
@@ -61,7 +56,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoValidateIssueConfig",
         validate_issue_config,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="issue_config_validation",
         errors=(404,),
     ),
@@ -71,7 +66,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetIssueTemplates",
         get_issue_templates,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="issue_template_list",
         errors=(404,),
     ),

@@ -15,7 +15,7 @@ from ..auth import Principal, current_principal, optional_principal
 from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..events import RepoDeletedEvent
-from ..permissions import permission, require_repo
+from ..permissions import current_repo, permission
 from ..pulls.models import edit_pull, get_pull
 from ..pulls.reviews import hidden_review_ids
 from ..repos import models as repos
@@ -30,19 +30,14 @@ __all__ = ["ENDPOINTS", "register"]
 ISSUES = "/api/v1/repos/<owner>/<repo>/issues"
 
 
-def _repo(owner: str, repo: str) -> repos.Repo:
-    """The repository for an issue route: scope first (401/403), then visibility (404)."""
-    return require_repo(owner, repo, "read")
-
-
 def _signed_in(owner: str, repo: str) -> tuple[repos.Repo, Principal]:
-    found = _repo(owner, repo)
+    found = current_repo()
     return found, current_principal()
 
 
 def list_issues(owner: str, repo: str) -> Response:
     """``state`` open (default), closed or all; ``type`` issues or pulls (both otherwise); ``q`` a keyword."""
-    found = _repo(owner, repo)
+    found = current_repo()
     page = page_params()
     issues, total = models.list_issues(
         found,
@@ -62,7 +57,7 @@ def create_issue(owner: str, repo: str) -> Response:
 
 
 def get_issue(owner: str, repo: str, index: int) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     return json_response(issue_api(found, models.get_issue(found, index)))
 
 
@@ -85,7 +80,7 @@ def _issue_fields(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def list_comments(owner: str, repo: str, index: int) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     issue = models.get_issue(found, index)
     page = page_params()
     items, total = comments.list_comments(issue, page.limit, page.offset)
@@ -101,7 +96,7 @@ def create_comment(owner: str, repo: str, index: int) -> Response:
 
 def get_comment(owner: str, repo: str, comment_id: int) -> Response:
     """A plain comment; other timeline entries answer 204 as in Gitea."""
-    found = _repo(owner, repo)
+    found = current_repo()
     comment, issue = models.get_comment(found, comment_id)
     if comment.type != comments.CommentType.COMMENT:
         return empty()
@@ -127,7 +122,7 @@ def delete_comment(owner: str, repo: str, comment_id: int) -> Response:
 
 
 def timeline(owner: str, repo: str, index: int) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     issue = models.get_issue(found, index)
     page = page_params()
     hidden: list[int] = []
@@ -177,7 +172,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueListIssues",
         list_issues,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         returns="[issue]",
         errors=(404,),
     ),
@@ -187,7 +182,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueCreateIssue",
         create_issue,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         body="CreateIssueOption",
         status=201,
         returns="issue",
@@ -199,7 +194,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueGetIssue",
         get_issue,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         returns="issue",
         errors=(404,),
     ),
@@ -209,7 +204,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueEditIssue",
         edit_issue,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         body="EditIssueOption",
         status=201,
         returns="issue",
@@ -221,7 +216,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueGetComments",
         list_comments,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         returns="[comment]",
         errors=(404,),
     ),
@@ -231,7 +226,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueCreateComment",
         create_comment,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         body="CreateIssueCommentOption",
         status=201,
         returns="comment",
@@ -243,7 +238,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueGetComment",
         get_comment,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         returns="comment",
     ),
     Endpoint(
@@ -252,7 +247,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueEditComment",
         edit_comment,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         body="EditIssueCommentOption",
         returns="comment",
     ),
@@ -262,7 +257,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueDeleteComment",
         delete_comment,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         status=204,
         returns=EMPTY,
     ),
@@ -272,7 +267,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueGetCommentsAndTimeline",
         timeline,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         returns="[timeline_comment]",
         errors=(404,),
     ),
@@ -282,7 +277,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueLockIssue",
         lock_issue,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         status=204,
         returns=EMPTY,
         body="LockIssueOption",
@@ -294,7 +289,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueUnlockIssue",
         unlock_issue,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         status=204,
         returns=EMPTY,
         errors=(403, 404),

@@ -9,7 +9,7 @@ from ..auth import current_principal
 from ..context import forge
 from ..endpoints import EMPTY, Endpoint
 from ..events import RepoDeletedEvent
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
 from .presenters import label_to_api
@@ -22,7 +22,7 @@ LABELS = "/repos/<owner>/<repo>/labels"
 
 def issue_list_labels(owner: str, repo: str) -> Response:
     """The repository's labels, by name, paged."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     page = page_params()
     labels, total = models.list_labels(found, page.limit, page.offset)
     return paged_response([label_to_api(label, found) for label in labels], page, total)
@@ -30,14 +30,14 @@ def issue_list_labels(owner: str, repo: str) -> Response:
 
 def issue_get_label(owner: str, repo: str, label_id: int) -> Response:
     """One label of the repository."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     return json_response(label_to_api(models.get_label(found, label_id), found))
 
 
 def issue_create_label(owner: str, repo: str) -> Response:
     """Create a label (writers)."""
     current_principal()
-    found = require_repo(owner, repo, "write")
+    found = current_repo()
     label = models.create_label(found, json_body(required=("name", "color")))
     return json_response(label_to_api(label, found), status=201)
 
@@ -45,7 +45,7 @@ def issue_create_label(owner: str, repo: str) -> Response:
 def issue_edit_label(owner: str, repo: str, label_id: int) -> Response:
     """Change a label's fields (writers)."""
     current_principal()
-    found = require_repo(owner, repo, "write")
+    found = current_repo()
     label = models.edit_label(found, label_id, json_body())
     return json_response(label_to_api(label, found))
 
@@ -53,7 +53,7 @@ def issue_edit_label(owner: str, repo: str, label_id: int) -> Response:
 def issue_delete_label(owner: str, repo: str, label_id: int) -> Response:
     """Delete a label (writers)."""
     current_principal()
-    models.delete_label(require_repo(owner, repo, "write"), label_id)
+    models.delete_label(current_repo(), label_id)
     return empty()
 
 
@@ -69,7 +69,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueListLabels",
         issue_list_labels,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         returns="[label]",
         errors=(404,),
     ),
@@ -79,7 +79,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueCreateLabel",
         issue_create_label,
         "issue",
-        token("issue"),
+        token("issue", repo="write"),
         body="CreateLabelOption",
         status=201,
         returns="label",
@@ -91,7 +91,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueGetLabel",
         issue_get_label,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         returns="label",
     ),
     Endpoint(
@@ -100,7 +100,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueEditLabel",
         issue_edit_label,
         "issue",
-        token("issue"),
+        token("issue", repo="write"),
         body="EditLabelOption",
         returns="label",
     ),
@@ -110,7 +110,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "issueDeleteLabel",
         issue_delete_label,
         "issue",
-        token("issue"),
+        token("issue", repo="write"),
         status=204,
         returns=EMPTY,
     ),

@@ -18,7 +18,7 @@ from ..endpoints import API, FILE, WIRE, Endpoint
 from ..errors import ApiError
 from ..events import RepoDeletedEvent
 from ..filenames import content_disposition
-from ..permissions import require_repo
+from ..permissions import current_repo
 from . import locks, models
 from .errors import LfsLockConflict, LfsNotAcceptable
 
@@ -131,7 +131,7 @@ def lfs_unlock(owner: str, repo: str, lock_id: str) -> Response:
 
 def repo_get_raw_file_or_lfs(owner: str, repo: str, filepath: str) -> Response:
     """A file of the repository at ``ref`` (default branch), or the LFS object its pointer names."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     content, name = models.media_file(found, filepath, request.args.get("ref") or None)
     if isinstance(content, Path):
         response = send_file(content, mimetype="application/octet-stream", conditional=True, max_age=0)
@@ -183,7 +183,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetRawFileOrLFS",
         repo_get_raw_file_or_lfs,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns=FILE,
         errors=(404,),
     ),

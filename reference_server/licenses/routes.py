@@ -8,7 +8,7 @@ from ..access import token
 from ..context import forge
 from ..endpoints import Endpoint
 from ..events import DefaultBranchChangedEvent, PushEvent, RepoCreatedEvent, RepoDeletedEvent
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..rest import json_response
 from . import models
 
@@ -19,7 +19,7 @@ API = "/api/v1"
 
 def repo_get_licenses(owner: str, repo: str) -> Response:
     """The SPDX identifiers detected on the default branch, sorted (code readers)."""
-    return json_response(models.repo_licenses(require_repo(owner, repo, "read").id))
+    return json_response(models.repo_licenses(current_repo().id))
 
 
 def register(app: Flask) -> None:
@@ -38,7 +38,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetLicenses",
         repo_get_licenses,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="string_list",
         errors=(404,),
     ),

@@ -10,7 +10,7 @@ from ..access import token
 from ..auth import current_principal, optional_principal
 from ..endpoints import RAW_TEXT, TEXT, Endpoint
 from ..errors import Unprocessable
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..repos.models import Repo
 from ..rest import json_body
 from . import models
@@ -46,7 +46,7 @@ def _global() -> None:
 
 def _scoped(owner: str, repo: str) -> Repo:
     current_principal()
-    return require_repo(owner, repo, "read")
+    return current_repo()
 
 
 def render_markup() -> Response:
@@ -125,7 +125,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoRenderMarkup",
         repo_render_markup,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         body="MarkupOption",
         returns=TEXT,
     ),
@@ -135,7 +135,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoRenderMarkdown",
         repo_render_markdown,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         body="MarkdownOption",
         returns=TEXT,
     ),
@@ -145,7 +145,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoRenderMarkdownRaw",
         repo_render_markdown_raw,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         body=RAW_TEXT,
         returns=TEXT,
     ),

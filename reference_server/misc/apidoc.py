@@ -15,7 +15,7 @@ from werkzeug.routing import AnyConverter, IntegerConverter, PathConverter, Rule
 
 from ..context import Forge
 from ..endpoints import EMPTY, FILE, RAW_TEXT, TEXT, WIRE, Endpoint, endpoint_of
-from .apibodies import model_schemas
+from ..option_models import model_schemas
 from .openapi_schemas import SUCCESS_STATUS_KEY, openapi30_components, schema_files, success_response
 
 __all__ = ["openapi3", "swagger2"]

@@ -17,7 +17,7 @@ from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import Forbidden, Unprocessable
 from ..events import AccountDeletedEvent
-from ..permissions import is_org_member, is_org_owner, is_visible_to, require_org_owner
+from ..permissions import get_org, is_org_member, is_org_owner, is_visible_to
 from ..repos.models import repos_of_owner
 from ..users import models as users
 from ..users import store as users_store
@@ -165,14 +165,6 @@ def list_orgs_of_user(
 # -- organizations -------------------------------------------------------------------------------
 
 
-def get_org(name: str, viewer: Principal | None) -> users.User:
-    """The organization with this name as the viewer may see it; 404 when missing, not an org or invisible."""
-    account = users.find_account(name)
-    if account is None or not account.is_org or not is_visible_to(account, viewer):
-        raise OrgNotFound(f"organization does not exist [name: {name}]")
-    return account
-
-
 def create_org(options: Mapping[str, Any], creator: Principal) -> users.User:
     """Create an organization from ``CreateOrgOption`` with its Owners team holding the creator."""
     creator_account = users.get_user(creator.user_id)
@@ -213,10 +205,9 @@ def create_org(options: Mapping[str, Any], creator: Principal) -> users.User:
     return users.get_user(org_id)
 
 
-def delete_org(name: str, principal: Principal) -> None:
-    """Delete an organization (owner or site admin); 422 while it still owns repositories."""
-    org = get_org(name, principal)
-    require_org_owner(org, principal)
+def delete_org(org: users.User) -> None:
+    """Delete an organization (its owner or a site admin, checked by the route); 422 while it still owns
+    repositories."""
     if repos_of_owner(org.id):
         raise OrgHasRepositories(f"organization still has ownership of repositories [uid: {org.id}]")
     with forge().db.transaction():

@@ -17,14 +17,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .. import gitcache
-from ..auth import Principal
 from ..context import forge, now_seconds
-from ..permissions import require_org_owner
 from ..repos.models import Repo, repo_lock, repos_of_owner
 from ..users import models as users
 from ..users.errors import UserAlreadyExists
 from . import store
-from .models import get_org
 
 __all__ = ["finish_pending_moves", "redirect_location", "rename_org"]
 
@@ -45,10 +42,9 @@ def _validate_new_name(org: users.User, new_name: object) -> str:
         raise
 
 
-def rename_org(name: str, new_name: object, principal: Principal) -> None:
-    """Rename an organization (owner or site admin); the same name is a no-op, a case-only change is allowed."""
-    org = get_org(name, principal)
-    require_org_owner(org, principal)
+def rename_org(org: users.User, new_name: object) -> None:
+    """Rename an organization (its owner or a site admin, checked by the route); the same name is a no-op, a
+    case-only change is allowed."""
     if new_name == org.name:
         return
     checked = _validate_new_name(org, new_name)

@@ -5,17 +5,16 @@ from __future__ import annotations
 from flask import Flask, Response, request
 
 from ..access import ADMIN, token
-from ..auth import Principal, check_scope, current_principal, optional_principal
+from ..auth import check_scope, current_principal, optional_principal
 from ..endpoints import EMPTY, Endpoint
 from ..errors import Unprocessable
-from ..permissions import is_org_member, require_org_owner
+from ..permissions import current_org, current_user, is_org_member
 from ..repos.presenters import repo_to_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from ..users.errors import UserNotFound
 from ..users.presenters import user_to_api
 from . import models, rename, store, teams
-from .errors import NotOrgOwner
 from .presenters import org_to_api, team_to_api
 
 __all__ = ["ENDPOINTS", "register"]
@@ -38,11 +37,6 @@ def _redirect(location: str, status: int) -> Response:
     return response
 
 
-def _require_member(org: users.User, principal: Principal) -> None:
-    if not principal.is_admin and not is_org_member(principal.user_id, org.id):
-        raise NotOrgOwner("Must be an organization member")
-
-
 # -- organizations -------------------------------------------------------------------------------
 
 
@@ -55,31 +49,26 @@ def org_create() -> Response:
 
 def org_get(org: str) -> Response:
     """An organization by name."""
-    return json_response(org_to_api(models.get_org(org, optional_principal())))
+    return json_response(org_to_api(current_org()))
 
 
 def org_edit(org: str) -> Response:
     """Edit an organization's profile (owner or site admin)."""
-    principal = current_principal()
-    found = models.get_org(org, principal)
-    require_org_owner(found, principal)
-    return json_response(org_to_api(models.edit_org(found, json_body())))
+    return json_response(org_to_api(models.edit_org(current_org(), json_body())))
 
 
 def org_delete(org: str) -> Response:
     """Delete an organization without repositories (owner or site admin)."""
-    models.delete_org(org, current_principal())
+    models.delete_org(current_org())
     return empty()
 
 
 def rename_org(org: str) -> Response:
     """Rename an organization (owner or site admin); the old name then redirects."""
-    principal = current_principal()
-    require_org_owner(models.get_org(org, principal), principal)
     new_name = json_body().get("new_name")
     if new_name in (None, ""):
         raise Unprocessable("[NewName]: Required")
-    rename.rename_org(org, new_name, principal)
+    rename.rename_org(current_org(), new_name)
     return empty()
 
 
@@ -90,14 +79,14 @@ def org_list_members(org: str) -> Response:
     """An organization's members (public ones only for callers outside it)."""
     principal = current_principal()
     page = page_params()
-    members, total = models.list_members(models.get_org(org, principal), principal, page.limit, page.offset)
+    members, total = models.list_members(current_org(), principal, page.limit, page.offset)
     return paged_response([user_to_api(member) for member in members], page, total)
 
 
 def org_is_member(org: str, username: str) -> Response:
     """204 when a member; members ask directly, others are sent to the public membership check (303)."""
     principal = current_principal()
-    found = models.get_org(org, principal)
+    found = current_org()
     member = _user_named(username)
     if principal.is_admin or is_org_member(principal.user_id, found.id):
         if is_org_member(member.id, found.id):
@@ -110,23 +99,20 @@ def org_is_member(org: str, username: str) -> Response:
 
 def org_delete_member(org: str, username: str) -> Response:
     """Remove a user from every team of the organization (owner or site admin)."""
-    principal = current_principal()
-    found = models.get_org(org, principal)
-    require_org_owner(found, principal)
-    models.remove_member(found, _user_named(username))
+    models.remove_member(current_org(), _user_named(username))
     return empty()
 
 
 def org_list_public_members(org: str) -> Response:
     """The members who show their membership."""
     page = page_params()
-    members, total = models.list_public_members(models.get_org(org, optional_principal()), page.limit, page.offset)
+    members, total = models.list_public_members(current_org(), page.limit, page.offset)
     return paged_response([user_to_api(member) for member in members], page, total)
 
 
 def org_is_public_member(org: str, username: str) -> Response:
     """204 when the user shows its membership, else 404."""
-    found = models.get_org(org, optional_principal())
+    found = current_org()
     member = _user_named(username)
     if not models.is_public_member(member.id, found.id):
         raise UserNotFound(f"user is not a public member of the organization [name: {username}]")
@@ -134,10 +120,7 @@ def org_is_public_member(org: str, username: str) -> Response:
 
 
 def _set_public(org: str, username: str, public: bool) -> Response:
-    principal = current_principal()
-    found = models.get_org(org, principal)
-    _require_member(found, principal)
-    models.set_membership_public(found, _user_named(username), principal, public)
+    models.set_membership_public(current_org(), _user_named(username), current_principal(), public)
     return empty()
 
 
@@ -156,21 +139,14 @@ def org_conceal_member(org: str, username: str) -> Response:
 
 def org_list_teams(org: str) -> Response:
     """An organization's teams (members of the organization)."""
-    principal = current_principal()
-    found = models.get_org(org, principal)
-    _require_member(found, principal)
     page = page_params()
-    found_teams, total = teams.list_teams(found, page.limit, page.offset)
+    found_teams, total = teams.list_teams(current_org(), page.limit, page.offset)
     return paged_response([team_to_api(team, with_org=False) for team in found_teams], page, total)
 
 
 def org_create_team(org: str) -> Response:
     """Create a team (owner or site admin)."""
-    principal = current_principal()
-    found = models.get_org(org, principal)
-    _require_member(found, principal)
-    require_org_owner(found, principal)
-    team = teams.create_team(found, json_body())
+    team = teams.create_team(current_org(), json_body())
     return json_response(team_to_api(team, with_org=True), status=201)
 
 
@@ -261,7 +237,7 @@ def org_list_user_orgs(username: str) -> Response:
     """A user's organizations as the caller may see them (public memberships unless self or site admin)."""
     principal = optional_principal()
     page = page_params()
-    found, total = models.list_orgs_of_user(users.get_user_by_name(username), principal, page.limit, page.offset)
+    found, total = models.list_orgs_of_user(current_user(), principal, page.limit, page.offset)
     return paged_response([org_to_api(org) for org in found], page, total)
 
 
@@ -344,7 +320,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgGet",
         org_get,
         "organization",
-        token("organization", anonymous_read=True),
+        token("organization", anonymous_read=True, org="visible"),
         returns="organization",
         errors=(404,),
     ),
@@ -354,7 +330,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgEdit",
         org_edit,
         "organization",
-        token("organization"),
+        token("organization", org="owner"),
         body="EditOrgOption",
         returns="organization",
         errors=(404,),
@@ -365,7 +341,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgDelete",
         org_delete,
         "organization",
-        token("organization"),
+        token("organization", org="owner"),
         status=204,
         returns=EMPTY,
         errors=(404,),
@@ -376,7 +352,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "renameOrg",
         rename_org,
         "organization",
-        token("organization"),
+        token("organization", org="owner"),
         status=204,
         returns=EMPTY,
         body="RenameOrgOption",
@@ -388,7 +364,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgListMembers",
         org_list_members,
         "organization",
-        token("organization"),
+        token("organization", org="visible"),
         returns="[user]",
         errors=(404,),
     ),
@@ -398,7 +374,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgIsMember",
         org_is_member,
         "organization",
-        token("organization"),
+        token("organization", org="visible"),
         status=204,
         returns=EMPTY,
         errors=(404,),
@@ -409,7 +385,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgDeleteMember",
         org_delete_member,
         "organization",
-        token("organization"),
+        token("organization", org="owner"),
         status=204,
         returns=EMPTY,
         errors=(404,),
@@ -420,7 +396,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgListPublicMembers",
         org_list_public_members,
         "organization",
-        token("organization", anonymous_read=True),
+        token("organization", anonymous_read=True, org="visible"),
         returns="[user]",
         errors=(404,),
     ),
@@ -430,7 +406,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgIsPublicMember",
         org_is_public_member,
         "organization",
-        token("organization", anonymous_read=True),
+        token("organization", anonymous_read=True, org="visible"),
         status=204,
         returns=EMPTY,
         errors=(404,),
@@ -441,7 +417,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgPublicizeMember",
         org_publicize_member,
         "organization",
-        token("organization"),
+        token("organization", org="member"),
         status=204,
         returns=EMPTY,
         errors=(403, 404),
@@ -452,7 +428,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgConcealMember",
         org_conceal_member,
         "organization",
-        token("organization"),
+        token("organization", org="member"),
         status=204,
         returns=EMPTY,
         errors=(403, 404),
@@ -463,7 +439,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgListTeams",
         org_list_teams,
         "organization",
-        token("organization"),
+        token("organization", org="member"),
         returns="[team]",
         errors=(404,),
     ),
@@ -473,7 +449,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgCreateTeam",
         org_create_team,
         "organization",
-        token("organization"),
+        token("organization", org="owner"),
         body="CreateTeamOption",
         status=201,
         returns="team",
@@ -611,7 +587,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgListUserOrgs",
         org_list_user_orgs,
         "user",
-        token("organization", "user", anonymous_read=True),
+        token("organization", "user", anonymous_read=True, user="exists"),
         returns="[organization]",
         errors=(404,),
     ),

@@ -10,7 +10,7 @@ from ..auth import Principal, current_principal
 from ..endpoints import API, EMPTY, Endpoint
 from ..issues.models import Issue, get_issue
 from ..issues.presenters import issue_api
-from ..permissions import permission, require_repo
+from ..permissions import current_repo, permission
 from ..pulls.models import get_pull
 from ..pulls.presenters import pull_to_api
 from ..repos import models as repos
@@ -25,7 +25,7 @@ REPO = "/api/v1/repos/<owner>/<repo>"
 
 def _read(owner: str, repo: str, scope: str) -> repos.Repo:
     """A repository the caller can see (404); the scope was checked before the view (``Endpoint.access``)."""
-    return require_repo(owner, repo, "read")
+    return current_repo()
 
 
 def _admin_issue(owner: str, repo: str, index: int) -> tuple[Issue, Principal]:
@@ -80,7 +80,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "pinIssue",
         pin_issue,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         status=204,
         returns=EMPTY,
         errors=(403, 404),
@@ -91,7 +91,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "unpinIssue",
         unpin_issue,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         status=204,
         returns=EMPTY,
         errors=(403, 404),
@@ -102,7 +102,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "moveIssuePin",
         move_issue_pin,
         "issue",
-        token("issue"),
+        token("issue", repo="read"),
         status=204,
         returns=EMPTY,
         errors=(403, 404),
@@ -113,7 +113,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListPinnedIssues",
         list_pinned_issues,
         "issue",
-        token("issue", anonymous_read=True),
+        token("issue", anonymous_read=True, repo="read"),
         returns="[issue]",
         errors=(404,),
     ),
@@ -123,7 +123,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListPinnedPullRequests",
         list_pinned_pulls,
         "issue",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="[pull_request]",
         errors=(404,),
     ),
@@ -133,7 +133,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoNewPinAllowed",
         new_pin_allowed,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="new_issue_pins_allowed",
         errors=(404,),
     ),

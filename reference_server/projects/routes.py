@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-from ..access import token
+from ..access import Rule, token
 from ..auth import current_principal
 from ..context import forge
 from ..endpoints import EMPTY, Endpoint
@@ -182,22 +182,35 @@ def _user_operation(name: str) -> str:
     return "user" + name.replace("Project", "UserProject", 1)
 
 
-SCOPES: list[tuple[str, Callable[[str], str], tuple[str, ...], Callable[..., Scope], str, str, bool]] = [
+SCOPES: list[tuple[str, Callable[[str], str], tuple[str, ...], Callable[..., Scope], str, Rule]] = [
     (
         "/repos/<owner>/<repo>/projects",
         lambda op: f"repo{op}",
         ("owner", "repo"),
         repo_scope,
         "repository",
-        "issue",
-        True,
+        token("issue", anonymous_read=True, repo="read"),
     ),
-    ("/orgs/<org>/projects", lambda op: f"org{op}", ("org",), org_scope, "organization", "organization", True),
-    ("/users/<username>/projects", _user_operation, ("username",), user_scope, "user", "user", True),
-    ("/user/projects", lambda op: f"user{op}", (), self_scope, "user", "issue", False),
+    (
+        "/orgs/<org>/projects",
+        lambda op: f"org{op}",
+        ("org",),
+        org_scope,
+        "organization",
+        token("organization", anonymous_read=True, org="visible"),
+    ),
+    (
+        "/users/<username>/projects",
+        _user_operation,
+        ("username",),
+        user_scope,
+        "user",
+        token("user", anonymous_read=True, user="visible"),
+    ),
+    ("/user/projects", lambda op: f"user{op}", (), self_scope, "user", token("issue")),
 ]
-"""Prefix, operation id, the path parameters naming the scope, the resolver of the scope, the API tag, the token
-scope category, and whether anonymous callers may read (public boards)."""
+"""Prefix, operation id, the path parameters naming the scope, the resolver of the scope, the API tag, and the
+access rule (public boards are read by anonymous callers; a repository's by those who can read it)."""
 
 
 def _bind(resolve: Callable[..., Scope], scope_params: tuple[str, ...], view: View) -> View:
@@ -225,9 +238,9 @@ ENDPOINTS: tuple[Endpoint, ...] = tuple(
         operation_id(name),
         _bind(resolve, scope_params, view),
         tag,
-        token(category, anonymous_read=public),
+        rule,
         **answer,
     )
-    for prefix, operation_id, scope_params, resolve, tag, category, public in SCOPES
+    for prefix, operation_id, scope_params, resolve, tag, rule in SCOPES
     for suffix, method, name, view, answer in OPERATIONS
 )

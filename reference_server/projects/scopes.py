@@ -12,13 +12,11 @@ from typing import Literal
 
 from ..auth import Principal, current_principal, optional_principal
 from ..errors import NotFound
-from ..orgs import models as orgs
 from ..orgs import store as orgs_store
-from ..permissions import is_org_owner, is_visible_to, permission, require_repo
+from ..permissions import current_org, current_repo, current_user, is_org_owner, permission
 from ..repos import models as repos
 from ..repos.errors import RepoArchived
 from ..users import models as users
-from ..users.errors import UserNotFound
 from .errors import ProjectPermissionDenied
 
 __all__ = ["Kind", "Scope", "org_scope", "repo_scope", "self_scope", "user_scope"]
@@ -62,7 +60,7 @@ class Scope:
 
 def repo_scope(owner: str, name: str) -> Scope:
     """A repository's boards: its readers read (404 for others), its writers change them."""
-    repo = require_repo(owner, name, "read")
+    repo = current_repo()
     account = users.get_user(repo.owner_id)
     can_write = permission(optional_principal(), repo).can_write
     return Scope("repository", account, repo, can_write)
@@ -95,18 +93,13 @@ def _account_scope(account: users.User, viewer: Principal | None) -> Scope:
 
 def org_scope(name: str) -> Scope:
     """An organization's boards: whoever sees the organization reads them (404 otherwise)."""
-    viewer = optional_principal()
-    return _account_scope(orgs.get_org(name, viewer), viewer)
+    return _account_scope(current_org(), optional_principal())
 
 
 def user_scope(name: str) -> Scope:
     """``/users/{username}/projects``: a user's own boards (an organization's, given an organization's
     name, as Gitea lists them); whoever sees the account reads, the user (or a site admin) changes."""
-    viewer = optional_principal()
-    account = users.find_account(name)
-    if account is None or not is_visible_to(account, viewer):
-        raise UserNotFound(f"user does not exist [name: {name}]")
-    return _account_scope(account, viewer)
+    return _account_scope(current_user(), optional_principal())
 
 
 def self_scope() -> Scope:

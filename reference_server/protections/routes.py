@@ -10,85 +10,80 @@ from ..access import token
 from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..events import RepoDeletedEvent
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..rest import empty, json_body, json_response
 from . import models, store, tags
 from .presenters import branch_protection_to_api
 
 if TYPE_CHECKING:
-    from ..repos.models import Repo
+    pass
 
 __all__ = ["ENDPOINTS", "register"]
 
 REPO = "/api/v1/repos/<owner>/<repo>"
 
 
-def _admin_repo(owner: str, repo: str) -> Repo:
-    """The repository, for a caller with ``repository`` scope who administers it (Gitea's ``reqAdmin``)."""
-    return require_repo(owner, repo, "admin")
-
-
 def branch_protection_list(owner: str, repo: str) -> Response:
     """Every rule, by priority (no paging, as Gitea)."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     rules = models.list_branch_protections(found)
     return json_response([branch_protection_to_api(rule) for rule in rules])
 
 
 def branch_protection_create(owner: str, repo: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     rule = models.create_branch_protection(found, json_body())
     return json_response(branch_protection_to_api(rule), status=201)
 
 
 def branch_protection_get(owner: str, repo: str, name: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     return json_response(branch_protection_to_api(models.get_branch_protection(found, name)))
 
 
 def branch_protection_edit(owner: str, repo: str, name: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     rule = models.edit_branch_protection(found, name, json_body())
     return json_response(branch_protection_to_api(rule))
 
 
 def branch_protection_delete(owner: str, repo: str, name: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     models.delete_branch_protection(found, name)
     return empty()
 
 
 def branch_protection_priorities(owner: str, repo: str) -> Response:
     """Re-number the listed rules 1, 2, 3... in place (same ids, same creation times)."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     models.reorder_branch_protections(found, json_body())
     return empty()
 
 
 def tag_protection_list(owner: str, repo: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     return json_response([tags.tag_protection_to_api(rule) for rule in tags.list_tag_protections(found)])
 
 
 def tag_protection_create(owner: str, repo: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     rule = tags.create_tag_protection(found, json_body())
     return json_response(tags.tag_protection_to_api(rule), status=201)
 
 
 def tag_protection_get(owner: str, repo: str, rule_id: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     return json_response(tags.tag_protection_to_api(tags.get_tag_protection(found, rule_id)))
 
 
 def tag_protection_edit(owner: str, repo: str, rule_id: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     rule = tags.edit_tag_protection(found, rule_id, json_body())
     return json_response(tags.tag_protection_to_api(rule))
 
 
 def tag_protection_delete(owner: str, repo: str, rule_id: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     tags.delete_tag_protection(found, rule_id)
     return empty()
 
@@ -110,7 +105,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListBranchProtection",
         branch_protection_list,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         returns="[branch_protection]",
     ),
     Endpoint(
@@ -119,7 +114,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCreateBranchProtection",
         branch_protection_create,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         body="CreateBranchProtectionOption",
         status=201,
         returns="branch_protection",
@@ -131,7 +126,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoUpdateBranchProtectionPriories",
         branch_protection_priorities,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
         body="UpdateBranchProtectionPriories",
@@ -143,7 +138,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetBranchProtection",
         branch_protection_get,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         returns="branch_protection",
         errors=(404,),
     ),
@@ -153,7 +148,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoEditBranchProtection",
         branch_protection_edit,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         body="EditBranchProtectionOption",
         returns="branch_protection",
         errors=(404, 422, 423),
@@ -164,7 +159,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDeleteBranchProtection",
         branch_protection_delete,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
         errors=(404,),
@@ -175,7 +170,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListTagProtection",
         tag_protection_list,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         returns="[tag_protection]",
     ),
     Endpoint(
@@ -184,7 +179,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCreateTagProtection",
         tag_protection_create,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         body="CreateTagProtectionOption",
         status=201,
         returns="tag_protection",
@@ -196,7 +191,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetTagProtection",
         tag_protection_get,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         returns="tag_protection",
     ),
     Endpoint(
@@ -205,7 +200,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoEditTagProtection",
         tag_protection_edit,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         body="EditTagProtectionOption",
         returns="tag_protection",
     ),
@@ -215,7 +210,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDeleteTagProtection",
         tag_protection_delete,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
     ),

@@ -21,7 +21,7 @@ from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, ChangedPath
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..repos import models as repos
 from ..rest import Page, empty, json_body, json_response, page_params, paged_response, query_bool
 from . import models, reviews
@@ -38,12 +38,8 @@ PULLS = "/api/v1/repos/<owner>/<repo>/pulls"
 FILE_STATUS = {"A": "added", "D": "deleted", "R": "renamed", "C": "copied"}
 
 
-def _repo(owner: str, repo: str) -> repos.Repo:
-    return require_repo(owner, repo, "read")
-
-
 def _signed_in(owner: str, repo: str) -> tuple[repos.Repo, Principal]:
-    found = _repo(owner, repo)
+    found = current_repo()
     return found, current_principal()
 
 
@@ -60,7 +56,7 @@ def _counted(payload: list[Any], page: Page, total: int) -> Response:
 
 
 def list_pulls(owner: str, repo: str) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     page = page_params()
     state = request.args.get("state", "open").strip()
     pulls, total = models.list_pulls(found, state=state, limit=page.limit, offset=page.offset)
@@ -74,7 +70,7 @@ def create_pull(owner: str, repo: str) -> Response:
 
 
 def get_pull(owner: str, repo: str, index: int) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     return json_response(pull_to_api(found, models.get_pull(found, index)))
 
 
@@ -87,7 +83,7 @@ def edit_pull(owner: str, repo: str, index: int) -> Response:
 
 def pull_diff(owner: str, repo: str, index: int, diff_type: str) -> Response:
     """``.diff``: the unified diff from the merge base; ``.patch``: the commits as ``format-patch`` mails."""
-    found = _repo(owner, repo)  # the scope check comes before anything else, the suffix included
+    found = current_repo()  # the scope check comes before anything else, the suffix included
     if diff_type not in ("diff", "patch"):
         raise PullNotFound(f"unknown pull request output {diff_type!r}")
     pull = models.get_pull(found, index)
@@ -99,7 +95,7 @@ def pull_diff(owner: str, repo: str, index: int, diff_type: str) -> Response:
 
 def pull_commits(owner: str, repo: str, index: int) -> Response:
     """The pull's commits (head not reachable from base), newest first, as Gitea's ``Commit``."""
-    found = _repo(owner, repo)
+    found = current_repo()
     pull = models.get_pull(found, index)
     page = page_params()
     head, base = models.head_commit(found, pull), models.base_commit(found, pull)
@@ -139,7 +135,7 @@ def _changed_file(repo: repos.Repo, head: str, change: ChangedPath) -> dict[str,
 
 def pull_files(owner: str, repo: str, index: int) -> Response:
     """The files the pull changes (from the merge base to the head), paged."""
-    found = _repo(owner, repo)
+    found = current_repo()
     pull = models.get_pull(found, index)
     page = page_params()
     head = models.head_commit(found, pull)
@@ -164,14 +160,14 @@ def merge(owner: str, repo: str, index: int) -> Response:
 
 def is_merged(owner: str, repo: str, index: int) -> Response:
     """204 when the pull request is merged, else 404 (Gitea's ``repoPullRequestIsMerged``)."""
-    found = _repo(owner, repo)
+    found = current_repo()
     if not models.get_pull(found, index).has_merged:
         raise PullNotFound("the pull request has not been merged")
     return empty()
 
 
 def list_reviews(owner: str, repo: str, index: int) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     pull = models.get_pull(found, index)
     page = page_params()
     items, total = reviews.list_reviews(pull, optional_principal(), page.limit, page.offset)
@@ -187,14 +183,14 @@ def create_review(owner: str, repo: str, index: int) -> Response:
 
 
 def get_review(owner: str, repo: str, index: int, review_id: int) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     pull = models.get_pull(found, index)
     review = reviews.get_review(pull, review_id, optional_principal())
     return json_response(review_to_api(found, pull, review))
 
 
 def review_comments(owner: str, repo: str, index: int, review_id: int) -> Response:
-    found = _repo(owner, repo)
+    found = current_repo()
     pull = models.get_pull(found, index)
     review = reviews.get_review(pull, review_id, optional_principal())
     items = reviews.visible_review_comments(review)
@@ -230,7 +226,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListPullRequests",
         list_pulls,
         "issue",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="[pull_request]",
         errors=(404,),
     ),
@@ -240,7 +236,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCreatePullRequest",
         create_pull,
         "issue",
-        token("repository"),
+        token("repository", repo="read"),
         body="CreatePullRequestOption",
         status=201,
         returns="pull_request",
@@ -252,7 +248,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetPullRequest",
         get_pull,
         "issue",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="pull_request",
         errors=(404,),
     ),
@@ -262,7 +258,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoEditPullRequest",
         edit_pull,
         "issue",
-        token("repository"),
+        token("repository", repo="read"),
         body="EditPullRequestOption",
         status=201,
         returns="pull_request",
@@ -274,7 +270,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDownloadPullDiffOrPatch",
         pull_diff,
         "issue",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns=EMPTY,
     ),
     Endpoint(
@@ -283,7 +279,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetPullRequestCommits",
         pull_commits,
         "issue",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="[commit]",
         errors=(404,),
     ),
@@ -293,7 +289,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetPullRequestFiles",
         pull_files,
         "issue",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="[changed_file]",
         errors=(404,),
     ),
@@ -303,7 +299,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoUpdatePullRequest",
         update_pull,
         "issue",
-        token("repository"),
+        token("repository", repo="read"),
         returns=EMPTY,
         errors=(403, 404, 409, 422),
     ),
@@ -313,7 +309,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoMergePullRequest",
         merge,
         "issue",
-        token("repository"),
+        token("repository", repo="read"),
         body="MergePullRequestOption",
         returns=EMPTY,
         errors=(403, 404, 405, 409, 423),
@@ -324,7 +320,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoPullRequestIsMerged",
         is_merged,
         "issue",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         status=204,
         returns=EMPTY,
         errors=(404,),
@@ -335,7 +331,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListPullReviews",
         list_reviews,
         "issue",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="[pull_review]",
         errors=(404,),
     ),
@@ -345,7 +341,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCreatePullReview",
         create_review,
         "issue",
-        token("repository"),
+        token("repository", repo="read"),
         body="CreatePullReviewOptions",
         returns="pull_review",
         errors=(404, 422),
@@ -356,7 +352,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetPullReview",
         get_review,
         "issue",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="pull_review",
     ),
     Endpoint(
@@ -365,7 +361,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetPullReviewComments",
         review_comments,
         "issue",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="[pull_review_comment]",
     ),
     Endpoint(
@@ -374,7 +370,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCreatePullReviewCommentReply",
         reply,
         "issue",
-        token("repository"),
+        token("repository", repo="read"),
         body="CreatePullReviewCommentReplyOptions",
         status=201,
         returns="pull_review_comment",

@@ -8,8 +8,7 @@ from ..access import GIT, token
 from ..auth import current_principal, optional_principal
 from ..endpoints import EMPTY, WIRE, Endpoint
 from ..errors import Forbidden
-from ..orgs import models as orgs
-from ..permissions import is_org_owner, permission, require_repo
+from ..permissions import current_org, current_repo, is_org_owner, permission
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from . import contents, contents_ext, diffpatch, edit, file_changes, models
@@ -34,7 +33,7 @@ def create_current_user_repo() -> Response:
 def create_org_repo(org: str) -> Response:
     """Create a repository in an organization (organization owner)."""
     principal = current_principal()
-    owner = orgs.get_org(org, principal)
+    owner = current_org()
     if not principal.is_admin and not is_org_owner(principal.user_id, owner.id):
         raise Forbidden("Given user is not allowed to create repository in organization.")
     repo = create_repo(owner, json_body(required=("name",)), principal)
@@ -53,7 +52,7 @@ def user_current_list_repos() -> Response:
 def org_list_repos(org: str) -> Response:
     """List an organization's repositories the caller can see."""
     principal = optional_principal()
-    owner = orgs.get_org(org, principal)
+    owner = current_org()
     page = page_params()
     visible = [repo for repo in models.repos_of_owner(owner.id) if permission(principal, repo).can_read]
     visible.sort(key=lambda repo: repo.name.lower())
@@ -63,7 +62,7 @@ def org_list_repos(org: str) -> Response:
 
 def repo_get(owner: str, repo: str) -> Response:
     """A repository."""
-    return json_response(repo_to_api(require_repo(owner, repo, "read")))
+    return json_response(repo_to_api(current_repo()))
 
 
 def repo_get_by_id(id: int) -> Response:
@@ -77,14 +76,14 @@ def repo_get_by_id(id: int) -> Response:
 def repo_edit(owner: str, repo: str) -> Response:
     """Edit a repository's name, description, website, visibility, default branch, units or archived state."""
     current_principal()
-    found = require_repo(owner, repo, "admin")
+    found = current_repo()
     return json_response(repo_to_api(edit.edit_repo(found, json_body())))
 
 
 def repo_delete(owner: str, repo: str) -> Response:
     """Delete a repository (owner, organization owner or site admin)."""
     current_principal()
-    models.delete_repo(require_repo(owner, repo, "admin"))
+    models.delete_repo(current_repo())
     return empty()
 
 
@@ -95,7 +94,7 @@ def repo_get_contents_list(owner: str, repo: str) -> Response:
 
 def repo_get_contents(owner: str, repo: str, filepath: str) -> Response:
     """A file (with its content) or a directory listing at a ref."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     return json_response(contents.get_contents(found, filepath, request.args.get("ref") or None))
 
 
@@ -107,21 +106,21 @@ def repo_get_contents_ext_root(owner: str, repo: str) -> Response:
 def repo_get_contents_ext(owner: str, repo: str, filepath: str) -> Response:
     """A file or directory with the metadata ``includes`` asks for (file_content, lfs_metadata, commit_*)."""
     includes = contents_ext.parse_includes(request.args.get("includes"))
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     ref = request.args.get("ref") or None
     return json_response(contents_ext.get_contents_ext(found, filepath, ref, includes))
 
 
 def repo_get_file_contents(owner: str, repo: str) -> Response:
     """Several files in one call, the paths in ``?body={"files": [...]}``."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     paths = contents_ext.files_from_query(request.args.get("body"))
     return json_response(contents_ext.get_files(found, paths, request.args.get("ref") or None))
 
 
 def repo_get_file_contents_post(owner: str, repo: str) -> Response:
     """Several files in one call (a token with write:repository, as Gitea asks for a POST)."""
-    found = require_repo(owner, repo, "read")
+    found = current_repo()
     paths = contents_ext.files_from_body(json_body())
     return json_response(contents_ext.get_files(found, paths, request.args.get("ref") or None))
 
@@ -129,7 +128,7 @@ def repo_get_file_contents_post(owner: str, repo: str) -> Response:
 def _writable(owner: str, repo: str) -> models.Repo:
     """The repository for a contents write: scope, caller, write permission, not archived."""
     current_principal()
-    found = require_repo(owner, repo, "write")
+    found = current_repo()
     require_unarchived(found)
     return found
 
@@ -209,7 +208,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "createOrgRepo",
         create_org_repo,
         "organization",
-        token("organization", "repository"),
+        token("organization", "repository", org="visible"),
         body="CreateRepoOption",
         status=201,
         returns="repository",
@@ -221,7 +220,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "orgListRepos",
         org_list_repos,
         "organization",
-        token("organization", "repository", anonymous_read=True),
+        token("organization", "repository", anonymous_read=True, org="visible"),
         returns="[repository]",
         errors=(404,),
     ),
@@ -231,7 +230,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGet",
         repo_get,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="repository",
         errors=(404,),
     ),
@@ -251,7 +250,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoEdit",
         repo_edit,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         body="EditRepoOption",
         returns="repository",
         errors=(403, 404, 422),
@@ -262,7 +261,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDelete",
         repo_delete,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
         errors=(403, 404),
@@ -273,7 +272,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoChangeFiles",
         repo_change_files,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         body="ChangeFilesOptions",
         status=201,
         returns="files_response",
@@ -285,7 +284,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetContentsExtRoot",
         repo_get_contents_ext_root,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="contents_ext",
     ),
     Endpoint(
@@ -294,7 +293,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetContentsExtRootSlash",
         repo_get_contents_ext_root,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="contents_ext",
     ),
     Endpoint(
@@ -303,7 +302,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetContentsExt",
         repo_get_contents_ext,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="contents_ext",
         errors=(404,),
     ),
@@ -313,7 +312,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetFileContents",
         repo_get_file_contents,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="file_contents_list",
         errors=(404,),
     ),
@@ -323,7 +322,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetFileContentsPost",
         repo_get_file_contents_post,
         "repository",
-        token("repository"),
+        token("repository", repo="read"),
         body="GetFilesOptions",
         returns="file_contents_list",
         errors=(404,),
@@ -334,7 +333,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoApplyDiffPatch",
         repo_apply_diff_patch,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         body="ApplyDiffPatchFileOptions",
         status=201,
         returns="file_patch_response",
@@ -346,7 +345,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetContentsList",
         repo_get_contents_list,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="contents_list",
         errors=(404,),
     ),
@@ -356,7 +355,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetContents",
         repo_get_contents,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="contents|contents_list",
         errors=(404,),
     ),
@@ -366,7 +365,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCreateFile",
         repo_create_file,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         body="CreateFileOptions",
         status=201,
         returns="file_response",
@@ -378,7 +377,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoUpdateFile",
         repo_update_file,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         body="UpdateFileOptions",
         returns="file_response",
         errors=(403, 404, 422, 423),
@@ -389,7 +388,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDeleteFile",
         repo_delete_file,
         "repository",
-        token("repository"),
+        token("repository", repo="write"),
         returns="file_delete_response",
         errors=(400, 403, 404, 422, 423),
     ),

@@ -9,8 +9,7 @@ from ..context import forge
 from ..endpoints import EMPTY, Endpoint
 from ..errors import Unprocessable
 from ..events import RepoDeletedEvent
-from ..permissions import Need, require_repo
-from ..repos.models import Repo
+from ..permissions import current_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
 from .errors import InvalidTopics
@@ -21,14 +20,9 @@ __all__ = ["ENDPOINTS", "register"]
 API = "/api/v1"
 
 
-def _repo(owner: str, name: str, need: Need = "read") -> Repo:
-    """The repository with the needed permission (the scope was checked before the view)."""
-    return require_repo(owner, name, need)
-
-
 def list_topics(owner: str, repo: str) -> Response:
     """Get list of topics that a repository has."""
-    found = _repo(owner, repo)
+    found = current_repo()
     page = page_params()
     names, total = models.topics_page(found.id, page.limit, page.offset)
     return paged_response({"topics": names}, page, total)
@@ -36,7 +30,7 @@ def list_topics(owner: str, repo: str) -> Response:
 
 def update_topics(owner: str, repo: str) -> Response:
     """Replace list of topics for a repository."""
-    found = _repo(owner, repo, "admin")
+    found = current_repo()
     names = json_body().get("topics")
     if names is None:
         names = []
@@ -48,14 +42,14 @@ def update_topics(owner: str, repo: str) -> Response:
 
 def add_topic(owner: str, repo: str, topic: str) -> Response:
     """Add a topic to a repository."""
-    found = _repo(owner, repo, "admin")
+    found = current_repo()
     models.add_topic(found.id, topic)
     return empty()
 
 
 def delete_topic(owner: str, repo: str, topic: str) -> Response:
     """Delete a topic from a repository."""
-    found = _repo(owner, repo, "admin")
+    found = current_repo()
     models.delete_topic(found.id, topic)
     return empty()
 
@@ -86,7 +80,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListTopics",
         list_topics,
         "repository",
-        token("repository", anonymous_read=True),
+        token("repository", anonymous_read=True, repo="read"),
         returns="topic_names",
         errors=(404,),
     ),
@@ -96,7 +90,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoUpdateTopics",
         update_topics,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
         body="RepoTopicOptions",
@@ -108,7 +102,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoAddTopic",
         add_topic,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
         errors=(404, 422),
@@ -119,7 +113,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDeleteTopic",
         delete_topic,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
         errors=(404, 422),

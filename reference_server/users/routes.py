@@ -5,16 +5,14 @@ from __future__ import annotations
 from flask import Flask, Response, request
 
 from ..access import ADMIN, basic, token
-from ..auth import Principal, current_principal, optional_principal
+from ..auth import current_principal
 from ..context import forge
 from ..endpoints import EMPTY, Endpoint
-from ..errors import BasicAuthRequired
 from ..events import AccountDeletedEvent
-from ..permissions import is_visible_to, require_self_or_admin
+from ..permissions import current_user
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import models
 from .deletion import delete_user, remove_empty_owner_dir
-from .errors import UserNotFound
 from .presenters import user_to_api
 from .settings import get_user_settings, update_user_settings
 from .token_self import delete_current_token, get_current_token
@@ -22,13 +20,6 @@ from .token_self import delete_current_token, get_current_token
 __all__ = ["ENDPOINTS", "register"]
 
 API = "/api/v1"
-
-
-def _require_password(principal: Principal) -> None:
-    """Token routes need the account's password in basic auth; a token, even as the basic-auth password,
-    is refused (401 ``auth required``), so no token can mint, list or delete tokens."""
-    if not principal.by_password:
-        raise BasicAuthRequired("auth required")
 
 
 def admin_create_user() -> Response:
@@ -62,32 +53,19 @@ def user_get_current() -> Response:
 
 def user_get(username: str) -> Response:
     """A user by name."""
-    user = models.get_user_by_name(username)
-    if not is_visible_to(user, optional_principal()):
-        raise UserNotFound(f"user does not exist [name: {username}]")
-    return json_response(user_to_api(user))
-
-
-def _token_owner(username: str) -> models.User:
-    principal = current_principal()
-    _require_password(principal)
-    user = models.get_user_by_name(username)
-    if user.is_org:
-        raise UserNotFound(f"user does not exist [name: {username}]")
-    require_self_or_admin(principal, user)
-    return user
+    return json_response(user_to_api(current_user()))
 
 
 def user_create_token(username: str) -> Response:
     """Create an access token (basic auth; the secret is shown once)."""
-    user = _token_owner(username)
+    user = current_user()
     created = models.create_token(user, json_body(required=("name",)))
     return json_response(models.token_to_api(created.token, created.plaintext), status=201)
 
 
 def user_get_tokens(username: str) -> Response:
     """List a user's access tokens (basic auth)."""
-    user = _token_owner(username)
+    user = current_user()
     page = page_params()
     tokens, total = models.list_tokens(user, page.limit, page.offset)
     return paged_response([models.token_to_api(t) for t in tokens], page, total)
@@ -95,7 +73,7 @@ def user_get_tokens(username: str) -> Response:
 
 def user_delete_access_token(username: str, token: str) -> Response:
     """Delete an access token by id or name (basic auth)."""
-    user = _token_owner(username)
+    user = current_user()
     models.delete_token(user, token)
     return empty()
 
@@ -146,7 +124,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "userGet",
         user_get,
         "user",
-        token("user", anonymous_read=True),
+        token("user", anonymous_read=True, user="visible"),
         returns="user",
         errors=(404,),
     ),
@@ -156,7 +134,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "userCreateToken",
         user_create_token,
         "user",
-        basic("user"),
+        basic("user", user="self"),
         body="CreateAccessTokenOption",
         status=201,
         returns="access_token",
@@ -168,7 +146,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "userGetTokens",
         user_get_tokens,
         "user",
-        basic("user"),
+        basic("user", user="self"),
         returns="[access_token]",
         errors=(403,),
     ),
@@ -178,7 +156,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "userDeleteAccessToken",
         user_delete_access_token,
         "user",
-        basic("user"),
+        basic("user", user="self"),
         status=204,
         returns=EMPTY,
         errors=(403, 404, 422),

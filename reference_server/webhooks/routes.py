@@ -15,7 +15,7 @@ from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..events import JobStatusEvent, RepoDeletedEvent, RunStatusEvent
 from ..gitcli import valid_branch_name
-from ..permissions import require_repo
+from ..permissions import current_repo
 from ..repos.errors import BranchNotFound
 from ..repos.models import get_repo_by_id
 from ..rest import empty, json_body, json_response, page_params, paged_response
@@ -31,14 +31,9 @@ log = logging.getLogger(__name__)
 HOOKS = "/api/v1/repos/<owner>/<repo>/hooks"
 
 
-def _admin_repo(owner: str, repo: str) -> Any:
-    """The repository, for a caller with ``repository`` scope who administers it (Gitea's ``reqAdmin``)."""
-    return require_repo(owner, repo, "admin")
-
-
 def hook_list(owner: str, repo: str) -> Response:
     """The repository's hooks, paged, oldest first."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     page = page_params()
     hooks, total = models.hooks_of_repo(found, page.limit, page.offset)
     return paged_response([hook_to_api(hook) for hook in hooks], page, total)
@@ -46,24 +41,24 @@ def hook_list(owner: str, repo: str) -> Response:
 
 def hook_create(owner: str, repo: str) -> Response:
     """Create a hook from a ``CreateHookOption``."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     hook = models.create_hook(found, json_body(required=("type", "config")))
     return json_response(hook_to_api(hook), status=201)
 
 
 def hook_get(owner: str, repo: str, hook_id: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     return json_response(hook_to_api(models.get_hook(found, hook_id)))
 
 
 def hook_edit(owner: str, repo: str, hook_id: str) -> Response:
     """Change a hook from an ``EditHookOption`` (absent fields keep their values)."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     return json_response(hook_to_api(models.edit_hook(found, hook_id, json_body())))
 
 
 def hook_delete(owner: str, repo: str, hook_id: str) -> Response:
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     models.delete_hook(found, hook_id)
     return empty()
 
@@ -71,7 +66,7 @@ def hook_delete(owner: str, repo: str, hook_id: str) -> Response:
 def hook_test(owner: str, repo: str, hook_id: str) -> Response:
     """Send the hook a ``push`` delivery of the branch head (``?ref=``, default branch by default), whatever
     its events and even when inactive, as Gitea's test does."""
-    found = _admin_repo(owner, repo)
+    found = current_repo()
     hook = models.get_hook(found, hook_id)
     branch = (request.args.get("ref") or found.default_branch).removeprefix("refs/heads/")
     known = valid_branch_name(branch) and found.git.rev_parse(f"refs/heads/{branch}") is not None
@@ -137,7 +132,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoListHooks",
         hook_list,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         returns="[hook]",
         errors=(404,),
     ),
@@ -147,7 +142,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoCreateHook",
         hook_create,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         body="CreateHookOption",
         status=201,
         returns="hook",
@@ -159,7 +154,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoGetHook",
         hook_get,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         returns="hook",
     ),
     Endpoint(
@@ -168,7 +163,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoEditHook",
         hook_edit,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         body="EditHookOption",
         returns="hook",
     ),
@@ -178,7 +173,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoDeleteHook",
         hook_delete,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
     ),
@@ -188,7 +183,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repoTestHook",
         hook_test,
         "repository",
-        token("repository"),
+        token("repository", repo="admin"),
         status=204,
         returns=EMPTY,
     ),

@@ -1,4 +1,5 @@
-"""Request bodies of the API description: Gitea 1.27's option models, so a client (or a fuzzer) knows the fields.
+"""Gitea 1.27's option models (request bodies): the API description shows them to clients and fuzzers, and
+``bodies.check_body`` holds every request to its operation's model.
 
 The models are written in the compact notation of the shared reference notes (``name!: type`` for a
 required field; ``str``, ``int``, ``bool``, ``datetime``, ``object``, ``List[T]``, ``Dict[str, T]`` or
