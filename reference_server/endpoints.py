@@ -20,6 +20,7 @@ from flask import Flask, current_app, g, request
 
 from .access import JOB_TOKEN_REFUSAL, Rule, job_token_may
 from .auth import check_scope, current_principal
+from .bodies import SCHEMAS, check_body
 from .errors import BasicAuthRequired, Forbidden
 from .permissions import enforce_path_targets
 
@@ -103,6 +104,8 @@ class Endpoint:
 
 
 UNDECLARED_REFUSAL = "this route declares no access rule"
+REQUEST_STATE = ("endpoint", "target_repo", "target_org", "target_user")
+"""What the checks keep in ``g`` for the view, forgotten when the next request starts."""
 TEST_HOOKS = API + "/-/"
 """Paths of the reference's test hooks, served only with ``config.test_hooks``."""
 
@@ -147,6 +150,8 @@ def endpoint_of(app: Flask, name: str, method: str) -> Endpoint | None:
 
 def enforce_access() -> None:
     """Refuse the caller before the view runs, by the matched route's declared rule (a ``before_request``)."""
+    for name in REQUEST_STATE:  # an application context can outlive a request (a test's ``app_context()``)
+        g.pop(name, None)
     url_rule = request.url_rule
     if url_rule is None or url_rule.endpoint == "static":
         return
@@ -164,13 +169,17 @@ def enforce_access() -> None:
 
 
 def enforce_permissions() -> None:
-    """Refuse the caller by the permission the matched route declares on the repository or organization its
-    path names (a ``before_request`` after :func:`enforce_access` and after the redirects of renamed
-    accounts, which answer for names no account holds any more)."""
+    """Refuse the caller by the permission the matched route declares on the repository, organization or
+    account its path names, then refuse a request body that breaks the declared option model (a
+    ``before_request`` after :func:`enforce_access` and after the redirects of renamed accounts, which
+    answer for names no account holds any more)."""
     endpoint: Endpoint | None = g.get("endpoint")
-    if endpoint is not None and {"token", "basic"} & set(endpoint.access.kinds):
-        rule = endpoint.access
-        enforce_path_targets(rule.repo, rule.org, rule.user, request.view_args)
+    if endpoint is None or not {"token", "basic"} & set(endpoint.access.kinds):
+        return
+    rule = endpoint.access
+    enforce_path_targets(rule.repo, rule.org, rule.user, request.view_args)
+    if endpoint.body in SCHEMAS:
+        check_body(endpoint.body)
 
 
 def _check(rule: Rule) -> None:

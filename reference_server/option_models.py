@@ -43,6 +43,7 @@ MODELS = {
     "CreateBranchRepoOption": "new_branch_name!: str, old_branch_name: str, old_ref_name: str",
     "CreateDeployTokenOption": "title!: str, read_only: bool",
     "CreateFileOptions": f"{_COMMIT}, content!: str",
+    "DeleteFileOptions": f"{_COMMIT}, sha!: str",
     "CreateForkOption": "name: str, organization: str",
     "CreateHookOption": (
         "active: bool, authorization_header: str, branch_filter: str, config!: Dict[str, str], events: List[str], "

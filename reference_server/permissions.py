@@ -109,15 +109,16 @@ def get_org(name: str, viewer: Principal | None) -> User:
 
 def require_org(name: str, need: OrgNeed) -> User:
     """The organization if the caller has the standing ``need`` in it (site admins have every standing):
-    404 when it cannot see it, 403 ``Must be an organization member`` or ``... owner`` otherwise."""
+    404 when it cannot see it, else 403 ``Must be an organization owner`` (Gitea's ``reqOrgOwnership``, member
+    or not) or ``Must be an organization member`` (``reqOrgMembership``)."""
     principal = optional_principal()
     org = get_org(name, principal)
     if need == "visible":
         return org
-    if principal is None or not (principal.is_admin or is_org_member(principal.user_id, org.id)):
-        raise NotOrgOwner("Must be an organization member")
     if need == "owner":
-        require_org_owner(org, principal)
+        require_org_owner(org, current_principal())
+    elif principal is None or not (principal.is_admin or is_org_member(principal.user_id, org.id)):
+        raise NotOrgOwner("Must be an organization member")
     return org
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "Page",
     "decode_json",
     "empty",
+    "field_label",
     "json_body",
     "json_response",
     "page_params",
@@ -24,6 +25,9 @@ __all__ = [
     "query_bool",
     "without_surrogates",
 ]
+
+JSON_BODY_KEY = "reference_server.json_body"
+"""Where a request keeps its decoded JSON body (the WSGI environ lives exactly as long as the request)."""
 
 JSON_TYPE = "application/json;charset=utf-8"
 MAX_PAGE = 1_000_000_000
@@ -85,18 +89,32 @@ def decode_json(raw: str | bytes) -> Any:
 
 
 def json_body(*, required: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The request's JSON object; 422 when it is not one or lacks a required field (``[Field]: Required``)."""
-    raw = request.get_data(cache=True)
-    try:
-        data = decode_json(raw) if raw.strip() else {}
-    except ValueError as exc:
-        raise Unprocessable(f"invalid JSON body: {exc}") from exc
-    if not isinstance(data, dict):
-        raise Unprocessable("the request body must be a JSON object")
+    """The request's JSON object, decoded once per request; 422 when it is not one or lacks a required field
+    (``[Field]: Required``)."""
+    data: dict[str, Any] | None = request.environ.get(JSON_BODY_KEY)
+    if data is None:
+        raw = request.get_data(cache=True)
+        try:
+            decoded = decode_json(raw) if raw.strip() else {}
+        except ValueError as exc:
+            raise Unprocessable(f"invalid JSON body: {exc}") from exc
+        if not isinstance(decoded, dict):
+            raise Unprocessable("the request body must be a JSON object")
+        data = request.environ[JSON_BODY_KEY] = decoded
     for name in required:
         if data.get(name) in (None, ""):
-            raise Unprocessable(f"[{name[:1].upper()}{name[1:]}]: Required")
+            raise Unprocessable(f"[{field_label(name)}]: Required")
     return data
+
+
+INITIALISMS = {"id": "ID", "ids": "IDs", "url": "URL"}
+"""Parts of a field name Go writes in capitals (``column_ids`` is ``ColumnIDs``)."""
+
+
+def field_label(key: str) -> str:
+    """A body field as Gitea's 422 answers name it: its Go field name (``new_branch_name`` is
+    ``NewBranchName``, ``new_commit_id`` is ``NewCommitID``)."""
+    return "".join(INITIALISMS.get(part, part[:1].upper() + part[1:]) for part in key.split("_"))
 
 
 def query_bool(name: str) -> bool | None:

@@ -160,7 +160,7 @@ def test_admin_creates_user_and_gets_gitea_user(client: FlaskClient, admin_heade
         ({"username": "bob", "email": "b@example.com"}, 400, "password"),
         ({"username": "bob", "email": "b@example.com", "password": "short"}, 400, "password"),
         ({"username": "bob", "email": "b@example.com", "password": PASSWORD, "visibility": "x"}, 422, "Visibility"),
-        ({"username": "bob", "email": "b@example.com", "password": PASSWORD, "full_name": 7}, 422, "Full_name"),
+        ({"username": "bob", "email": "b@example.com", "password": PASSWORD, "full_name": 7}, 422, "FullName"),
         # the lone surrogate becomes U+FFFD, as Go decodes it, and no e-mail address holds that
         ({"username": "bob", "email": "b\ud800@example.com", "password": PASSWORD}, 422, "[Email]"),
     ],

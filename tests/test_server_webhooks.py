@@ -96,8 +96,14 @@ def test_defaults_follow_gitea(world: World) -> None:
         ({"type": "gitea", "config": {"url": "http://example.test/", "content_type": "xml"}}, "Invalid content type"),
         ({"type": "nope", "config": {"url": "http://example.test/", "content_type": "json"}}, "Invalid hook type"),
         ({"type": "gitea", "config": {"url": 5, "content_type": "json"}}, "must be a string"),
-        ({"type": "gitea", "config": {"url": "http://e.test/", "content_type": "json"}, "events": "push"}, "events"),
-        ({"type": "gitea", "config": {"url": "http://e.test/", "content_type": "json"}, "active": "yes"}, "active"),
+        (
+            {"type": "gitea", "config": {"url": "http://e.test/", "content_type": "json"}, "events": "push"},
+            "[Events]: must be a list",
+        ),
+        (
+            {"type": "gitea", "config": {"url": "http://e.test/", "content_type": "json"}, "active": "yes"},
+            "[Active]: must be a boolean",
+        ),
         ({"config": {"url": "http://example.test/", "content_type": "json"}}, "[Type]: Required"),
     ],
 )

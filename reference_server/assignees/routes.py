@@ -114,6 +114,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         remove_assignees,
         "issue",
         token("issue", repo="read"),
+        body="IssueAssigneesOption",
         returns="issue",
         errors=(403, 404, 422),
     ),

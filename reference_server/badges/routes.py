@@ -112,6 +112,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         delete_user_badges,
         "admin",
         ADMIN,
+        body="UserBadgeOption",
         status=204,
         returns=EMPTY,
         errors=(403, 422),

@@ -52,7 +52,7 @@ def repo_rename_branch(owner: str, repo: str, branch: str) -> Response:
     """Rename a branch (``{"name"}``; 204)."""
     principal = current_principal()
     found = current_repo()
-    models.rename_branch(found, principal, branch, json_body(required=("name",)))
+    models.rename_branch(found, principal, branch, json_body())
     return empty()
 
 

@@ -90,7 +90,7 @@ def list_comments(owner: str, repo: str, index: int) -> Response:
 def create_comment(owner: str, repo: str, index: int) -> Response:
     found, principal = _signed_in(owner, repo)
     issue = models.get_issue(found, index)
-    comment = comments.add_comment(found, issue, principal, json_body(required=("body",)).get("body"))
+    comment = comments.add_comment(found, issue, principal, json_body().get("body"))
     return json_response(comment_to_api(found, issue, comment), status=201)
 
 
@@ -108,7 +108,7 @@ def edit_comment(owner: str, repo: str, comment_id: int) -> Response:
     comment, issue = models.get_comment(found, comment_id)
     if comment.type not in comments.EDITABLE_TYPES:
         return empty()
-    edited = comments.edit_comment(found, comment, principal, json_body(required=("body",)).get("body"))
+    edited = comments.edit_comment(found, comment, principal, json_body().get("body"))
     return json_response(comment_to_api(found, issue, edited))
 
 

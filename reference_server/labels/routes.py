@@ -38,7 +38,7 @@ def issue_create_label(owner: str, repo: str) -> Response:
     """Create a label (writers)."""
     current_principal()
     found = current_repo()
-    label = models.create_label(found, json_body(required=("name", "color")))
+    label = models.create_label(found, json_body())
     return json_response(label_to_api(label, found), status=201)
 
 

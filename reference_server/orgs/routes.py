@@ -7,7 +7,6 @@ from flask import Flask, Response, request
 from ..access import ADMIN, token
 from ..auth import check_scope, current_principal, optional_principal
 from ..endpoints import EMPTY, Endpoint
-from ..errors import Unprocessable
 from ..permissions import current_org, current_user, is_org_member
 from ..repos.presenters import repo_to_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
@@ -43,7 +42,7 @@ def _redirect(location: str, status: int) -> Response:
 def org_create() -> Response:
     """Create an organization; the caller becomes its owner."""
     principal = current_principal()
-    org = models.create_org(json_body(required=("username",)), principal)
+    org = models.create_org(json_body(), principal)
     return json_response(org_to_api(org), status=201)
 
 
@@ -65,10 +64,7 @@ def org_delete(org: str) -> Response:
 
 def rename_org(org: str) -> Response:
     """Rename an organization (owner or site admin); the old name then redirects."""
-    new_name = json_body().get("new_name")
-    if new_name in (None, ""):
-        raise Unprocessable("[NewName]: Required")
-    rename.rename_org(current_org(), new_name)
+    rename.rename_org(current_org(), json_body()["new_name"])
     return empty()
 
 
@@ -159,7 +155,7 @@ def org_get_team(id: int) -> Response:
 def org_edit_team(id: int) -> Response:
     """Edit a team (owner or site admin)."""
     team = teams.get_team_for(id, current_principal(), owner=True)
-    return json_response(team_to_api(teams.edit_team(team, json_body(required=("name",))), with_org=False))
+    return json_response(team_to_api(teams.edit_team(team, json_body()), with_org=False))
 
 
 def org_delete_team(id: int) -> Response:

@@ -26,7 +26,7 @@ API = "/api/v1"
 def create_current_user_repo() -> Response:
     """Create a repository of the authenticated user."""
     principal = current_principal()
-    repo = create_repo(users.get_user(principal.user_id), json_body(required=("name",)), principal)
+    repo = create_repo(users.get_user(principal.user_id), json_body(), principal)
     return json_response(repo_to_api(repo), status=201)
 
 
@@ -36,7 +36,7 @@ def create_org_repo(org: str) -> Response:
     owner = current_org()
     if not principal.is_admin and not is_org_owner(principal.user_id, owner.id):
         raise Forbidden("Given user is not allowed to create repository in organization.")
-    repo = create_repo(owner, json_body(required=("name",)), principal)
+    repo = create_repo(owner, json_body(), principal)
     return json_response(repo_to_api(repo), status=201)
 
 
@@ -125,7 +125,7 @@ def repo_get_file_contents_post(owner: str, repo: str) -> Response:
     return json_response(contents_ext.get_files(found, paths, request.args.get("ref") or None))
 
 
-def _writable(owner: str, repo: str) -> models.Repo:
+def _writable() -> models.Repo:
     """The repository for a contents write: scope, caller, write permission, not archived."""
     current_principal()
     found = current_repo()
@@ -135,39 +135,37 @@ def _writable(owner: str, repo: str) -> models.Repo:
 
 def repo_change_files(owner: str, repo: str) -> Response:
     """Create, update, upload, rename and delete several files in one commit."""
-    found = _writable(owner, repo)
-    return json_response(file_changes.change_files(found, json_body(required=("files",)), current_principal()), 201)
+    found = _writable()
+    return json_response(file_changes.change_files(found, json_body(), current_principal()), 201)
 
 
 def repo_apply_diff_patch(owner: str, repo: str) -> Response:
     """Apply a unified diff to a branch in one commit."""
-    found = _writable(owner, repo)
-    return json_response(diffpatch.apply_diff_patch(found, json_body(required=("content",)), current_principal()), 201)
+    found = _writable()
+    return json_response(diffpatch.apply_diff_patch(found, json_body(), current_principal()), 201)
 
 
-def _write(
-    owner: str, repo: str, filepath: str, operation: file_changes.Operation, required: tuple[str, ...]
-) -> Response:
-    found = _writable(owner, repo)
+def _write(filepath: str, operation: file_changes.Operation) -> Response:
+    found = _writable()
     principal = current_principal()
-    options = json_body(required=required)
+    options = json_body()
     change = file_changes.change_file(found, filepath, operation, options, principal)
     return json_response(change.body, status=change.status)
 
 
 def repo_create_file(owner: str, repo: str, filepath: str) -> Response:
     """Create a file in one commit."""
-    return _write(owner, repo, filepath, "create", ("content",))
+    return _write(filepath, "create")
 
 
 def repo_update_file(owner: str, repo: str, filepath: str) -> Response:
     """Update a file (sha given) or create it (no sha) in one commit."""
-    return _write(owner, repo, filepath, "update", ("content",))
+    return _write(filepath, "update")
 
 
 def repo_delete_file(owner: str, repo: str, filepath: str) -> Response:
     """Delete a file in one commit."""
-    return _write(owner, repo, filepath, "delete", ("sha",))
+    return _write(filepath, "delete")
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
@@ -389,6 +387,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         repo_delete_file,
         "repository",
         token("repository", repo="write"),
+        body="DeleteFileOptions",
         returns="file_delete_response",
         errors=(400, 403, 404, 422, 423),
     ),

@@ -59,7 +59,7 @@ def user_get(username: str) -> Response:
 def user_create_token(username: str) -> Response:
     """Create an access token (basic auth; the secret is shown once)."""
     user = current_user()
-    created = models.create_token(user, json_body(required=("name",)))
+    created = models.create_token(user, json_body())
     return json_response(models.token_to_api(created.token, created.plaintext), status=201)
 
 

@@ -42,7 +42,7 @@ def hook_list(owner: str, repo: str) -> Response:
 def hook_create(owner: str, repo: str) -> Response:
     """Create a hook from a ``CreateHookOption``."""
     found = current_repo()
-    hook = models.create_hook(found, json_body(required=("type", "config")))
+    hook = models.create_hook(found, json_body())
     return json_response(hook_to_api(hook), status=201)
 
 
