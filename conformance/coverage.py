@@ -51,6 +51,11 @@ def _pattern(template: str, *, greedy: bool) -> re.Pattern[str]:
     return re.compile("^" + value.join(re.escape(piece) for piece in pieces) + "/?$")
 
 
+def _segments(path: str) -> int:
+    """The number of segments of a path or template (a trailing slash adds none)."""
+    return path.rstrip("/").count("/")
+
+
 def _literal_length(template: str) -> int:
     return len(_PARAM.sub("", template))
 
@@ -60,10 +65,16 @@ class OperationMap:
 
     def __init__(self, operations: Iterable[Operation]) -> None:
         self.operations = sorted(operations, key=lambda op: (op.path, op.method))
-        self._compiled = [
-            (operation, _pattern(operation.path, greedy=False), _pattern(operation.path, greedy=True))
-            for operation in self.operations
-        ]
+        self._exact: dict[tuple[str, int], list[tuple[Operation, re.Pattern[str]]]] = {}
+        """Per method and number of path segments: where a parameter is one segment, the counts are equal."""
+        self._spanning: dict[str, list[tuple[Operation, re.Pattern[str]]]] = {}
+        """Per method, the templates with a parameter, which may also span slashes (``{filepath}``)."""
+        for operation in self.operations:
+            key = (operation.method, _segments(operation.path))
+            self._exact.setdefault(key, []).append((operation, _pattern(operation.path, greedy=False)))
+            if _PARAM.search(operation.path):
+                spanning = _pattern(operation.path, greedy=True)
+                self._spanning.setdefault(operation.method, []).append((operation, spanning))
 
     @classmethod
     def from_swagger(cls, document: Mapping[str, Any]) -> OperationMap:
@@ -85,12 +96,8 @@ class OperationMap:
         """The operation ``method path`` (relative to the API root, query removed) belongs to."""
         method = method.upper()
         path = "/" + path.lstrip("/")
-        for greedy in (False, True):
-            found = [
-                operation
-                for operation, exact, spanning in self._compiled
-                if operation.method == method and (spanning if greedy else exact).match(path)
-            ]
+        for candidates in (self._exact.get((method, _segments(path)), ()), self._spanning.get(method, ())):
+            found = [operation for operation, pattern in candidates if pattern.match(path)]
             if found:
                 return max(found, key=lambda operation: (_literal_length(operation.path), -len(operation.path)))
         return None

@@ -10,7 +10,8 @@ Two answers are remembered instead. The step definitions visible to a node depen
 of registered fixtures and on where the node sits in the tree (visibility is decided by the node's
 parents; items are never fixture scopes themselves), so pytest's answer for each name is kept per
 scope and registry size, in pytest-bdd's order. The definitions matching a text are then found by
-the same test pytest-bdd makes (the step type, then the definition's parser), and kept per text.
+the same test pytest-bdd makes (the step type, then the definition's parser, tried only when the text
+starts with the literal start of the definition's pattern), and kept per text.
 Scoping and overriding stay pytest's and pytest-bdd's own (pytest-bdd still orders and injects the
 definitions returned). Nothing is replaced when pytest-bdd's internals are not the ones this was
 written for (the original function is then left in place).
@@ -30,7 +31,17 @@ __all__ = ["install", "memoized"]
 
 Finder = Callable[..., Iterable[FixtureDef[Any]]]
 Definitions = Callable[..., Iterable[FixtureDef[Any]] | None]
-Candidate = tuple[FixtureDef[Any], Any]
+Candidate = tuple[FixtureDef[Any], Any, str]
+"""A visible step definition, its pytest-bdd context (type and parser), and the literal start of its text."""
+
+
+def literal_prefix(parser: Any) -> str:
+    """The text every step the parser matches starts with, lower-cased (``parse`` matches without regard to
+    case): the format up to its first field, or '' when unknown (another kind of parser, an escaped brace)."""
+    text = getattr(parser, "name", None)
+    if not isinstance(text, str) or getattr(parser, "parser", None) is None or "{{" in text:
+        return ""
+    return text.split("{", 1)[0].lower()
 
 
 class _Memo:
@@ -62,7 +73,7 @@ def memoized(
             for fixturedef in getfixturedefs(fixturemanager, name, node) or []:
                 context = contexts.get(fixturedef.func)
                 if context is not None:
-                    found.append((fixturedef, context))
+                    found.append((fixturedef, context, literal_prefix(context.parser)))
         return found
 
     def find_fixturedefs_for_step(step: Any, fixturemanager: FixtureManager, node: Node) -> list[FixtureDef[Any]]:
@@ -77,10 +88,13 @@ def memoized(
             candidates = memo.candidates.get((scope, len(names)))
             if candidates is None:
                 candidates = memo.candidates[scope, len(names)] = visible_definitions(fixturemanager, node, names)
+            text = step.name.lower()
             found = memo.matches[key] = [
                 fixturedef
-                for fixturedef, context in candidates
-                if (context.type is None or context.type == step.type) and context.parser.is_matching(step.name)
+                for fixturedef, context, prefix in candidates
+                if (context.type is None or context.type == step.type)
+                and text.startswith(prefix)  # a cheap refusal before the parser's regular expression
+                and context.parser.is_matching(step.name)
             ]
         return list(found)
 
