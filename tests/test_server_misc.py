@@ -130,3 +130,18 @@ def test_clock_hook_absent_without_test_hooks(tmp_path: Path) -> None:
     assert client.get("/api/v1/-/reference/clock", headers=headers).status_code == 404
     assert client.put("/api/v1/-/reference/clock", headers=headers, json={"offset_seconds": 5}).status_code == 404
     app.extensions["forge"].db.close()
+
+
+def test_the_general_settings_are_gitea_defaults_within_the_servers_limits(client: FlaskClient) -> None:
+    ui = client.get("/api/v1/settings/ui").json
+    assert ui == {
+        "default_theme": "gitea-auto",
+        "allowed_reactions": ["+1", "-1", "laugh", "hooray", "confused", "heart", "rocket", "eyes"],
+        "custom_emojis": ["git", "gitea", "codeberg", "gitlab", "github", "gogs"],
+    }
+    repository = client.get("/api/v1/settings/repository").json
+    assert repository is not None and not any(repository.values()) and len(repository) == 6
+    attachment = client.get("/api/v1/settings/attachment").json
+    assert attachment is not None and attachment["enabled"] is True and attachment["max_files"] == 5
+    assert attachment["max_size"] == 64, "the server's request body limit (64 MiB), below Gitea's 2048"
+    assert ".zip" in attachment["allowed_types"].split(",")

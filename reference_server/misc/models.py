@@ -12,11 +12,35 @@ from ..hostmatch import literal_address
 from ..timefmt import iso
 from .errors import ClockNotAdjustable, InvalidClockOffset
 
-__all__ = ["api_settings", "clock_state", "set_clock_offset", "set_static_host", "version"]
+__all__ = [
+    "ATTACHMENT_TYPES",
+    "REACTIONS",
+    "api_settings",
+    "attachment_settings",
+    "clock_state",
+    "repository_settings",
+    "set_clock_offset",
+    "set_static_host",
+    "ui_settings",
+    "version",
+]
 
 DEFAULT_GIT_TREES_PER_PAGE = 1000
 DEFAULT_MAX_BLOB_SIZE = 10 * 1024 * 1024
 DEFAULT_MAX_RESPONSE_SIZE = 100 * 1024 * 1024
+REACTIONS = ("+1", "-1", "laugh", "hooray", "confused", "heart", "rocket", "eyes")
+"""Gitea's default ``[ui] REACTIONS``: the reactions issues and comments accept."""
+CUSTOM_EMOJIS = ("git", "gitea", "codeberg", "gitlab", "github", "gogs")
+"""Gitea's default ``[ui] CUSTOM_EMOJIS``."""
+DEFAULT_THEME = "gitea-auto"
+ATTACHMENT_TYPES = (
+    ".avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,"
+    ".odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip"
+)
+"""Gitea's default ``[attachment] ALLOWED_TYPES``."""
+MAX_ATTACHMENT_FILES = 5
+"""Gitea's default ``[attachment] MAX_FILES``."""
+MEBIBYTE = 1024 * 1024
 
 
 def version() -> dict[str, str]:
@@ -33,6 +57,35 @@ def api_settings() -> dict[str, int]:
         "default_git_trees_per_page": DEFAULT_GIT_TREES_PER_PAGE,
         "default_max_blob_size": DEFAULT_MAX_BLOB_SIZE,
         "default_max_response_size": DEFAULT_MAX_RESPONSE_SIZE,
+    }
+
+
+def ui_settings() -> dict[str, Any]:
+    """Gitea's ``GeneralUISettings``: the reference keeps Gitea's defaults."""
+    return {"default_theme": DEFAULT_THEME, "allowed_reactions": list(REACTIONS), "custom_emojis": list(CUSTOM_EMOJIS)}
+
+
+def repository_settings() -> dict[str, bool]:
+    """Gitea's ``GeneralRepoSettings``: every feature the reference serves is on."""
+    return {
+        "mirrors_disabled": False,
+        "http_git_disabled": False,
+        "migrations_disabled": False,
+        "stars_disabled": False,
+        "time_tracking_disabled": False,
+        "lfs_disabled": False,
+    }
+
+
+def attachment_settings() -> dict[str, Any]:
+    """Gitea's ``GeneralAttachmentSettings``; ``max_size`` (MiB) is the largest request body the server takes,
+    below Gitea's default of 2048, so a client that believes it never sends an upload the server refuses."""
+    limit = forge().config.limits.max_request_body_bytes // MEBIBYTE
+    return {
+        "enabled": True,
+        "allowed_types": ATTACHMENT_TYPES,
+        "max_size": min(2048, limit),
+        "max_files": MAX_ATTACHMENT_FILES,
     }
 
 

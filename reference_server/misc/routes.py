@@ -1,4 +1,5 @@
-"""Routes of the misc family: version, API settings, API description, and the test clock when enabled."""
+"""Routes of the misc family: version, the instance's general settings, API description, and the test clock when
+enabled."""
 
 from __future__ import annotations
 
@@ -24,6 +25,21 @@ def get_version() -> Response:
 def get_general_api_settings() -> Response:
     """The instance's paging and size settings of the API."""
     return json_response(models.api_settings())
+
+
+def get_general_ui_settings() -> Response:
+    """The instance's UI settings: reactions, custom emojis, the default theme."""
+    return json_response(models.ui_settings())
+
+
+def get_general_repository_settings() -> Response:
+    """Which repository features the instance has switched off."""
+    return json_response(models.repository_settings())
+
+
+def get_general_attachment_settings() -> Response:
+    """The instance's limits on attachments."""
+    return json_response(models.attachment_settings())
 
 
 def swagger_json() -> Response:
@@ -69,6 +85,33 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "settings",
         PUBLIC,
         returns="general_api_settings",
+    ),
+    Endpoint(
+        "GET",
+        API + "/settings/ui",
+        "getGeneralUISettings",
+        get_general_ui_settings,
+        "settings",
+        PUBLIC,
+        returns="general_ui_settings",
+    ),
+    Endpoint(
+        "GET",
+        API + "/settings/repository",
+        "getGeneralRepositorySettings",
+        get_general_repository_settings,
+        "settings",
+        PUBLIC,
+        returns="general_repo_settings",
+    ),
+    Endpoint(
+        "GET",
+        API + "/settings/attachment",
+        "getGeneralAttachmentSettings",
+        get_general_attachment_settings,
+        "settings",
+        PUBLIC,
+        returns="general_attachment_settings",
     ),
     Endpoint("GET", "/swagger.v1.json", "swaggerJson", swagger_json, "description", PUBLIC, returns="swagger"),
     Endpoint(
