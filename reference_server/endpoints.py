@@ -174,10 +174,11 @@ def enforce_permissions() -> None:
     ``before_request`` after :func:`enforce_access` and after the redirects of renamed accounts, which
     answer for names no account holds any more)."""
     endpoint: Endpoint | None = g.get("endpoint")
-    if endpoint is None or not {"token", "basic"} & set(endpoint.access.kinds):
+    if endpoint is None:
         return
     rule = endpoint.access
-    enforce_path_targets(rule.repo, rule.org, rule.user, request.view_args)
+    if {"token", "basic"} & set(rule.kinds):
+        enforce_path_targets(rule.repo, rule.org, rule.user, request.view_args)
     if endpoint.body in SCHEMAS:
         check_body(endpoint.body)
 

@@ -112,6 +112,12 @@ MODELS = {
         "can_create_org_repo: bool, description: str, includes_all_repositories: bool, name!: str, permission: str, "
         "units: List[str], units_map: Dict[str, str], visibility: str"
     ),
+    "EditUserOption": (
+        "active: bool, admin: bool, allow_create_organization: bool, allow_git_hook: bool, allow_import_local: bool, "
+        "description: str, email: str, full_name: str, location: str, login_name!: str, max_repo_creation: int, "
+        "must_change_password: bool, password: str, prohibit_login: bool, restricted: bool, source_id!: int, "
+        "visibility: str, website: str"
+    ),
     "GetFilesOptions": "files: List[str]",
     "Identity": "email: str, name: str",
     "IssueAssigneesOption": "assignees: List[str]",

@@ -1,4 +1,4 @@
-"""Users: administration (create, delete with purge) and reads (``/user``, ``/users/{name}``)."""
+"""Users: administration (create, edit, delete with purge) and reads (``/user``, ``/users/{name}``)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,10 @@ class UsersApi(ApiArea):
     def admin_create_raw(self, body: Any) -> requests.Response:
         """``POST /admin/users`` with a body exactly as given (for validation scenarios)."""
         return self.http.post("admin/users", json=body)
+
+    def admin_edit(self, username: str, body: Any) -> requests.Response:
+        """``PATCH /admin/users/{username}`` with an ``EditUserOption`` body (sent as given)."""
+        return self.http.patch(f"admin/users/{quote_path(username)}", json=body)
 
     def admin_delete(self, username: str, *, purge: bool = True) -> requests.Response:
         """``DELETE /admin/users/{username}``, with ``purge`` removing what the user owns."""

@@ -168,7 +168,8 @@ def list_orgs_of_user(
 def create_org(options: Mapping[str, Any], creator: Principal) -> users.User:
     """Create an organization from ``CreateOrgOption`` with its Owners team holding the creator."""
     creator_account = users.get_user(creator.user_id)
-    if creator_account.id < 0 or creator_account.restricted:
+    allowed = creator_account.is_admin or users_store.limits_of(creator_account.id)["allow_create_organization"]
+    if creator_account.id < 0 or creator_account.restricted or not allowed:
         raise Forbidden("user is not allowed to create organizations")
     name = users.validate_account_name(options.get("username"), "UserName")
     now = now_seconds()

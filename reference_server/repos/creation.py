@@ -19,6 +19,7 @@ from ..gitcli import Git, GitError, Identity, valid_branch_name
 from ..labels.models import initialize_labels
 from ..templates.repo_init import creation_templates
 from ..users import models as users
+from ..users import store as users_store
 from . import store
 from .errors import RepoAlreadyExists
 from .models import Repo, get_repo_by_id, git_path_for, validate_repo_name
@@ -69,6 +70,14 @@ def _initial_commit(
     git.commit(branch=branch, parent=None, changes=changes, message="Initial commit\n", author=who, committer=who)
 
 
+def _check_repository_limit(owner: users.User) -> None:
+    """Gitea's ``CanCreateRepo``: a user below its ``max_repo_creation`` (set by an administrator; -1 is the
+    instance's limit, which the reference does not set), or any site administrator."""
+    limit = users_store.limits_of(owner.id)["max_repo_creation"]
+    if limit >= 0 and not owner.is_admin and not owner.is_org and len(store.repos_of_owner(owner.id)) >= limit:
+        raise Forbidden(f"user has reached maximum limit of repositories [limit: {limit}]")
+
+
 def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) -> Repo:
     """Create the row and its bare Git repository together; 409 when the owner already has the name.
 
@@ -77,6 +86,7 @@ def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) 
     """
     if owner.id < 0:
         raise Forbidden("the built-in Actions user cannot own repositories")
+    _check_repository_limit(owner)
     values = _options(options)
     target = git_path_for(owner.name, values["name"])
     scratch = target.parent / f".tmp-{secrets.token_hex(8)}.git"
@@ -134,6 +144,7 @@ def create_repo_from_git(
     """
     if owner.id < 0:
         raise Forbidden("the built-in Actions user cannot own repositories")
+    _check_repository_limit(owner)
     values = _options(options)
     if store.repo_by_name(owner.name, values["name"]) is not None:
         raise RepoAlreadyExists("The repository with the same name already exists.")

@@ -12,6 +12,7 @@ from ..events import AccountDeletedEvent
 from ..permissions import current_user
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import models
+from .admin_edit import edit_user
 from .deletion import delete_user, remove_empty_owner_dir
 from .presenters import user_to_api
 from .settings import get_user_settings, update_user_settings
@@ -36,6 +37,12 @@ def admin_search_users() -> Response:
         is_org=False, keyword=request.args.get("q", ""), limit=page.limit, offset=page.offset
     )
     return paged_response([user_to_api(user, principal) for user in found], page, total)
+
+
+def admin_edit_user(username: str) -> Response:
+    """Edit a user's sign-in, e-mail, profile, flags and limits (site admin)."""
+    user = edit_user(models.get_user_by_name(username), json_body())
+    return json_response(user_to_api(user, current_principal()))
 
 
 def admin_delete_user(username: str) -> Response:
@@ -105,6 +112,17 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         ADMIN,
         returns="[user]",
         errors=(403, 422),
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/admin/users/<username>",
+        "adminEditUser",
+        admin_edit_user,
+        "admin",
+        ADMIN,
+        body="EditUserOption",
+        returns="user",
+        errors=(400, 403, 422),
     ),
     Endpoint(
         "DELETE",

@@ -53,6 +53,13 @@ CREATE TABLE IF NOT EXISTS access_tokens (
     last_used INTEGER NOT NULL DEFAULT 0,
     UNIQUE (user_id, name)
 );
+CREATE TABLE IF NOT EXISTS account_limits (
+    user_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    allow_create_organization INTEGER NOT NULL DEFAULT 1,
+    allow_git_hook INTEGER NOT NULL DEFAULT 0,
+    allow_import_local INTEGER NOT NULL DEFAULT 0,
+    max_repo_creation INTEGER NOT NULL DEFAULT -1
+);
 CREATE TABLE IF NOT EXISTS user_settings (
     user_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
     language TEXT NOT NULL DEFAULT '',
@@ -130,6 +137,62 @@ def make_site_admin(account_id: int, password_hash: str, now: int) -> None:
     forge().db.execute(
         "UPDATE accounts SET is_admin = 1, active = 1, prohibit_login = 0, password_hash = ?, updated = ? WHERE id = ?",
         (password_hash, now, account_id),
+    )
+
+
+EDITABLE_FIELDS = frozenset(
+    [
+        "full_name",
+        "email",
+        "lower_email",
+        "password_hash",
+        "login_name",
+        "is_admin",
+        "restricted",
+        "active",
+        "prohibit_login",
+        "must_change_password",
+        "visibility",
+        "location",
+        "website",
+        "description",
+    ]
+)
+"""The account columns an administrator's edit may change."""
+LIMIT_DEFAULTS = {"allow_create_organization": 1, "allow_git_hook": 0, "allow_import_local": 0, "max_repo_creation": -1}
+"""An account's limits before any edit: Gitea's defaults (may create organizations; -1: the instance's repository
+limit, which the reference does not set)."""
+
+
+def update_account(account_id: int, fields: dict[str, Any], now: int) -> None:
+    """Change some of an account's :data:`EDITABLE_FIELDS`."""
+    assert set(fields) <= EDITABLE_FIELDS, sorted(set(fields) - EDITABLE_FIELDS)
+    if fields:
+        assignments = ", ".join(f"{name} = ?" for name in sorted(fields))
+        forge().db.execute(
+            f"UPDATE accounts SET {assignments}, updated = ? WHERE id = ?",  # noqa: S608 - checked column names
+            (*(fields[name] for name in sorted(fields)), now, account_id),
+        )
+
+
+def count_admins() -> int:
+    return _count("SELECT COUNT(*) FROM accounts WHERE is_org = 0 AND is_admin = 1", ())
+
+
+def limits_of(account_id: int) -> dict[str, int]:
+    """The account's limits (:data:`LIMIT_DEFAULTS` until an administrator sets them)."""
+    row = forge().db.one("SELECT * FROM account_limits WHERE user_id = ?", (account_id,))
+    return {name: (row[name] if row is not None else default) for name, default in LIMIT_DEFAULTS.items()}
+
+
+def set_limits(account_id: int, limits: dict[str, int]) -> None:
+    merged = limits_of(account_id) | limits
+    forge().db.execute(
+        "INSERT INTO account_limits (user_id, allow_create_organization, allow_git_hook, allow_import_local,"
+        " max_repo_creation) VALUES (?, ?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET"
+        " allow_create_organization = excluded.allow_create_organization, allow_git_hook = excluded.allow_git_hook,"
+        " allow_import_local = excluded.allow_import_local, max_repo_creation = excluded.max_repo_creation",
+        (account_id, *(merged[name] for name in LIMIT_DEFAULTS)),
     )
 
 

@@ -1,0 +1,118 @@
+"""Steps of a site administrator editing users (``PATCH /admin/users/{username}``) and what the edit changes.
+
+The body of an edit names the sign-in as Gitea's clients send it (``source_id`` 0, ``login_name`` the user's
+name) unless the scenario writes them; a new password is drawn, kept secret in every report, and remembered
+for the Then steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from pytest_bdd import given, then, when
+
+from conformance.client import BasicAuth, TokenAuth
+from conformance.context import ScenarioContext
+from conformance.identities import random_password
+from steps.actors import ADMIN, acting_api
+from steps.common import json_document
+from steps.parsing import phrase
+
+
+@dataclass
+class PasswordNotes:
+    """The passwords an administrator gave users in this scenario, by the user's short name."""
+
+    given: dict[str, str] = field(default_factory=dict)
+
+
+@pytest.fixture
+def password_notes() -> PasswordNotes:
+    return PasswordNotes()
+
+
+def _edit(ctx: ScenarioContext, who: str, short: str, body: dict[str, Any]) -> None:
+    user = ctx.user(short)
+    body.setdefault("source_id", 0)
+    body.setdefault("login_name", user.username)
+    ctx.response = acting_api(ctx, who).users.admin_edit(user.username, body)
+
+
+@given(phrase('the admin edits the user "{short}" with'))
+@when(phrase('the admin edits the user "{short}" with'))
+def admin_edits_user(ctx: ScenarioContext, short: str, docstring: str) -> None:
+    """``PATCH /admin/users/{name}`` with the step's JSON (and the sign-in fields Gitea requires)."""
+    _edit(ctx, ADMIN, short, json_document(docstring))
+
+
+@when(phrase('"{who}" tries to edit the user "{short}" with'))
+def user_edits_user(ctx: ScenarioContext, who: str, short: str, docstring: str) -> None:
+    """The same edit by someone who is not a site administrator."""
+    _edit(ctx, who, short, json_document(docstring))
+
+
+@when(phrase('the admin edits the user "{short}" leaving out the field "{name}"'))
+def admin_edits_user_without(ctx: ScenarioContext, short: str, name: str) -> None:
+    """An edit whose body lacks one field Gitea requires."""
+    user = ctx.user(short)
+    body: dict[str, Any] = {"source_id": 0, "login_name": user.username, "location": "Oslo"}
+    del body[name]
+    ctx.response = ctx.admin.users.admin_edit(user.username, body)
+
+
+@when(phrase('the admin edits the user "{short}" with the e-mail address of "{other}"'))
+def admin_edits_email(ctx: ScenarioContext, short: str, other: str) -> None:
+    """An edit giving the user another user's e-mail address."""
+    _edit(ctx, ADMIN, short, {"email": ctx.user(other).email})
+
+
+@when(phrase('the admin gives "{short}" a new password'))
+def admin_sets_password(ctx: ScenarioContext, password_notes: PasswordNotes, short: str) -> None:
+    """An edit with a drawn password (hidden in every report)."""
+    password = random_password()
+    ctx.admin.http.recorder.add_secret(password)
+    password_notes.given[short] = password
+    _edit(ctx, ADMIN, short, {"password": password, "must_change_password": False})
+
+
+@when(phrase('the admin gives "{short}" the password "{password}"'))
+def admin_sets_short_password(ctx: ScenarioContext, short: str, password: str) -> None:
+    """An edit with a password the scenario writes (only for refusals: a refused password is no secret)."""
+    _edit(ctx, ADMIN, short, {"password": password})
+
+
+def _status_of_sign_in(ctx: ScenarioContext, short: str, password: str) -> int:
+    user = ctx.user(short)
+    return ctx.admin.http.with_auth(BasicAuth(user.username, password)).get("user").status_code
+
+
+@then(phrase('"{short}" signs in with the new password'))
+def signs_in_with_new_password(ctx: ScenarioContext, password_notes: PasswordNotes, short: str) -> None:
+    status = _status_of_sign_in(ctx, short, password_notes.given[short])
+    assert status == 200, f'"{short}" could not sign in with the password the admin gave: {status}'
+
+
+@then(phrase('the old password of "{short}" is refused'))
+def old_password_refused(ctx: ScenarioContext, short: str) -> None:
+    status = _status_of_sign_in(ctx, short, ctx.user(short).password)
+    assert status == 401, f'"{short}" still signs in with the old password: {status}'
+
+
+@then(phrase('"{short}" still signs in with their password'))
+def password_unchanged(ctx: ScenarioContext, short: str) -> None:
+    status = _status_of_sign_in(ctx, short, ctx.user(short).password)
+    assert status == 200, f'"{short}" no longer signs in with their password: {status}'
+
+
+@then(phrase('the token of "{short}" is refused'))
+def token_refused(ctx: ScenarioContext, short: str) -> None:
+    user = ctx.user(short)
+    status = ctx.admin.http.with_auth(TokenAuth(user.token)).get("user").status_code
+    assert status == 401, f'the token of "{short}" still works: {status}'
+
+
+@then(phrase('the user "{short}" shows the location "{location}" and the full name "{full_name}"'))
+def user_shows_profile(ctx: ScenarioContext, short: str, location: str, full_name: str) -> None:
+    body = ctx.admin.users.get(ctx.user(short).username).json()
+    assert (body["location"], body["full_name"]) == (location, full_name), body
