@@ -136,6 +136,7 @@ MODELS = {
     ),
     "RenameBranchRepoOption": "name!: str",
     "RenameOrgOption": "new_name!: str",
+    "RenameUserOption": "new_name!: str",
     "RepoTopicOptions": "topics: List[str]",
     "UpdateBranchProtectionPriories": "ids: List[int]",
     "UpdateBranchRepoOption": "force: bool, new_commit_id!: str, old_commit_id: str",

@@ -15,6 +15,7 @@ from pytest_bdd import given, then, when
 from conformance.client import BasicAuth, TokenAuth
 from conformance.context import ScenarioContext
 from conformance.identities import random_password
+from conformance.ledger import CleanupLedger
 from steps.actors import ADMIN, acting_api
 from steps.common import json_document
 from steps.parsing import phrase
@@ -116,3 +117,62 @@ def token_refused(ctx: ScenarioContext, short: str) -> None:
 def user_shows_profile(ctx: ScenarioContext, short: str, location: str, full_name: str) -> None:
     body = ctx.admin.users.get(ctx.user(short).username).json()
     assert (body["location"], body["full_name"]) == (location, full_name), body
+
+
+@given(phrase('the admin creates the repository "{name}" for "{short}"'))
+@when(phrase('the admin creates the repository "{name}" for "{short}"'))
+def admin_creates_repo_for(ctx: ScenarioContext, ledger: CleanupLedger, name: str, short: str) -> None:
+    """``POST /admin/users/{name}/repos``."""
+    owner = ctx.user(short).username
+    real = ctx.real_name(name)
+    ledger.record_repo(owner, real)
+    ctx.response = ctx.admin.users.admin_create_repo(owner, {"name": real})
+
+
+@when(phrase('the admin creates the organization "{name}" for "{short}"'))
+def admin_creates_org_for(ctx: ScenarioContext, ledger: CleanupLedger, name: str, short: str) -> None:
+    """``POST /admin/users/{name}/orgs``."""
+    real = ctx.real_name(name)
+    ledger.record_org(real)
+    ctx.response = ctx.admin.users.admin_create_org(ctx.user(short).username, {"username": real})
+    if ctx.response.status_code == 201:
+        ctx.orgs[name] = real
+
+
+@when(phrase('the admin renames the user "{short}" to "{new}"'))
+def admin_renames_user(ctx: ScenarioContext, ledger: CleanupLedger, short: str, new: str) -> None:
+    """``POST /admin/users/{name}/rename``; the new name is the scenario's ``new`` made real."""
+    real = ctx.real_name(new)
+    ledger.record_user(real)
+    ctx.response = ctx.admin.users.admin_rename(ctx.user(short).username, real)
+
+
+@then(phrase('"{short}" owns the repository "{name}"'))
+def owns_repository(ctx: ScenarioContext, short: str, name: str) -> None:
+    user = ctx.user(short)
+    answer = user.api.repos.get(user.username, ctx.real_name(name))
+    assert answer.status_code == 200, f'"{short}" cannot read the repository: {answer.status_code}'
+    assert answer.json()["owner"]["login"] == user.username, answer.json()["owner"]
+
+
+@then(phrase('"{short}" lists the organization "{name}" among theirs'))
+def lists_organization(ctx: ScenarioContext, short: str, name: str) -> None:
+    names = [org["username"] for org in ctx.user(short).api.orgs.my_orgs().json()]
+    assert ctx.orgs[name] in names, f"{ctx.orgs[name]} not in {names}"
+
+
+@then(phrase('the user "{new}" is the user "{short}" renamed'))
+def renamed_user(ctx: ScenarioContext, new: str, short: str) -> None:
+    old = ctx.user(short)
+    answer = ctx.admin.users.get(ctx.real_name(new))
+    assert answer.status_code == 200, f"the new name answers {answer.status_code}"
+    assert answer.json()["login"] == ctx.real_name(new), answer.json()
+    mine = ctx.admin.http.with_auth(TokenAuth(old.token)).get("user").json()
+    assert mine["id"] == answer.json()["id"], "the token of the renamed user belongs to another account"
+
+
+@then(phrase('the repository "{name}" of "{short}" is now under the name "{new}"'))
+def repository_moved(ctx: ScenarioContext, name: str, short: str, new: str) -> None:
+    answer = ctx.admin.repos.get(ctx.real_name(new), ctx.real_name(name))
+    assert answer.status_code == 200, f"the moved repository answers {answer.status_code}"
+    assert answer.json()["owner"]["login"] == ctx.real_name(new)

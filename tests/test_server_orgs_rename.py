@@ -64,7 +64,7 @@ def test_interrupted_move_is_completed_at_start(app: Flask, client: FlaskClient,
         forge = app.extensions["forge"]
         with forge.db.transaction():
             org_id = forge.db.scalar("SELECT id FROM accounts WHERE lower_name = 'guild'")
-            store.rename_org(int(org_id), "moved", 0)
+            store.rename_account(int(org_id), "moved", 0)
             store.record_move(int(org_id), "guild", "moved")
         assert (data_dir / "git" / "guild" / "vault.git").is_dir()
         rename.finish_pending_moves()

@@ -44,6 +44,18 @@ class UsersApi(ApiArea):
         """``PATCH /admin/users/{username}`` with an ``EditUserOption`` body (sent as given)."""
         return self.http.patch(f"admin/users/{quote_path(username)}", json=body)
 
+    def admin_rename(self, username: str, new_name: str) -> requests.Response:
+        """``POST /admin/users/{username}/rename`` with ``{"new_name": ...}``."""
+        return self.http.post(f"admin/users/{quote_path(username)}/rename", json={"new_name": new_name})
+
+    def admin_create_repo(self, username: str, body: Any) -> requests.Response:
+        """``POST /admin/users/{username}/repos``: a repository the user owns, created by the admin."""
+        return self.http.post(f"admin/users/{quote_path(username)}/repos", json=body)
+
+    def admin_create_org(self, username: str, body: Any) -> requests.Response:
+        """``POST /admin/users/{username}/orgs``: an organization the user owns, created by the admin."""
+        return self.http.post(f"admin/users/{quote_path(username)}/orgs", json=body)
+
     def admin_delete(self, username: str, *, purge: bool = True) -> requests.Response:
         """``DELETE /admin/users/{username}``, with ``purge`` removing what the user owns."""
         params = {"purge": "true"} if purge else {}

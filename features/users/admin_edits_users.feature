@@ -101,3 +101,23 @@ Feature: A site administrator edits user accounts
       """
     Then the request is refused with status 403
     And the error message mentions "maximum limit of repositories"
+
+  @gitea
+  Scenario: The admin creates a repository a user owns
+    When the admin creates the repository "extra" for "bob"
+    Then the response status is 201
+    And "bob" owns the repository "extra"
+
+  @gitea
+  Scenario: The admin creates an organization a user owns
+    When the admin creates the organization "guild" for "bob"
+    Then the response status is 201
+    And "bob" lists the organization "guild" among theirs
+
+  @gitea
+  Scenario: The admin renames a user and the user's repositories move along
+    Given the admin creates the repository "kept" for "bob"
+    When the admin renames the user "bob" to "robert"
+    Then the response status is 204
+    And the user "robert" is the user "bob" renamed
+    And the repository "kept" of "bob" is now under the name "robert"

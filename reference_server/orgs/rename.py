@@ -1,4 +1,5 @@
-"""Organization rename: the row, the old name's redirect and the repositories' Git directories.
+"""Account rename (organizations by their owners, users by site administrators): the row, the old name's
+redirect and the repositories' Git directories.
 
 The account row, the redirect of the old name and a record of the pending directory move change in one
 transaction; the Git directories move afterwards, and the record goes once they have. A crash between
@@ -23,7 +24,7 @@ from ..users import models as users
 from ..users.errors import UserAlreadyExists
 from . import store
 
-__all__ = ["finish_pending_moves", "redirect_location", "rename_org"]
+__all__ = ["finish_pending_moves", "redirect_location", "rename_account"]
 
 log = logging.getLogger(__name__)
 
@@ -32,39 +33,39 @@ def _git_root() -> Path:
     return forge().config.data_dir / "git"
 
 
-def _validate_new_name(org: users.User, new_name: object) -> str:
-    """Gitea's account name rules; the organization's own name in another case is not "taken"."""
+def _validate_new_name(account: users.User, new_name: object) -> str:
+    """Gitea's account name rules; the account's own name in another case is not "taken"."""
     try:
         return users.validate_account_name(new_name, "NewName")
     except UserAlreadyExists:
-        if isinstance(new_name, str) and new_name.lower() == org.name.lower():
+        if isinstance(new_name, str) and new_name.lower() == account.name.lower():
             return new_name
         raise
 
 
-def rename_org(org: users.User, new_name: object) -> None:
-    """Rename an organization (its owner or a site admin, checked by the route); the same name is a no-op, a
-    case-only change is allowed."""
-    if new_name == org.name:
+def rename_account(account: users.User, new_name: object) -> None:
+    """Rename an account (who may is the route's rule); the same name is a no-op, a case-only change is
+    allowed. Its repositories move with it and the old name redirects to the new one."""
+    if new_name == account.name:
         return
-    checked = _validate_new_name(org, new_name)
-    old_lower, new_lower = org.name.lower(), checked.lower()
-    owned = repos_of_owner(org.id)
+    checked = _validate_new_name(account, new_name)
+    old_lower, new_lower = account.name.lower(), checked.lower()
+    owned = repos_of_owner(account.id)
     now = now_seconds()
     with _repo_locks(owned), forge().db.transaction():
         try:
-            store.rename_org(org.id, checked, now)
+            store.rename_account(account.id, checked, now)
         except sqlite3.IntegrityError as exc:
             raise UserAlreadyExists(f"user already exists [name: {checked}]") from exc
         store.delete_redirect(new_lower)
         if old_lower != new_lower:
-            store.put_redirect(old_lower, org.id, now)
+            store.put_redirect(old_lower, account.id, now)
             if owned:
-                store.record_move(org.id, old_lower, new_lower)
+                store.record_move(account.id, old_lower, new_lower)
         moved = old_lower != new_lower and bool(owned)
     if moved:
         with _repo_locks(owned):
-            _finish_move(org.id)
+            _finish_move(account.id)
 
 
 @contextlib.contextmanager

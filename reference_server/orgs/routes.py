@@ -13,7 +13,7 @@ from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from ..users.errors import UserNotFound
 from ..users.presenters import user_to_api
-from . import models, rename, store, teams
+from . import admin_accounts, models, rename, store, teams
 from .presenters import org_to_api, team_to_api
 
 __all__ = ["ENDPOINTS", "register"]
@@ -64,7 +64,7 @@ def org_delete(org: str) -> Response:
 
 def rename_org(org: str) -> Response:
     """Rename an organization (owner or site admin); the old name then redirects."""
-    rename.rename_org(current_org(), json_body()["new_name"])
+    rename.rename_account(current_org(), json_body()["new_name"])
     return empty()
 
 
@@ -288,6 +288,7 @@ def register(app: Flask) -> None:
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
+    *admin_accounts.ENDPOINTS,
     Endpoint(
         "POST",
         API + "/orgs",

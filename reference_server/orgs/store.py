@@ -353,10 +353,10 @@ def update_org_profile(org_id: int, profile: OrgProfile, now: int) -> None:
     )
 
 
-def rename_org(org_id: int, new_name: str, now: int) -> None:
+def rename_account(account_id: int, new_name: str, now: int) -> None:
     forge().db.execute(
-        "UPDATE accounts SET name = ?, lower_name = ?, updated = ? WHERE id = ? AND is_org = 1",
-        (new_name, new_name.lower(), now, org_id),
+        "UPDATE accounts SET name = ?, lower_name = ?, updated = ? WHERE id = ?",
+        (new_name, new_name.lower(), now, account_id),
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from ..access import GIT, token
+from ..access import ADMIN, GIT, token
 from ..auth import current_principal, optional_principal
 from ..endpoints import EMPTY, WIRE, Endpoint
 from ..errors import Forbidden
@@ -27,6 +27,12 @@ def create_current_user_repo() -> Response:
     """Create a repository of the authenticated user."""
     principal = current_principal()
     repo = create_repo(users.get_user(principal.user_id), json_body(), principal)
+    return json_response(repo_to_api(repo), status=201)
+
+
+def admin_create_repo(username: str) -> Response:
+    """Create a repository owned by a user or an organization (site admin)."""
+    repo = create_repo(users.get_user_by_name(username), json_body(), current_principal())
     return json_response(repo_to_api(repo), status=201)
 
 
@@ -178,6 +184,18 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "git",
         GIT,
         returns=WIRE,
+    ),
+    Endpoint(
+        "POST",
+        API + "/admin/users/<username>/repos",
+        "adminCreateRepo",
+        admin_create_repo,
+        "admin",
+        ADMIN,
+        body="CreateRepoOption",
+        status=201,
+        returns="repository",
+        errors=(400, 403, 404, 409, 422),
     ),
     Endpoint(
         "POST",
