@@ -176,3 +176,22 @@ def repository_moved(ctx: ScenarioContext, name: str, short: str, new: str) -> N
     answer = ctx.admin.repos.get(ctx.real_name(new), ctx.real_name(name))
     assert answer.status_code == 200, f"the moved repository answers {answer.status_code}"
     assert answer.json()["owner"]["login"] == ctx.real_name(new)
+
+
+@when(phrase('the admin searches the e-mail addresses for the name of "{short}"'))
+def admin_searches_emails_by_name(ctx: ScenarioContext, short: str) -> None:
+    ctx.response = ctx.admin.users.admin_search_emails(ctx.user(short).username)
+
+
+@when(phrase('the admin searches the e-mail addresses for "{keyword}"'))
+def admin_searches_emails(ctx: ScenarioContext, keyword: str) -> None:
+    ctx.response = ctx.admin.users.admin_search_emails(keyword)
+
+
+@then(phrase('the e-mail address of "{short}" is listed as their primary one'))
+def email_listed(ctx: ScenarioContext, short: str) -> None:
+    assert ctx.response is not None and ctx.response.status_code == 200, "the search failed"
+    user = ctx.user(short)
+    found = [item for item in ctx.response.json() if item["username"] == user.username]
+    assert found, f"no address of {user.username} in {ctx.response.json()}"
+    assert any(item["email"].lower() == user.email.lower() and item["primary"] for item in found), found

@@ -56,6 +56,10 @@ class UsersApi(ApiArea):
         """``POST /admin/users/{username}/orgs``: an organization the user owns, created by the admin."""
         return self.http.post(f"admin/users/{quote_path(username)}/orgs", json=body)
 
+    def admin_search_emails(self, keyword: str) -> requests.Response:
+        """``GET /admin/emails/search?q=``: users' e-mail addresses matching ``keyword`` (site admin)."""
+        return self.http.get("admin/emails/search", params={"q": keyword})
+
     def admin_delete(self, username: str, *, purge: bool = True) -> requests.Response:
         """``DELETE /admin/users/{username}``, with ``purge`` removing what the user owns."""
         params = {"purge": "true"} if purge else {}

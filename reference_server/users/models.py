@@ -145,9 +145,13 @@ def actions_user() -> User:
     )
 
 
-def search_accounts(*, is_org: bool, keyword: str, limit: int, offset: int) -> tuple[list[User], int]:
+def search_accounts(
+    *, is_org: bool, keyword: str, limit: int, offset: int, with_email: bool = False
+) -> tuple[list[User], int]:
     """A page of users (or organizations) matching ``keyword`` for the admin listings, and the total."""
-    rows, total = store.search_accounts(is_org=is_org, keyword=keyword, limit=limit, offset=offset)
+    rows, total = store.search_accounts(
+        is_org=is_org, keyword=keyword, limit=limit, offset=offset, with_email=with_email
+    )
     return [User.from_row(row) for row in rows], total
 
 

@@ -14,7 +14,7 @@ from ..context import forge
 from ..timefmt import iso, iso_or_zero
 from .models import User
 
-__all__ = ["avatar_url", "user_to_api"]
+__all__ = ["avatar_url", "email_to_api", "user_to_api"]
 
 
 def _placeholder_email(user: User) -> str:
@@ -67,3 +67,9 @@ def user_to_api(user: User, viewer: Principal | None = None, *, anonymous: bool 
         "starred_repos_count": 0,
         "username": user.name,
     }
+
+
+def email_to_api(user: User) -> dict[str, Any]:
+    """Gitea's ``Email`` of a user's address: the reference keeps one, primary and (for an active account)
+    verified."""
+    return {"email": user.email, "verified": user.active, "primary": True, "user_id": user.id, "username": user.name}

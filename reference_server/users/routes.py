@@ -14,7 +14,7 @@ from ..rest import empty, json_body, json_response, page_params, paged_response,
 from . import models
 from .admin_edit import edit_user
 from .deletion import delete_user, remove_empty_owner_dir
-from .presenters import user_to_api
+from .presenters import email_to_api, user_to_api
 from .settings import get_user_settings, update_user_settings
 from .token_self import delete_current_token, get_current_token
 
@@ -43,6 +43,15 @@ def admin_edit_user(username: str) -> Response:
     """Edit a user's sign-in, e-mail, profile, flags and limits (site admin)."""
     user = edit_user(models.get_user_by_name(username), json_body())
     return json_response(user_to_api(user, current_principal()))
+
+
+def admin_list_emails() -> Response:
+    """Every user's e-mail address, or those matching ``q`` (``/admin/emails/search``), by user (site admin)."""
+    page = page_params()
+    found, total = models.search_accounts(
+        is_org=False, keyword=request.args.get("q", ""), limit=page.limit, offset=page.offset, with_email=True
+    )
+    return paged_response([email_to_api(user) for user in found], page, total)
 
 
 def admin_delete_user(username: str) -> Response:
@@ -112,6 +121,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         ADMIN,
         returns="[user]",
         errors=(403, 422),
+    ),
+    Endpoint("GET", API + "/admin/emails", "adminGetAllEmails", admin_list_emails, "admin", ADMIN, returns="[email]"),
+    Endpoint(
+        "GET",
+        API + "/admin/emails/search",
+        "adminSearchEmails",
+        admin_list_emails,
+        "admin",
+        ADMIN,
+        returns="[email]",
     ),
     Endpoint(
         "PATCH",

@@ -102,12 +102,15 @@ def account_by_name(name: str) -> Row | None:
     return forge().db.one("SELECT * FROM accounts WHERE lower_name = ?", (name.lower(),))
 
 
-def search_accounts(*, is_org: bool, keyword: str, limit: int, offset: int) -> tuple[list[Row], int]:
-    """Users or organizations whose name, full name or e-mail contains ``keyword`` (any case), oldest first."""
+def search_accounts(
+    *, is_org: bool, keyword: str, limit: int, offset: int, with_email: bool = False
+) -> tuple[list[Row], int]:
+    """Users or organizations whose name, full name or e-mail contains ``keyword`` (any case), oldest first;
+    ``with_email``: only those with an e-mail address."""
     pattern = "%" + keyword.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     where = (
         "is_org = ? AND (lower_name LIKE ? ESCAPE '\\' OR lower(full_name) LIKE ? ESCAPE '\\'"
-        " OR lower_email LIKE ? ESCAPE '\\')"
+        " OR lower_email LIKE ? ESCAPE '\\')" + (" AND lower_email != ''" if with_email else "")
     )
     params: tuple[object, ...] = (int(is_org), pattern, pattern, pattern)
     total = _count(f"SELECT COUNT(*) FROM accounts WHERE {where}", params)  # noqa: S608 - fixed text
