@@ -38,6 +38,7 @@ AREAS: tuple[str, ...] = (
     "tokens",
     "activitypub",
     "settings",
+    "admin",
     "api_description",
     "auth",
 )

@@ -27,6 +27,8 @@ from .branches import routes as branches_routes
 from .collaborators import routes as collaborators_routes
 from .collaborators import store as collaborators_store
 from .commits import routes as commits_routes
+from .cron import routes as cron_routes
+from .cron import store as cron_store
 from .dependencies import routes as dependencies_routes
 from .dependencies import store as dependencies_store
 from .deploy_tokens import routes as deploy_tokens_routes
@@ -93,6 +95,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("forks", forks_routes.ENDPOINTS, forks_store.SCHEMA),
     Family("actions", actions_routes.ENDPOINTS, actions_store.SCHEMA, actions_routes.register),
     Family("artifacts", artifacts_routes.ENDPOINTS, artifacts_store.SCHEMA, artifacts_routes.register),
+    Family("cron", cron_routes.ENDPOINTS, cron_store.SCHEMA),
     Family("webhooks", webhooks_routes.ENDPOINTS, webhooks_store.SCHEMA, webhooks_routes.register),
     Family("deploy_tokens", deploy_tokens_routes.ENDPOINTS, deploy_tokens_store.SCHEMA, deploy_tokens_routes.register),
     Family("lfs", lfs_routes.ENDPOINTS, lfs_store.SCHEMA, lfs_routes.register),

@@ -78,6 +78,7 @@ __all__ = [
     "ZIP_TYPES",
     "ArtifactRow",
     "CreateRequest",
+    "cleanup_expired_artifacts",
     "commit_block_list",
     "create_artifact",
     "delete_artifact",
@@ -399,6 +400,21 @@ def delete_artifact(run_id: int, name: str) -> int:
 
 def delete_by_id(row: ArtifactRow) -> None:
     _remove(row)
+
+
+def cleanup_expired_artifacts() -> int:
+    """Remove the stored files of expired artifacts, keeping their records (they list as expired, as in
+    Gitea after its ``cleanup_actions`` task); returns how many artifacts lost their files."""
+    fg = forge()
+    now = fg.now()
+    removed = 0
+    for row in store.all_rows():
+        if row.status == FINALIZED and row.blob_key and is_expired(row, now):
+            with fg.db.transaction():
+                store.forget_blob(row.id)
+            fg.blobs.delete_tree(f"{staging.FILES_ROOT}/{row.id}")
+            removed += 1
+    return removed
 
 
 def delete_artifacts_of_run(run_id: int) -> None:

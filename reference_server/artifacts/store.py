@@ -21,6 +21,7 @@ __all__ = [
     "delete_row",
     "find_by_id",
     "find_by_name",
+    "forget_blob",
     "insert_pending",
     "list_finalized",
     "mark_finalized",
@@ -261,6 +262,11 @@ def rows_of_repo(repo_id: int) -> list[ArtifactRow]:
 def all_rows() -> list[ArtifactRow]:
     """Every row (used once at start-up to sweep storage left by a crash)."""
     return _rows(forge().db.all("SELECT * FROM artifacts ORDER BY id"))
+
+
+def forget_blob(artifact_id: int) -> None:
+    """The artifact's files are gone (expired and cleaned up): it keeps its record, with no blob."""
+    forge().db.execute("UPDATE artifacts SET blob_key = '' WHERE id = ?", (artifact_id,))
 
 
 def delete_row(artifact_id: int) -> bool:

@@ -74,7 +74,7 @@ def _check_repository_limit(owner: users.User) -> None:
     """Gitea's ``CanCreateRepo``: a user below its ``max_repo_creation`` (set by an administrator; -1 is the
     instance's limit, which the reference does not set), or any site administrator."""
     limit = users_store.limits_of(owner.id)["max_repo_creation"]
-    if limit >= 0 and not owner.is_admin and not owner.is_org and len(store.repos_of_owner(owner.id)) >= limit:
+    if limit >= 0 and not owner.is_admin and not owner.is_org and store.count_repos_of_owner(owner.id) >= limit:
         raise Forbidden(f"user has reached maximum limit of repositories [limit: {limit}]")
 
 

@@ -1,0 +1,1 @@
+"""Cron tasks an administrator lists and runs (``/admin/cron``)."""
