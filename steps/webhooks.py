@@ -145,6 +145,39 @@ def given_hook(
     _create(ctx, hook_notes, webhook_receiver, who=who, repo=repo, events=events, secret=secret, active=True)
 
 
+@pytest.fixture
+def system_hooks(ctx: ScenarioContext) -> Iterator[list[int]]:
+    """The system webhooks a scenario made, deleted when it ends (they would hear every later scenario)."""
+    made: list[int] = []
+    yield made
+    for hook_id in made:
+        ctx.admin.area(HooksApi).delete_system_hook(hook_id)
+
+
+@given(phrase('the admin has a system webhook for the events "{events}" with the secret "{secret}"'))
+def given_system_hook(
+    ctx: ScenarioContext,
+    hook_notes: HookNotes,
+    webhook_receiver: WebhookReceiver,
+    system_hooks: list[int],
+    *,
+    events: str,
+    secret: str,
+) -> None:
+    """An active instance-wide hook (``/admin/hooks``) pointed at a fresh receiver path."""
+    path = webhook_receiver.new_path(ctx.real_name("system-hook"))
+    option = {
+        "type": "gitea",
+        "config": {"url": webhook_receiver.url(path), "content_type": "json", "secret": secret},
+        "events": [event.strip() for event in events.split(",") if event.strip()],
+        "active": True,
+    }
+    ctx.response = ctx.admin.area(HooksApi).create_system_hook(option)
+    assert ctx.response.status_code == 201, f"the system webhook was not created: {ctx.response.text[:300]}"
+    system_hooks.append(int(json_of(ctx.response)["id"]))
+    hook_notes.created(ctx, "", path, secret)
+
+
 # ---------------------------------------------------------------- When
 
 

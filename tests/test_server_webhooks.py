@@ -297,3 +297,28 @@ def test_receiver_address_options() -> None:
     assert receiver_address("0.0.0.0", "http://10.0.0.5:8765/") == ("0.0.0.0", 8765, "http://10.0.0.5:8765")  # noqa: S104
     with pytest.raises(ValueError, match="not an absolute"):
         receiver_address(None, "10.0.0.5:8765")
+
+
+def test_a_system_hook_receives_the_events_of_every_repository(world: World, receiver: WebhookReceiver) -> None:
+    body = {
+        "type": "gitea",
+        "config": {"url": receiver.url("/sys"), "content_type": "json"},
+        "events": ["workflow_run"],
+    }
+    created = world.client.post("/api/v1/admin/hooks", headers=world.admin_headers, json={**body, "active": True})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    hook_id = created.get_json()["id"]
+    listed = world.client.get("/api/v1/admin/hooks", headers=world.admin_headers).get_json()
+    assert [hook["id"] for hook in listed] == [hook_id]
+    assert world.client.get("/api/v1/admin/hooks?type=default", headers=world.admin_headers).get_json() == []
+    world.repo("alice", "app")
+    world.push("alice", "app", WORKFLOW, SIMPLE_WORKFLOW)
+    _drain(world.app)
+    runs = [request.json() for request in receiver.requests("/sys") if request.event == "workflow_run"]
+    assert runs and runs[0]["repository"]["full_name"] == "alice/app"
+    assert world.api("GET", "repos/alice/app/hooks", "alice").get_json() == [], "a system hook is no repository's"
+    path = f"/api/v1/admin/hooks/{hook_id}"
+    edited = world.client.patch(path, headers=world.admin_headers, json={"active": False})
+    assert edited.status_code == 200 and edited.get_json()["active"] is False
+    assert world.client.delete(path, headers=world.admin_headers).status_code == 204
+    assert world.client.get(path, headers=world.admin_headers).status_code == 404

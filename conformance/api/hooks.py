@@ -41,3 +41,11 @@ class HooksApi(ApiArea):
         """``POST .../hooks/{id}/tests``: the forge sends the hook a ``push`` delivery of the branch head (204)."""
         params = {"ref": ref} if ref else None
         return self.http.post(f"{self._hooks(owner, repo)}/{hook_id}/tests", params=params)
+
+    def create_system_hook(self, option: Any) -> requests.Response:
+        """``POST /admin/hooks``: a system webhook, fired for every repository (site admin)."""
+        return self.http.post("admin/hooks", json=option)
+
+    def delete_system_hook(self, hook_id: int) -> requests.Response:
+        """``DELETE /admin/hooks/{id}``."""
+        return self.http.delete(f"admin/hooks/{hook_id}")

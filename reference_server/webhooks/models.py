@@ -11,7 +11,7 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..actions.secrets import seal, unseal
@@ -20,19 +20,17 @@ from ..db import Row
 from . import store
 from .errors import HookNotFound, InvalidHookOption
 
-if TYPE_CHECKING:
-    from ..repos.models import Repo
-
 __all__ = [
     "CONTENT_TYPES",
     "HOOK_TYPES",
     "PAYLOAD_TYPES",
+    "SYSTEM",
     "Hook",
     "create_hook",
     "delete_hook",
     "edit_hook",
     "get_hook",
-    "hooks_of_repo",
+    "hooks_of",
     "seal_stored_credentials",
     "subscribed_hooks",
 ]
@@ -57,6 +55,8 @@ HOOK_TYPES = frozenset(
 PAYLOAD_TYPES = frozenset({"gitea", "forgejo", "gogs"})
 CONTENT_TYPES = frozenset({"json", "form"})
 MAX_URL_LENGTH = 2048
+SYSTEM = 0
+"""The repository id of the instance's system hooks (no repository has it)."""
 HOOK_EVENTS = frozenset(
     [
         "create",
@@ -248,8 +248,9 @@ def _shared_fields(options: Mapping[str, Any]) -> dict[str, Any]:
     return fields
 
 
-def create_hook(repo: Repo, options: Mapping[str, Any]) -> Hook:
-    """Store a hook from a ``CreateHookOption`` (422 on an unknown type, a missing or unusable config)."""
+def create_hook(repo_id: int, options: Mapping[str, Any]) -> Hook:
+    """Store a hook of a repository (``SYSTEM``: the instance's) from a ``CreateHookOption`` (422 on an unknown
+    type, a missing or unusable config)."""
     hook_type = _text(options, "type")
     if hook_type not in HOOK_TYPES:
         raise InvalidHookOption(f"Invalid hook type {hook_type!r}")
@@ -269,8 +270,8 @@ def create_hook(repo: Repo, options: Mapping[str, Any]) -> Hook:
     }
     db = forge().db
     with db.transaction():
-        hook_id = store.insert_hook(repo.id, _sealed(fields), now_seconds())
-        row = store.hook_row(repo.id, hook_id)
+        hook_id = store.insert_hook(repo_id, _sealed(fields), now_seconds())
+        row = store.hook_row(repo_id, hook_id)
     if row is None:  # pragma: no cover - written just above
         raise HookNotFound("the hook vanished right after it was created")
     return Hook.from_row(row)
@@ -282,22 +283,23 @@ def _hook_id(raw: str) -> int:
     return int(raw)
 
 
-def get_hook(repo: Repo, raw_id: str) -> Hook:
-    """A hook of this repository by id; 404 for another repository's hook or a malformed id."""
-    row = store.hook_row(repo.id, _hook_id(raw_id))
+def get_hook(repo_id: int, raw_id: str) -> Hook:
+    """A hook of this repository (or of the instance) by id; 404 for another one's hook or a malformed id."""
+    row = store.hook_row(repo_id, _hook_id(raw_id))
     if row is None:
         raise HookNotFound(f"hook {raw_id} not found")
     return Hook.from_row(row)
 
 
-def hooks_of_repo(repo: Repo, limit: int, offset: int) -> tuple[list[Hook], int]:
-    rows, total = store.hook_rows(repo.id, limit, offset)
+def hooks_of(repo_id: int, limit: int, offset: int) -> tuple[list[Hook], int]:
+    """A page of a repository's hooks (or the instance's system hooks), oldest first, and their number."""
+    rows, total = store.hook_rows(repo_id, limit, offset)
     return [Hook.from_row(row) for row in rows], total
 
 
-def edit_hook(repo: Repo, raw_id: str, options: Mapping[str, Any]) -> Hook:
+def edit_hook(repo_id: int, raw_id: str, options: Mapping[str, Any]) -> Hook:
     """Apply an ``EditHookOption``: only the given fields change; everything is checked before writing."""
-    hook = get_hook(repo, raw_id)
+    hook = get_hook(repo_id, raw_id)
     fields = {
         **_config(options, creating=False),
         **_events(options, creating=False),
@@ -308,18 +310,19 @@ def edit_hook(repo: Repo, raw_id: str, options: Mapping[str, Any]) -> Hook:
     with db.transaction():
         if fields:
             store.update_hook(hook.id, _sealed(fields), now_seconds())
-        row = store.hook_row(repo.id, hook.id)
+        row = store.hook_row(repo_id, hook.id)
     if row is None:
         raise HookNotFound(f"hook {raw_id} not found")
     return Hook.from_row(row)
 
 
-def delete_hook(repo: Repo, raw_id: str) -> None:
-    hook = get_hook(repo, raw_id)
+def delete_hook(repo_id: int, raw_id: str) -> None:
+    hook = get_hook(repo_id, raw_id)
     with forge().db.transaction():
         store.delete_hook(hook.id)
 
 
 def subscribed_hooks(repo_id: int, event: str) -> list[Hook]:
-    """The hooks of a repository that take ``event`` deliveries now."""
+    """The hooks that take ``event`` deliveries of a repository now: its own, then the system hooks (which
+    Gitea fires for every repository)."""
     return [hook for hook in map(Hook.from_row, store.active_hook_rows(repo_id)) if hook.wants(event)]

@@ -19,7 +19,7 @@ from ..permissions import current_repo
 from ..repos.errors import BranchNotFound
 from ..repos.models import get_repo_by_id
 from ..rest import empty, json_body, json_response, page_params, paged_response
-from . import models, store
+from . import models, store, system_routes
 from .delivery import delivery_for, install_delivery, schedule
 from .payloads import job_payload, push_test_payload, run_payload
 from .presenters import hook_to_api
@@ -35,31 +35,31 @@ def hook_list(owner: str, repo: str) -> Response:
     """The repository's hooks, paged, oldest first."""
     found = current_repo()
     page = page_params()
-    hooks, total = models.hooks_of_repo(found, page.limit, page.offset)
+    hooks, total = models.hooks_of(found.id, page.limit, page.offset)
     return paged_response([hook_to_api(hook) for hook in hooks], page, total)
 
 
 def hook_create(owner: str, repo: str) -> Response:
     """Create a hook from a ``CreateHookOption``."""
     found = current_repo()
-    hook = models.create_hook(found, json_body())
+    hook = models.create_hook(found.id, json_body())
     return json_response(hook_to_api(hook), status=201)
 
 
 def hook_get(owner: str, repo: str, hook_id: str) -> Response:
     found = current_repo()
-    return json_response(hook_to_api(models.get_hook(found, hook_id)))
+    return json_response(hook_to_api(models.get_hook(found.id, hook_id)))
 
 
 def hook_edit(owner: str, repo: str, hook_id: str) -> Response:
     """Change a hook from an ``EditHookOption`` (absent fields keep their values)."""
     found = current_repo()
-    return json_response(hook_to_api(models.edit_hook(found, hook_id, json_body())))
+    return json_response(hook_to_api(models.edit_hook(found.id, hook_id, json_body())))
 
 
 def hook_delete(owner: str, repo: str, hook_id: str) -> Response:
     found = current_repo()
-    models.delete_hook(found, hook_id)
+    models.delete_hook(found.id, hook_id)
     return empty()
 
 
@@ -67,7 +67,7 @@ def hook_test(owner: str, repo: str, hook_id: str) -> Response:
     """Send the hook a ``push`` delivery of the branch head (``?ref=``, default branch by default), whatever
     its events and even when inactive, as Gitea's test does."""
     found = current_repo()
-    hook = models.get_hook(found, hook_id)
+    hook = models.get_hook(found.id, hook_id)
     branch = (request.args.get("ref") or found.default_branch).removeprefix("refs/heads/")
     known = valid_branch_name(branch) and found.git.rev_parse(f"refs/heads/{branch}") is not None
     if not known and branch != found.default_branch:  # an empty repository's default branch has no head yet
@@ -126,6 +126,7 @@ def register(app: Flask) -> None:
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
+    *system_routes.ENDPOINTS,
     Endpoint(
         "GET",
         API + "/repos/<owner>/<repo>/hooks",

@@ -123,7 +123,9 @@ def hook_rows(repo_id: int, limit: int, offset: int) -> tuple[list[Row], int]:
 
 
 def active_hook_rows(repo_id: int) -> list[Row]:
-    return forge().db.all("SELECT * FROM webhook WHERE repo_id = ? AND active = 1 ORDER BY id", (repo_id,))
+    return forge().db.all(
+        "SELECT * FROM webhook WHERE repo_id IN (?, 0) AND active = 1 ORDER BY repo_id = 0, id", (repo_id,)
+    )
 
 
 def delete_hook(hook_id: int) -> None:
