@@ -1,4 +1,4 @@
-"""Steps of instance administration: the cron tasks."""
+"""Steps of instance administration: the cron tasks and unadopted repositories."""
 
 from __future__ import annotations
 
@@ -66,3 +66,18 @@ def ran_once_more(ctx: ScenarioContext, cron_notes: CronNotes, name: str) -> Non
     assert task["exec_times"] == cron_notes.runs[name] + 1, f"{name} ran {task['exec_times']} times"
     prev = datetime.fromisoformat(task["prev"].replace("Z", "+00:00"))
     assert abs(datetime.now(UTC) - prev) < RECENT, f"{name} last ran at {task['prev']}"
+
+
+@when(phrase('the admin adopts the unadopted repository "{short}"'))
+def adopt(ctx: ScenarioContext, short: str) -> None:
+    """``POST /admin/unadopted/{owner}/{repo}``; a name the scenario never created maps to a fresh one."""
+    owner, _, name = short.partition("/")
+    real = ctx.repo(short).name if short in ctx.repos else ctx.real_name(name)
+    ctx.response = ctx.admin.area(AdminApi).adopt(ctx.owner_name(owner), real)
+
+
+@then(phrase('the repository "{short}" is still there'))
+def repository_still_there(ctx: ScenarioContext, short: str) -> None:
+    ref = ctx.repo(short)
+    status = ctx.admin.repos.get(ref.owner, ref.name).status_code
+    assert status == 200, f"{ref.full_name} answers {status}"

@@ -11,7 +11,7 @@ from ..errors import Forbidden
 from ..permissions import current_org, current_repo, is_org_owner, permission
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
-from . import contents, contents_ext, diffpatch, edit, file_changes, models
+from . import contents, contents_ext, diffpatch, edit, file_changes, models, unadopted
 from .commit_gate import require_unarchived
 from .creation import create_repo
 from .errors import RepoNotFound
@@ -175,6 +175,7 @@ def repo_delete_file(owner: str, repo: str, filepath: str) -> Response:
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
+    *unadopted.ENDPOINTS,
     Endpoint("GET", "/<owner>/<repo>.git/info/refs", "gitInfoRefs", info_refs, "git", GIT, returns=WIRE),
     Endpoint(
         "POST",
