@@ -34,6 +34,15 @@ Feature: Releases are created, listed, read, edited and deleted
     And the tag "v2.0" of "alice/demo" points at the head of "dev"
 
   @gitea
+  Scenario: A release of an existing tag keeps the tag where it is
+    Given the repository "alice/demo" has the tag "v1.0"
+    And the repository "alice/demo" has a branch "old"
+    And the branch "main" of "alice/demo" has 1 more commits
+    When "alice" creates the release "v1.0" in "alice/demo"
+    Then the response status is 201
+    And the tag "v1.0" of "alice/demo" points at the head of "old"
+
+  @gitea
   Scenario: A draft has no tag until it is published
     Given the repository "alice/demo" has the draft release "v3.0"
     When "alice" edits the release "v3.0" of "alice/demo" with the body

@@ -86,6 +86,13 @@ Feature: Git tags are listed, read, created and deleted over REST
     Then the request is refused with status 404
 
   @gitea
+  Scenario: An archived repository takes no new tag
+    Given the repository "alice/demo" is archived
+    When "alice" creates the tag "v1" in "alice/demo"
+    Then the request is refused with status 423
+    And the tag "v1" of "alice/demo" does not exist
+
+  @gitea
   Scenario: A reader cannot create tags
     Given a user "bob"
     When "bob" creates the tag "v1" in "alice/demo"
