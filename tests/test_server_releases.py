@@ -213,3 +213,10 @@ def test_releases_and_assets_go_with_the_repository(app: Flask, client: FlaskCli
     with app.app_context():
         assert db.scalar("SELECT COUNT(*) FROM release") == 0
         assert db.scalar("SELECT COUNT(*) FROM release_attachment") == 0
+
+
+def test_a_draft_is_published_when_it_leaves_draft(client: FlaskClient, ann: dict[str, str]) -> None:
+    release = _release(client, ann, tag_name="v1", draft=True)
+    assert release["published_at"] is None
+    edited = client.patch(f"{REPO}/releases/{release['id']}", headers=ann, json={"draft": False}).json or {}
+    assert edited["published_at"] is not None

@@ -61,6 +61,7 @@ Feature: Releases are created, listed, read, edited and deleted
       """
     Then the response status is 201
     And the response field "draft" is true
+    And the response field "published_at" is null
     And the tag "v0.9" of "alice/demo" does not exist
 
   @gitea

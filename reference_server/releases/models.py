@@ -62,6 +62,8 @@ class Release:
     is_draft: bool
     is_prerelease: bool
     created: int
+    published: int
+    """When the release was published (0 while it is a draft)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ def _release(row: Row) -> Release:
         is_draft=bool(row["is_draft"]),
         is_prerelease=bool(row["is_prerelease"]),
         created=row["created"],
+        published=row["published"],
     )
 
 
@@ -183,6 +186,7 @@ def create_release(repo: repos.Repo, principal: Principal, options: Mapping[str,
         "is_draft": int(draft),
         "is_prerelease": int(optional_flag(options, "prerelease")),
         "created": now_seconds(),
+        "published": 0 if draft else now_seconds(),
     }
     try:
         with forge().db.transaction():
@@ -212,6 +216,8 @@ def edit_release(repo: repos.Repo, principal: Principal, release_id: int, option
     draft = bool(fields.get("is_draft", release.is_draft))
     if not draft:
         tags.ensure_tag(repo, principal, fields.get("tag_name", release.tag_name), fields.get("target", release.target))
+        if release.is_draft:
+            fields["published"] = now_seconds()
     if fields:
         try:
             with forge().db.transaction():

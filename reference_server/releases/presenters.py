@@ -40,7 +40,7 @@ def attachment_to_api(attachment: Attachment) -> dict[str, Any]:
 
 
 def release_to_api(release: Release, repo: repos.Repo, assets: list[Attachment]) -> dict[str, Any]:
-    """Gitea's ``Release`` (``published_at`` is the creation time, as Gitea sets it)."""
+    """Gitea's ``Release`` (``published_at`` is null for a draft, as Gitea's converter leaves it)."""
     base = _repo_path(repo)
     api = forge().api_url(f"repos/{base}/releases/{release.id}")
     tag = _segments(release.tag_name)
@@ -58,7 +58,7 @@ def release_to_api(release: Release, repo: repos.Repo, assets: list[Attachment])
         "draft": release.is_draft,
         "prerelease": release.is_prerelease,
         "created_at": iso(release.created),
-        "published_at": iso(release.created),
+        "published_at": None if release.is_draft else iso(release.published or release.created),
         "author": user_to_api(users.get_user(release.publisher_id)),
         "assets": [attachment_to_api(asset) for asset in assets],
     }

@@ -22,6 +22,7 @@ CREATE TABLE IF NOT EXISTS release (
     is_draft INTEGER NOT NULL DEFAULT 0,
     is_prerelease INTEGER NOT NULL DEFAULT 0,
     created INTEGER NOT NULL,
+    published INTEGER NOT NULL DEFAULT 0,
     UNIQUE (repo_id, lower_tag_name)
 );
 CREATE INDEX IF NOT EXISTS release_by_repo ON release (repo_id, created, id);
