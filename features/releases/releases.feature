@@ -198,3 +198,9 @@ Feature: Releases are created, listed, read, edited and deleted
     And a user "bob"
     When "bob" lists the releases of "alice/secret"
     Then the request is refused with status 404
+
+  @gitea
+  Scenario: An empty repository takes no release
+    Given an empty repository "alice/bare"
+    When "alice" creates the release "v1.0" in "alice/bare"
+    Then the request is refused with status 422
