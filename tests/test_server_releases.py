@@ -220,3 +220,15 @@ def test_a_draft_is_published_when_it_leaves_draft(client: FlaskClient, ann: dic
     assert release["published_at"] is None
     edited = client.patch(f"{REPO}/releases/{release['id']}", headers=ann, json={"draft": False}).json or {}
     assert edited["published_at"] is not None
+
+
+def test_a_deleted_publisher_becomes_the_ghost(
+    client: FlaskClient, ann: dict[str, str], admin_headers: dict[str, str]
+) -> None:
+    bob = _user(client, admin_headers, "bob")
+    assert client.put(f"{REPO}/collaborators/bob", headers=ann, json={"permission": "write"}).status_code == 204
+    assert client.post(f"{REPO}/releases", headers=bob, json={"tag_name": "v1"}).status_code == 201
+    assert client.delete(f"{API}/admin/users/bob", headers=admin_headers).status_code == 204
+    listed = client.get(f"{REPO}/releases")
+    assert listed.status_code == 200
+    assert [item["author"]["login"] for item in listed.json or []] == ["Ghost"]

@@ -10,6 +10,7 @@ from ..repos import models as repos
 from ..repos.contents import NOT_SIGNED
 from ..timefmt import iso
 from ..users import models as users
+from ..users.errors import UserNotFound
 from ..users.presenters import user_to_api
 from .gittags import AnnotatedTag, TagInfo
 from .models import Attachment, Release
@@ -24,6 +25,16 @@ def _repo_path(repo: repos.Repo) -> str:
 def _segments(name: str) -> str:
     """A tag name in a URL path, each of its segments escaped (Gitea's ``PathEscapeSegments``)."""
     return "/".join(quote(part, safe="") for part in name.split("/"))
+
+
+def _author(user_id: int) -> dict[str, Any]:
+    """The publisher, or Gitea's ghost user once the account is deleted."""
+    try:
+        return user_to_api(users.get_user(user_id))
+    except UserNotFound:
+        return user_to_api(
+            users.User(id=-1, name="Ghost", full_name="", email="", is_admin=False, is_org=False, created=0)
+        )
 
 
 def attachment_to_api(attachment: Attachment) -> dict[str, Any]:
@@ -59,7 +70,7 @@ def release_to_api(release: Release, repo: repos.Repo, assets: list[Attachment])
         "prerelease": release.is_prerelease,
         "created_at": iso(release.created),
         "published_at": None if release.is_draft else iso(release.published or release.created),
-        "author": user_to_api(users.get_user(release.publisher_id)),
+        "author": _author(release.publisher_id),
         "assets": [attachment_to_api(asset) for asset in assets],
     }
 
