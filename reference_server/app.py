@@ -147,12 +147,14 @@ def _install_request_hooks(app: Flask) -> None:
 
     @app.before_request
     def authenticate() -> None:
-        if request.path.startswith(("/api/v1/", "/attachments/")):  # release assets are read with credentials too
+        if request.path.startswith("/api/v1/"):
             resolve_credentials(principal_for_token, principal_for_password)
         elif ".git/info/lfs/" in request.path:
             resolve_credentials(lfs_principal_for_token, principal_for_password)  # also deploy and LFS transfer tokens
         elif request.path.endswith(".git") or ".git/" in request.path:
             resolve_credentials(git_principal_for_token, principal_for_password)  # also deploy tokens
+        elif request.path.startswith("/attachments/") or "/releases/download/" in request.path:
+            resolve_credentials(principal_for_token, principal_for_password)  # release assets, downloaded as a reader
 
     app.before_request(enforce_access)  # the declared access rule of the matched endpoint, before its view
 

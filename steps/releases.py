@@ -216,6 +216,13 @@ def download_asset(
     ctx.response = acting(ctx, who, ReleasesApi).download(url)
 
 
+@when(phrase('"{who}" downloads "{name}" of the release of the tag "{tag}" of "{repo}"'))
+def download_by_name(ctx: ScenarioContext, who: str, name: str, tag: str, repo: str) -> None:
+    """Gitea's download route by the release's tag and the asset's name."""
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, ReleasesApi).download_by_name(ref.owner, ref.name, tag, name)
+
+
 @when(phrase('"{who}" renames the asset "{name}" of the release "{tag}" of "{repo}" to "{new_name}"'))
 def rename_asset(
     ctx: ScenarioContext, release_notes: ReleaseNotes, *, who: str, name: str, tag: str, repo: str, new_name: str

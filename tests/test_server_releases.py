@@ -232,3 +232,20 @@ def test_a_deleted_publisher_becomes_the_ghost(
     listed = client.get(f"{REPO}/releases")
     assert listed.status_code == 200
     assert [item["author"]["login"] for item in listed.json or []] == ["Ghost"]
+
+
+def test_an_asset_is_downloaded_by_tag_and_name(client: FlaskClient, ann: dict[str, str]) -> None:
+    release = _release(client, ann, tag_name="v1")
+    path = f"{REPO}/releases/{release['id']}/assets?name=tool.bin"
+    client.post(path, headers=ann, data=b"tool", content_type="application/octet-stream")
+    assert client.get("/ann/demo/releases/download/v1/tool.bin").data == b"tool"
+    assert client.get("/ann/demo/releases/download/v1/other.bin").status_code == 404
+    draft = _release(client, ann, tag_name="v2", draft=True)
+    client.post(
+        f"{REPO}/releases/{draft['id']}/assets?name=d.bin",
+        headers=ann,
+        data=b"d",
+        content_type="application/octet-stream",
+    )
+    assert client.get("/ann/demo/releases/download/v2/d.bin").status_code == 404
+    assert client.get("/ann/demo/releases/download/v2/d.bin", headers=ann).data == b"d"

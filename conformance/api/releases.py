@@ -85,6 +85,11 @@ class ReleasesApi(ApiArea):
         """An asset's ``browser_download_url`` (absolute)."""
         return self.http.get(url)
 
+    def download_by_name(self, owner: str, repo: str, tag: str, name: str) -> requests.Response:
+        """Gitea's web route ``/{owner}/{repo}/releases/download/{tag}/{name}``."""
+        path = f"{quote_path(owner)}/{quote_path(repo)}/releases/download/{quote_path(tag)}/{quote_path(name)}"
+        return self.http.get(self.absolute(path))
+
     def list_tags(self, owner: str, repo: str, params: dict[str, Any] | None = None) -> requests.Response:
         """``GET .../tags`` (``page``, ``limit``)."""
         return self.http.get(f"{self._repo(owner, repo)}/tags", params=params or {})

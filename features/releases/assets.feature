@@ -21,6 +21,21 @@ Feature: Release assets are uploaded, downloaded, renamed and deleted
     And the asset "tool.bin" of the release "v1.0" of "alice/demo" was downloaded 1 times
 
   @gitea
+  Scenario: An asset is downloaded by its release's tag and its name
+    Given the release "v1.0" of "alice/demo" has the asset "tool.bin" with content "the tool's bytes"
+    When "an anonymous client" downloads "tool.bin" of the release of the tag "v1.0" of "alice/demo"
+    Then the response status is 200
+    And the response body is "the tool's bytes"
+
+  @gitea
+  Scenario: The assets of a draft are not downloaded by readers
+    Given the repository "alice/demo" has the draft release "v2.0"
+    And the release "v2.0" of "alice/demo" has the asset "tool.bin" with content "draft bytes"
+    And a user "bob"
+    When "bob" downloads "tool.bin" of the release of the tag "v2.0" of "alice/demo"
+    Then the request is refused with status 404
+
+  @gitea
   Scenario: The assets of a private repository are downloaded by readers only
     Given a private repository "alice/secret"
     And the repository "alice/secret" has the release "v1.0"

@@ -29,6 +29,7 @@ __all__ = [
     "Attachment",
     "Release",
     "add_attachment",
+    "attachment_by_tag_and_name",
     "attachment_for_download",
     "attachments_of",
     "create_release",
@@ -303,6 +304,16 @@ def delete_attachment(release: Release, attachment_id: int) -> None:
     with forge().db.transaction():
         store.delete_attachment(attachment.id)
     forge().blobs.delete(blob_key(attachment.uuid))
+
+
+def attachment_by_tag_and_name(repo: repos.Repo, tag: str, name: str, *, can_write: bool) -> Attachment | None:
+    """The asset ``name`` of the release of ``tag`` (a draft's only for writers), or None: Gitea's
+    ``/{owner}/{repo}/releases/download/{tag}/{name}``."""
+    release = store.release_by_tag(repo.id, tag)
+    if release is None or (release["is_draft"] and not can_write):
+        return None
+    row = store.attachment_by_name(release["id"], name)
+    return None if row is None else _attachment(row)
 
 
 def attachment_for_download(uuid: str) -> Attachment | None:

@@ -11,7 +11,7 @@ from ..context import forge
 from ..endpoints import EMPTY, FILE, Endpoint
 from ..events import RepoDeletedEvent
 from ..filenames import content_disposition
-from ..permissions import current_repo, permission
+from ..permissions import current_repo, permission, require_repo
 from ..repos import models as repos
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import models, tags
@@ -141,6 +141,21 @@ def download_attachment(uuid: str) -> Response:
     repo = repos.get_repo_by_id(attachment.repo_id)
     if not permission(optional_principal(), repo).can_read:
         raise AttachmentNotFound()
+    return _serve(attachment)
+
+
+def download_by_tag(owner: str, repo: str, tag: str, name: str) -> Response:
+    """Gitea's ``/{owner}/{repo}/releases/download/{tag}/{name}``: the asset of a release by names (a web route:
+    the repository is checked here, as the declaration test keeps ``repo=`` needs to API paths)."""
+    found = require_repo(owner, repo, "read")
+    can_write = permission(optional_principal(), found).can_write
+    attachment = models.attachment_by_tag_and_name(found, tag, name, can_write=can_write)
+    if attachment is None:
+        raise AttachmentNotFound()
+    return _serve(attachment)
+
+
+def _serve(attachment: models.Attachment) -> Response:
     response = Response(
         wrap_file(request.environ, models.open_attachment(attachment)),
         content_type="application/octet-stream",
@@ -298,6 +313,15 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "/attachments/<uuid>",
         "attachmentDownload",
         download_attachment,
+        "attachments",
+        token("repository", anonymous_read=True),
+        returns=FILE,
+    ),
+    Endpoint(
+        "GET",
+        "/<owner>/<repo>/releases/download/<tag>/<name>",
+        "releaseDownload",
+        download_by_tag,
         "attachments",
         token("repository", anonymous_read=True),
         returns=FILE,

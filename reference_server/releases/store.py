@@ -126,6 +126,12 @@ def attachment_of_release(release_id: int, attachment_id: int) -> Row | None:
     )
 
 
+def attachment_by_name(release_id: int, name: str) -> Row | None:
+    return forge().db.one(
+        "SELECT * FROM release_attachment WHERE release_id = ? AND name = ? ORDER BY id LIMIT 1", (release_id, name)
+    )
+
+
 def attachment_by_uuid(uuid: str) -> Row | None:
     return forge().db.one("SELECT * FROM release_attachment WHERE uuid = ?", (uuid,))
 
