@@ -249,3 +249,10 @@ def test_an_asset_is_downloaded_by_tag_and_name(client: FlaskClient, ann: dict[s
     )
     assert client.get("/ann/demo/releases/download/v2/d.bin").status_code == 404
     assert client.get("/ann/demo/releases/download/v2/d.bin", headers=ann).data == b"d"
+
+
+def test_an_unparsable_filter_is_no_filter(client: FlaskClient, ann: dict[str, str]) -> None:
+    _release(client, ann, tag_name="v1")
+    listed = client.get(f"{REPO}/releases?draft=maybe&pre-release=perhaps")
+    assert listed.status_code == 200
+    assert len(listed.json or []) == 1

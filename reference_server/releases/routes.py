@@ -9,6 +9,7 @@ from ..access import token
 from ..auth import current_principal, optional_principal
 from ..context import forge
 from ..endpoints import EMPTY, FILE, Endpoint
+from ..errors import BadRequest
 from ..events import RepoDeletedEvent
 from ..filenames import content_disposition
 from ..permissions import current_repo, permission, require_repo
@@ -32,6 +33,14 @@ def _render(release: models.Release, repo: repos.Repo) -> Response:
     return json_response(release_to_api(release, repo, models.attachments_of([release])[release.id]))
 
 
+def _optional_bool(name: str) -> bool | None:
+    """A filter as Gitea's ``FormOptionalBool`` reads it: a value Go cannot parse as a boolean is no filter."""
+    try:
+        return query_bool(name)
+    except BadRequest:
+        return None
+
+
 def repo_list_releases(owner: str, repo: str) -> Response:
     """Releases newest first; drafts only for writers; ``draft`` and ``pre-release`` filter."""
     found = current_repo()
@@ -39,8 +48,8 @@ def repo_list_releases(owner: str, repo: str) -> Response:
     releases, total = models.list_releases(
         found,
         include_drafts=permission(optional_principal(), found).can_write,
-        draft=query_bool("draft"),
-        prerelease=query_bool("pre-release"),
+        draft=_optional_bool("draft"),
+        prerelease=_optional_bool("pre-release"),
         limit=page.limit,
         offset=page.offset,
     )
