@@ -138,6 +138,16 @@ Feature: Releases are created, listed, read, edited and deleted
     Then the request is refused with status 404
 
   @gitea
+  Scenario: A release is read by its id with its assets
+    Given the repository "alice/demo" has the release "v1.0"
+    And the release "v1.0" of "alice/demo" has the asset "notes.txt" with content "notes"
+    When "an anonymous client" gets the release "v1.0" of "alice/demo"
+    Then the response status is 200
+    And the response field "tag_name" is "v1.0"
+    And the response field "assets.0.name" is "notes.txt"
+    And the response field "assets.0.size" is 5
+
+  @gitea
   Scenario: A release is read by its tag
     Given the repository "alice/demo" has the release "v1.0"
     When "an anonymous client" gets the release of the tag "v1.0" of "alice/demo"
