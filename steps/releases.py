@@ -325,6 +325,15 @@ def then_tag_at(ctx: ScenarioContext, tag: str, repo: str, branch: str) -> None:
     assert found["commit"]["sha"] == branch_head(ctx, repo, branch)
 
 
+@then(phrase('the tag "{tag}" of "{repo}" is annotated with the message "{message}"'))
+def then_tag_annotated(ctx: ScenarioContext, tag: str, repo: str, message: str) -> None:
+    """An annotated tag: its own object, distinct from the commit, carrying the message."""
+    found = _tag(ctx, repo, tag)
+    assert found is not None, f"the tag {tag} of {repo} does not exist"
+    assert found["id"] != found["commit"]["sha"], f"the tag {tag} is lightweight"
+    assert found["message"] == message
+
+
 @then(phrase('the tag "{tag}" of "{repo}" does not exist'))
 def then_no_tag(ctx: ScenarioContext, tag: str, repo: str) -> None:
     assert _tag(ctx, repo, tag) is None, f"the tag {tag} of {repo} exists"

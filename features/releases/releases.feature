@@ -43,6 +43,15 @@ Feature: Releases are created, listed, read, edited and deleted
     And the tag "v1.0" of "alice/demo" points at the head of "old"
 
   @gitea
+  Scenario: A release with a tag message creates an annotated tag
+    When "alice" creates a release in "alice/demo" with the body
+      """
+      {"tag_name": "v4.0", "tag_message": "Signed off"}
+      """
+    Then the response status is 201
+    And the tag "v4.0" of "alice/demo" is annotated with the message "Signed off"
+
+  @gitea
   Scenario: A draft has no tag until it is published
     Given the repository "alice/demo" has the draft release "v3.0"
     When "alice" edits the release "v3.0" of "alice/demo" with the body
