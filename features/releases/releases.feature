@@ -223,3 +223,18 @@ Feature: Releases are created, listed, read, edited and deleted
     Given an empty repository "alice/bare"
     When "alice" creates the release "v1.0" in "alice/bare"
     Then the request is refused with status 422
+
+  @gitea
+  Scenario: Reading releases needs the repository scope
+    Given the repository "alice/demo" has the release "v1.0"
+    And a user "carol" with a token scoped "read:issue"
+    When "carol" lists the releases of "alice/demo"
+    Then the request is refused with status 403
+
+  @gitea
+  Scenario: A token with the repository scope reads releases
+    Given the repository "alice/demo" has the release "v1.0"
+    And a user "carol" with a token scoped "read:repository"
+    When "carol" lists the releases of "alice/demo"
+    Then the response status is 200
+    And the response lists the releases "v1.0"
