@@ -153,6 +153,8 @@ def _install_request_hooks(app: Flask) -> None:
             resolve_credentials(lfs_principal_for_token, principal_for_password)  # also deploy and LFS transfer tokens
         elif request.path.endswith(".git") or ".git/" in request.path:
             resolve_credentials(git_principal_for_token, principal_for_password)  # also deploy tokens
+        elif request.path.startswith("/attachments/") or "/releases/download/" in request.path:
+            resolve_credentials(principal_for_token, principal_for_password)  # release assets, downloaded as a reader
 
     app.before_request(enforce_access)  # the declared access rule of the matched endpoint, before its view
 

@@ -49,6 +49,8 @@ class Limits:
     fetch_task_long_poll_seconds: float = 0.0
     max_request_body_bytes: int = 64 * 1024 * 1024
     max_block_bytes: int = 256 * 1024 * 1024
+    release_attachment_max_bytes: int = 2048 * 1024 * 1024
+    """Gitea's ``[repository.release] FILE_MAX_SIZE`` (2048 MiB by default): a larger asset is refused, 413."""
 
 
 @dataclass

@@ -65,7 +65,9 @@ TAGS = (
     "user",
 )
 """Gitea's API tags, in Gitea's (alphabetical) order; every ``/api/v1`` operation carries one."""
-SURFACES = frozenset({"activitypub", "artifacts", "avatars", "description", "git", "lfs", "reference", "runner"})
+SURFACES = frozenset(
+    {"activitypub", "artifacts", "attachments", "avatars", "description", "git", "lfs", "reference", "runner"}
+)
 """Tags of the routes outside Gitea's REST description: wire protocols, pictures, the description itself and
 the test hooks."""
 

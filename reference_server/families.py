@@ -59,6 +59,8 @@ from .protections import routes as protections_routes
 from .protections import store as protections_store
 from .pulls import routes as pulls_routes
 from .pulls import store as pulls_store
+from .releases import routes as releases_routes
+from .releases import store as releases_store
 from .repos import routes as repos_routes
 from .repos import store as repos_store
 from .templates import routes as templates_routes
@@ -116,6 +118,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("projects", projects_routes.ENDPOINTS, projects_store.SCHEMA, projects_routes.register),
     Family("feeds", feeds_routes.ENDPOINTS, feeds_store.SCHEMA, feeds_routes.register),
     Family("markup", markup_routes.ENDPOINTS),
+    Family("releases", releases_routes.ENDPOINTS, releases_store.SCHEMA, releases_routes.register),
 )
 
 SCHEMAS: tuple[str, ...] = (*(family.schema for family in FAMILIES if family.schema), ACTIONS_CONFIG_SCHEMA)

@@ -43,6 +43,10 @@ MODELS = {
     "CreateBranchRepoOption": "new_branch_name!: str, old_branch_name: str, old_ref_name: str",
     "CreateDeployTokenOption": "title!: str, read_only: bool",
     "CreateFileOptions": f"{_COMMIT}, content!: str",
+    "CreateReleaseOption": (
+        "body: str, draft: bool, name: str, prerelease: bool, tag_message: str, tag_name!: str, target_commitish: str"
+    ),
+    "CreateTagOption": "message: str, tag_name!: str, target: str",
     "DeleteFileOptions": f"{_COMMIT}, sha!: str",
     "CreateForkOption": "name: str, organization: str",
     "CreateHookOption": (
@@ -82,6 +86,7 @@ MODELS = {
     ),
     "CreateVariableOption": "description: str, value!: str",
     "EditActionRunnerOption": "disabled!: bool",
+    "EditAttachmentOptions": "name: str",
     "EditBranchProtectionOption": _PROTECTION,
     "EditHookOption": (
         "active: bool, authorization_header: str, branch_filter: str, config: Dict[str, str], events: List[str], "
@@ -102,6 +107,7 @@ MODELS = {
         "content_version: int, due_date: datetime, labels: List[int], milestone: int, state: str, title: str, "
         "unset_due_date: bool"
     ),
+    "EditReleaseOption": "body: str, draft: bool, name: str, prerelease: bool, tag_name: str, target_commitish: str",
     "EditRepoOption": (
         "archived: bool, default_branch: str, description: str, has_actions: bool, has_code: bool, "
         "has_issues: bool, has_projects: bool, has_pull_requests: bool, name: str, private: bool, template: bool, "

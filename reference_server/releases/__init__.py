@@ -1,0 +1,1 @@
+"""Releases, their assets, and the repository's Git tags (Gitea's ``repository`` tag)."""
