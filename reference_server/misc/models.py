@@ -78,13 +78,15 @@ def repository_settings() -> dict[str, bool]:
 
 
 def attachment_settings() -> dict[str, Any]:
-    """Gitea's ``GeneralAttachmentSettings``; ``max_size`` (MiB) is the largest request body the server takes,
-    below Gitea's default of 2048, so a client that believes it never sends an upload the server refuses."""
-    limit = forge().config.limits.max_request_body_bytes // MEBIBYTE
+    """Gitea's ``GeneralAttachmentSettings``; ``max_size`` (MiB) is the largest attachment the server takes: the
+    attachment limit (Gitea's default 2048) or, when smaller, the largest request body, so a client that
+    believes it never sends an upload the server refuses."""
+    limits = forge().config.limits
+    limit = min(limits.release_attachment_max_bytes, limits.max_request_body_bytes) // MEBIBYTE
     return {
         "enabled": True,
         "allowed_types": ATTACHMENT_TYPES,
-        "max_size": min(2048, limit),
+        "max_size": limit,
         "max_files": MAX_ATTACHMENT_FILES,
     }
 
