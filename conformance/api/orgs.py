@@ -117,6 +117,14 @@ class OrgsApi(ApiArea):
         """``GET /user/orgs``."""
         return self.http.get("user/orgs")
 
+    def all_orgs(self, page: int, limit: int = 50) -> requests.Response:
+        """``GET /orgs``: one page of every organization the caller may see."""
+        return self.http.get("orgs", params={"page": page, "limit": limit})
+
+    def user_permissions(self, username: str, org: str) -> requests.Response:
+        """``GET /users/{username}/orgs/{org}/permissions``."""
+        return self.http.get(f"users/{quote_path(username)}/orgs/{quote_path(org)}/permissions")
+
     def user_orgs(self, username: str) -> requests.Response:
         """``GET /users/{username}/orgs``."""
         return self.http.get(f"users/{quote_path(username)}/orgs")

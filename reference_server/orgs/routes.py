@@ -13,7 +13,7 @@ from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from ..users.errors import UserNotFound
 from ..users.presenters import user_to_api
-from . import admin_accounts, models, rename, store, teams
+from . import admin_accounts, listing, models, rename, store, teams
 from .presenters import org_to_api, team_to_api
 
 __all__ = ["ENDPOINTS", "register"]
@@ -289,6 +289,7 @@ def register(app: Flask) -> None:
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     *admin_accounts.ENDPOINTS,
+    *listing.ENDPOINTS,
     Endpoint(
         "POST",
         API + "/orgs",

@@ -240,6 +240,14 @@ def teams_page(org_id: int, limit: int, offset: int) -> tuple[list[Row], int]:
     return rows, _count("SELECT COUNT(*) FROM teams WHERE org_id = ?", (org_id,))
 
 
+def teams_of_member(org_id: int, user_id: int) -> list[Row]:
+    """The teams of the organization the user is in."""
+    return forge().db.all(
+        "SELECT t.* FROM teams t JOIN team_members tm ON tm.team_id = t.id WHERE t.org_id = ? AND tm.user_id = ?",
+        (org_id, user_id),
+    )
+
+
 def teams_page_of_user(user_id: int, limit: int, offset: int) -> tuple[list[Row], int]:
     rows = forge().db.all(
         "SELECT t.* FROM teams t JOIN team_members tm ON tm.team_id = t.id WHERE tm.user_id = ?"
