@@ -57,8 +57,11 @@ from .protections import routes as protections_routes
 from .protections import store as protections_store
 from .pulls import routes as pulls_routes
 from .pulls import store as pulls_store
+from .repo_search import routes as repo_search_routes
 from .repos import routes as repos_routes
 from .repos import store as repos_store
+from .stars import routes as stars_routes
+from .stars import store as stars_store
 from .templates import routes as templates_routes
 from .topics import routes as topics_routes
 from .topics import store as topics_store
@@ -88,6 +91,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("orgs", orgs_routes.ENDPOINTS, orgs_store.SCHEMA, orgs_routes.register),
     Family("repos", repos_routes.ENDPOINTS, repos_store.SCHEMA),
     Family("collaborators", collaborators_routes.ENDPOINTS, collaborators_store.SCHEMA),
+    Family("stars", stars_routes.ENDPOINTS, stars_store.SCHEMA, stars_routes.register),
     Family("commits", commits_routes.ENDPOINTS),
     Family("branches", branches_routes.ENDPOINTS),
     Family("forks", forks_routes.ENDPOINTS, forks_store.SCHEMA),
@@ -105,6 +109,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("issues", issues_routes.ENDPOINTS, issues_store.SCHEMA, issues_routes.register),
     Family("pulls", pulls_routes.ENDPOINTS, pulls_store.SCHEMA, pulls_routes.register),
     Family("topics", topics_routes.ENDPOINTS, topics_store.SCHEMA, topics_routes.register),
+    Family("repo_search", repo_search_routes.ENDPOINTS),
     Family("badges", badges_routes.ENDPOINTS, badges_store.SCHEMA, badges_routes.register),
     Family("pins", pins_routes.ENDPOINTS, pins_store.SCHEMA),
     Family("dependencies", dependencies_routes.ENDPOINTS, dependencies_store.SCHEMA),

@@ -313,6 +313,23 @@ def team_repo_ids(team_id: int, limit: int, offset: int) -> tuple[list[int], int
     return [int(row["repo_id"]) for row in rows], total
 
 
+def all_repository_team_ids(org_id: int) -> list[int]:
+    """The organization's teams that include every repository (Owners among them)."""
+    rows = forge().db.all("SELECT id FROM teams WHERE org_id = ? AND includes_all_repositories = 1", (org_id,))
+    return [int(row["id"]) for row in rows]
+
+
+def teams_of_repo(org_id: int, repo_id: int) -> list[Row]:
+    """The organization's teams that cover the repository (listed, or all repositories): Owners first, then by
+    name, as Gitea's ``GetRepoTeams`` orders them."""
+    return forge().db.all(
+        "SELECT t.* FROM teams t WHERE t.org_id = ? AND (t.includes_all_repositories = 1"
+        " OR EXISTS (SELECT 1 FROM team_repos tr WHERE tr.team_id = t.id AND tr.repo_id = ?))"
+        " ORDER BY CASE WHEN t.access = 'owner' THEN '' ELSE t.lower_name END",
+        (org_id, repo_id),
+    )
+
+
 def clear_team_repos(team_id: int) -> None:
     forge().db.execute("DELETE FROM team_repos WHERE team_id = ?", (team_id,))
 

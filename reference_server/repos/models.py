@@ -24,6 +24,7 @@ from .errors import RepoNotFound
 
 __all__ = [
     "Repo",
+    "all_repos",
     "delete_repo",
     "fork_owned_by",
     "get_repo",
@@ -118,6 +119,11 @@ def get_repo_by_id(repo_id: int) -> Repo:
     if row is None:
         raise RepoNotFound(f"repository does not exist [id: {repo_id}]")
     return _from_row(row)
+
+
+def all_repos() -> list[Repo]:
+    """Every repository of the instance, oldest first (the search filters them)."""
+    return [_from_row(row) for row in store.all_repos()]
 
 
 def repos_of_owner(owner_id: int) -> list[Repo]:

@@ -13,6 +13,7 @@ from ..avatars.models import repo_avatar_url
 from ..context import forge
 from ..licenses.models import repo_licenses
 from ..permissions import permission
+from ..stars.store import count_of_repo
 from ..timefmt import iso, iso_or_zero
 from ..topics.models import topic_names
 from ..users.models import get_user
@@ -67,9 +68,9 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
         "clone_url": forge().url(f"{path}.git"),
         "original_url": repo.original_url,
         "website": repo.website,
-        "stars_count": 0,
+        "stars_count": count_of_repo("star", repo.id),
         "forks_count": store.count_forks(repo.id),
-        "watchers_count": 0,
+        "watchers_count": count_of_repo("watch", repo.id),
         "open_issues_count": 0,
         "open_pr_counter": 0,
         "release_counter": 0,

@@ -69,6 +69,10 @@ def repo_by_id(repo_id: int) -> Row | None:
     return forge().db.one(f"{_SELECT} WHERE r.id = ?", (repo_id,))
 
 
+def all_repos() -> list[Row]:
+    return forge().db.all(f"{_SELECT} ORDER BY r.id")
+
+
 def repos_of_owner(owner_id: int) -> list[Row]:
     return forge().db.all(f"{_SELECT} WHERE r.owner_id = ? ORDER BY r.id", (owner_id,))
 
