@@ -58,6 +58,7 @@ from .protections import store as protections_store
 from .pulls import routes as pulls_routes
 from .pulls import store as pulls_store
 from .repo_search import routes as repo_search_routes
+from .repo_teams import routes as repo_teams_routes
 from .repos import routes as repos_routes
 from .repos import store as repos_store
 from .stars import routes as stars_routes
@@ -92,6 +93,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("repos", repos_routes.ENDPOINTS, repos_store.SCHEMA),
     Family("collaborators", collaborators_routes.ENDPOINTS, collaborators_store.SCHEMA),
     Family("stars", stars_routes.ENDPOINTS, stars_store.SCHEMA, stars_routes.register),
+    Family("repo_teams", repo_teams_routes.ENDPOINTS),
     Family("commits", commits_routes.ENDPOINTS),
     Family("branches", branches_routes.ENDPOINTS),
     Family("forks", forks_routes.ENDPOINTS, forks_store.SCHEMA),

@@ -27,6 +27,7 @@ __all__ = [
     "marking_users",
     "on_repo_created",
     "unmark",
+    "unwatch_in_transaction",
     "watch_for_team",
 ]
 
@@ -79,6 +80,11 @@ def watch_for_team(team_id: int, repo: Repo) -> None:
     now = now_seconds()
     for user_id in orgs_store.team_member_ids(team_id):
         store.mark("watch", user_id, repo.id, now)
+
+
+def unwatch_in_transaction(user_id: int, repo: Repo) -> None:
+    """Stop a watch inside the caller's transaction (a member who lost access to the repository)."""
+    store.unmark("watch", user_id, repo.id)
 
 
 def _creator(event: RepoCreatedEvent, repo: Repo) -> int:
