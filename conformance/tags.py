@@ -38,6 +38,8 @@ AREAS: tuple[str, ...] = (
     "tokens",
     "activitypub",
     "settings",
+    "search",
+    "stars",
     "api_description",
     "auth",
 )
