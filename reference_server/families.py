@@ -57,6 +57,7 @@ from .protections import routes as protections_routes
 from .protections import store as protections_store
 from .pulls import routes as pulls_routes
 from .pulls import store as pulls_store
+from .repo_generate import routes as repo_generate_routes
 from .repo_search import routes as repo_search_routes
 from .repo_teams import routes as repo_teams_routes
 from .repos import routes as repos_routes
@@ -112,6 +113,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("pulls", pulls_routes.ENDPOINTS, pulls_store.SCHEMA, pulls_routes.register),
     Family("topics", topics_routes.ENDPOINTS, topics_store.SCHEMA, topics_routes.register),
     Family("repo_search", repo_search_routes.ENDPOINTS),
+    Family("repo_generate", repo_generate_routes.ENDPOINTS),
     Family("badges", badges_routes.ENDPOINTS, badges_store.SCHEMA, badges_routes.register),
     Family("pins", pins_routes.ENDPOINTS, pins_store.SCHEMA),
     Family("dependencies", dependencies_routes.ENDPOINTS, dependencies_store.SCHEMA),

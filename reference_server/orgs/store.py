@@ -313,6 +313,18 @@ def team_repo_ids(team_id: int, limit: int, offset: int) -> tuple[list[int], int
     return [int(row["repo_id"]) for row in rows], total
 
 
+def can_create_repo(org_id: int, user_id: int) -> bool:
+    """Gitea's ``CanCreateOrgRepo``: an owner, or a member of a team allowed to create repositories."""
+    return (
+        forge().db.scalar(
+            "SELECT 1 FROM teams t JOIN team_members tm ON tm.team_id = t.id WHERE t.org_id = ? AND tm.user_id = ?"
+            " AND (t.access = 'owner' OR t.can_create_org_repo = 1) LIMIT 1",
+            (org_id, user_id),
+        )
+        is not None
+    )
+
+
 def all_repository_team_ids(org_id: int) -> list[int]:
     """The organization's teams that include every repository (Owners among them)."""
     rows = forge().db.all("SELECT id FROM teams WHERE org_id = ? AND includes_all_repositories = 1", (org_id,))

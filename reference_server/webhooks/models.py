@@ -323,3 +323,8 @@ def delete_hook(repo: Repo, raw_id: str) -> None:
 def subscribed_hooks(repo_id: int, event: str) -> list[Hook]:
     """The hooks of a repository that take ``event`` deliveries now."""
     return [hook for hook in map(Hook.from_row, store.active_hook_rows(repo_id)) if hook.wants(event)]
+
+
+def copy_hooks(from_repo_id: int, to_repo_id: int) -> None:
+    """Give a repository generated from a template the template's webhooks (credentials stay sealed)."""
+    store.copy_hooks(from_repo_id, to_repo_id, now_seconds())
