@@ -60,6 +60,8 @@ from .pulls import store as pulls_store
 from .repo_generate import routes as repo_generate_routes
 from .repo_search import routes as repo_search_routes
 from .repo_teams import routes as repo_teams_routes
+from .repo_transfers import routes as repo_transfers_routes
+from .repo_transfers import store as repo_transfers_store
 from .repos import routes as repos_routes
 from .repos import store as repos_store
 from .stars import routes as stars_routes
@@ -114,6 +116,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("topics", topics_routes.ENDPOINTS, topics_store.SCHEMA, topics_routes.register),
     Family("repo_search", repo_search_routes.ENDPOINTS),
     Family("repo_generate", repo_generate_routes.ENDPOINTS),
+    Family(
+        "repo_transfers", repo_transfers_routes.ENDPOINTS, repo_transfers_store.SCHEMA, repo_transfers_routes.register
+    ),
     Family("badges", badges_routes.ENDPOINTS, badges_store.SCHEMA, badges_routes.register),
     Family("pins", pins_routes.ENDPOINTS, pins_store.SCHEMA),
     Family("dependencies", dependencies_routes.ENDPOINTS, dependencies_store.SCHEMA),

@@ -325,6 +325,11 @@ def can_create_repo(org_id: int, user_id: int) -> bool:
     )
 
 
+def remove_repo_from_teams(repo_id: int) -> None:
+    """The repository leaves every team that listed it (it moved to another owner)."""
+    forge().db.execute("DELETE FROM team_repos WHERE repo_id = ?", (repo_id,))
+
+
 def all_repository_team_ids(org_id: int) -> list[int]:
     """The organization's teams that include every repository (Owners among them)."""
     rows = forge().db.all("SELECT id FROM teams WHERE org_id = ? AND includes_all_repositories = 1", (org_id,))

@@ -13,6 +13,7 @@ from ..avatars.models import repo_avatar_url
 from ..context import forge
 from ..licenses.models import repo_licenses
 from ..permissions import permission
+from ..repo_transfers.presenters import repo_transfer_to_api
 from ..stars.store import count_of_repo
 from ..timefmt import iso, iso_or_zero
 from ..topics.models import topic_names
@@ -113,7 +114,7 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
         "mirror_interval": "8h0m0s" if repo.is_mirror else "",
         "object_format_name": "sha1",
         "mirror_updated": iso_or_zero(None),
-        "repo_transfer": None,
+        "repo_transfer": repo_transfer_to_api(repo.id),
         "topics": topic_names(repo.id),
         "licenses": repo_licenses(repo.id),
         "branch_count": len(branches),
