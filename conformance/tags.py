@@ -40,6 +40,7 @@ AREAS: tuple[str, ...] = (
     "settings",
     "search",
     "stars",
+    "transfers",
     "api_description",
     "auth",
 )
