@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 
+from flask import has_request_context
+
 from ..auth import Principal, optional_principal
 from ..context import forge, now_seconds
 from ..events import RepoCreatedEvent
@@ -90,7 +92,7 @@ def unwatch_in_transaction(user_id: int, repo: Repo) -> None:
 def _creator(event: RepoCreatedEvent, repo: Repo) -> int:
     if event.doer_id:
         return event.doer_id
-    principal = optional_principal()
+    principal = optional_principal() if has_request_context() else None
     return principal.user_id if principal is not None and principal.user_id > 0 else repo.owner_id
 
 
