@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import base64
+import io
 from typing import Any
 
 from flask.testing import FlaskClient
+from PIL import Image
 from test_server_orgs_support import API, assert_error, basic, make_org, make_user
 
 GENERATE = f"{API}/repos/olga/tpl/generate"
@@ -82,3 +84,24 @@ def test_without_content_the_repository_is_empty(client: FlaskClient, admin_head
     body = created.get_json()
     assert body["empty"] is True and body["topics"] == ["starter"]
     assert client.get(f"{API}/repos/olga/bare/labels", headers=basic("olga")).get_json() == []
+
+
+def test_webhooks_protections_and_avatar_are_copied(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    setup(client, admin_headers)
+    make_template(client)
+    hook = {"type": "gitea", "config": {"url": "http://127.0.0.1:9/h", "content_type": "json"}, "events": ["push"]}
+    assert client.post(f"{API}/repos/olga/tpl/hooks", headers=basic("olga"), json=hook).status_code == 201
+    rule = {"rule_name": "main", "enable_push": False}
+    assert client.post(f"{API}/repos/olga/tpl/branch_protections", headers=basic("olga"), json=rule).status_code == 201
+    out = io.BytesIO()
+    Image.new("RGB", (16, 16), (10, 200, 30)).save(out, format="PNG")
+    image = {"image": base64.b64encode(out.getvalue()).decode()}
+    assert client.post(f"{API}/repos/olga/tpl/avatar", headers=basic("olga"), json=image).status_code == 204
+    body = {"owner": "olga", "name": "all", "webhooks": True, "protected_branch": True, "avatar": True}
+    created = client.post(GENERATE, headers=basic("olga"), json=body)
+    assert created.status_code == 201, created.get_data(as_text=True)
+    assert created.get_json()["avatar_url"] != ""
+    hooks = client.get(f"{API}/repos/olga/all/hooks", headers=basic("olga")).get_json()
+    assert [item["config"]["url"] for item in hooks] == ["http://127.0.0.1:9/h"] and hooks[0]["events"] == ["push"]
+    rules = client.get(f"{API}/repos/olga/all/branch_protections", headers=basic("olga")).get_json()
+    assert [(item["rule_name"], item["enable_push"]) for item in rules] == [("main", False)]
