@@ -128,6 +128,18 @@ Feature: Searching repositories
     Then the search found exactly "alice/widget-one"
 
   @gitea
+  Scenario: mode=fork keeps only forks
+    Given "bob" forked "alice/widget-one" as "bob/widget-fork"
+    When "bob" searches repositories for "widget" with "mode=fork"
+    Then the search found exactly "bob/widget-fork"
+
+  @gitea
+  Scenario: mode=source leaves forks out
+    Given "bob" forked "alice/widget-one" as "bob/widget-fork"
+    When "bob" searches repositories for "widget" with "mode=source"
+    Then the search found exactly "alice/widget-one"
+
+  @gitea
   Scenario Outline: An unknown mode, sort or order is refused
     When "alice" searches repositories for "widget" with "<query>"
     Then the request is refused with status 422

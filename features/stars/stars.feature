@@ -79,3 +79,10 @@ Feature: Starring repositories
     Then the response status is 200
     And the response lists the repositories "alice/demo"
     And the response header "X-Total-Count" is "1"
+
+  @gitea
+  Scenario: The stargazers of a repository the caller cannot see are not listed
+    Given a private repository "alice/secret"
+    And "alice" starred "alice/secret"
+    When "bob" lists the stargazers of "alice/secret"
+    Then the request is refused with status 404
