@@ -40,6 +40,9 @@ AREAS: tuple[str, ...] = (
     "activitypub",
     "settings",
     "admin",
+    "search",
+    "stars",
+    "transfers",
     "api_description",
     "auth",
 )

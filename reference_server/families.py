@@ -61,8 +61,15 @@ from .pulls import routes as pulls_routes
 from .pulls import store as pulls_store
 from .releases import routes as releases_routes
 from .releases import store as releases_store
+from .repo_generate import routes as repo_generate_routes
+from .repo_search import routes as repo_search_routes
+from .repo_teams import routes as repo_teams_routes
+from .repo_transfers import routes as repo_transfers_routes
+from .repo_transfers import store as repo_transfers_store
 from .repos import routes as repos_routes
 from .repos import store as repos_store
+from .stars import routes as stars_routes
+from .stars import store as stars_store
 from .templates import routes as templates_routes
 from .topics import routes as topics_routes
 from .topics import store as topics_store
@@ -92,6 +99,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("orgs", orgs_routes.ENDPOINTS, orgs_store.SCHEMA, orgs_routes.register),
     Family("repos", repos_routes.ENDPOINTS, repos_store.SCHEMA),
     Family("collaborators", collaborators_routes.ENDPOINTS, collaborators_store.SCHEMA),
+    Family("stars", stars_routes.ENDPOINTS, stars_store.SCHEMA, stars_routes.register),
+    Family("repo_teams", repo_teams_routes.ENDPOINTS),
     Family("commits", commits_routes.ENDPOINTS),
     Family("branches", branches_routes.ENDPOINTS),
     Family("forks", forks_routes.ENDPOINTS, forks_store.SCHEMA),
@@ -110,6 +119,11 @@ FAMILIES: tuple[Family, ...] = (
     Family("issues", issues_routes.ENDPOINTS, issues_store.SCHEMA, issues_routes.register),
     Family("pulls", pulls_routes.ENDPOINTS, pulls_store.SCHEMA, pulls_routes.register),
     Family("topics", topics_routes.ENDPOINTS, topics_store.SCHEMA, topics_routes.register),
+    Family("repo_search", repo_search_routes.ENDPOINTS),
+    Family("repo_generate", repo_generate_routes.ENDPOINTS),
+    Family(
+        "repo_transfers", repo_transfers_routes.ENDPOINTS, repo_transfers_store.SCHEMA, repo_transfers_routes.register
+    ),
     Family("badges", badges_routes.ENDPOINTS, badges_store.SCHEMA, badges_routes.register),
     Family("pins", pins_routes.ENDPOINTS, pins_store.SCHEMA),
     Family("dependencies", dependencies_routes.ENDPOINTS, dependencies_store.SCHEMA),

@@ -71,6 +71,11 @@ MODELS = {
     "CreatePullReviewComment": "body: str, new_position: int, old_position: int, path: str",
     "CreatePullReviewCommentReplyOptions": "body: str",
     "CreatePullReviewOptions": "body: str, comments: List[CreatePullReviewComment], commit_id: str, event: str",
+    "GenerateRepoOption": (
+        "avatar: bool, default_branch: str, description: str, git_content: bool, git_hooks: bool, labels: bool, "
+        "name!: str, owner!: str, private: bool, protected_branch: bool, topics: bool, webhooks: bool"
+    ),
+    "TransferRepoOption": "new_owner!: str, team_ids: List[int]",
     "CreateRepoOption": (
         "auto_init: bool, default_branch: str, description: str, gitignores: str, issue_labels: str, license: str, "
         "name!: str, object_format_name: str, private: bool, readme: str, template: bool, trust_model: str"

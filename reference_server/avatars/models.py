@@ -118,3 +118,15 @@ def on_repo_deleted(event: RepoDeletedEvent) -> None:
 def on_account_deleted(event: AccountDeletedEvent) -> None:
     """A deleted user's or organization's avatar goes with it."""
     delete_avatar(ACCOUNT, event.account_id)
+
+
+def copy_repo_avatar(from_repo_id: int, to_repo_id: int) -> None:
+    """Give a repository generated from a template the template's avatar, when it has one."""
+    row = store.avatar_of("repo", from_repo_id)
+    png = None if row is None else _read("repo", from_repo_id, row["hash"])
+    if png is None:
+        return
+    digest = hashlib.sha256(f"repo:{to_repo_id}:".encode() + png).hexdigest()
+    forge().blobs.write(_blob_key("repo", to_repo_id, digest), [png])
+    with forge().db.transaction():
+        store.save_avatar("repo", to_repo_id, digest, now_seconds())

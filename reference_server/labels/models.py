@@ -170,3 +170,18 @@ def initialize_labels(repo_id: int, template_name: str) -> None:
 def on_repo_deleted(event: RepoDeletedEvent) -> None:
     """A deleted repository's labels go with it."""
     store.delete_labels_of_repo(event.repo_id)
+
+
+def copy_labels(from_repo_id: int, to_repo_id: int) -> None:
+    """Give a repository generated from a template the template's labels (inside the caller's transaction)."""
+    now = now_seconds()
+    for row in store.labels_of_repo(from_repo_id, store.count_labels(from_repo_id), 0):
+        store.insert_label(
+            repo_id=to_repo_id,
+            name=row["name"],
+            exclusive=bool(row["exclusive"]),
+            color=row["color"],
+            description=row["description"],
+            archived_unix=row["archived_unix"],
+            now=now,
+        )

@@ -321,6 +321,40 @@ def team_repo_ids(team_id: int, limit: int, offset: int) -> tuple[list[int], int
     return [int(row["repo_id"]) for row in rows], total
 
 
+def can_create_repo(org_id: int, user_id: int) -> bool:
+    """Gitea's ``CanCreateOrgRepo``: an owner, or a member of a team allowed to create repositories."""
+    return (
+        forge().db.scalar(
+            "SELECT 1 FROM teams t JOIN team_members tm ON tm.team_id = t.id WHERE t.org_id = ? AND tm.user_id = ?"
+            " AND (t.access = 'owner' OR t.can_create_org_repo = 1) LIMIT 1",
+            (org_id, user_id),
+        )
+        is not None
+    )
+
+
+def remove_repo_from_teams(repo_id: int) -> None:
+    """The repository leaves every team that listed it (it moved to another owner)."""
+    forge().db.execute("DELETE FROM team_repos WHERE repo_id = ?", (repo_id,))
+
+
+def all_repository_team_ids(org_id: int) -> list[int]:
+    """The organization's teams that include every repository (Owners among them)."""
+    rows = forge().db.all("SELECT id FROM teams WHERE org_id = ? AND includes_all_repositories = 1", (org_id,))
+    return [int(row["id"]) for row in rows]
+
+
+def teams_of_repo(org_id: int, repo_id: int) -> list[Row]:
+    """The organization's teams that cover the repository (listed, or all repositories): Owners first, then by
+    name, as Gitea's ``GetRepoTeams`` orders them."""
+    return forge().db.all(
+        "SELECT t.* FROM teams t WHERE t.org_id = ? AND (t.includes_all_repositories = 1"
+        " OR EXISTS (SELECT 1 FROM team_repos tr WHERE tr.team_id = t.id AND tr.repo_id = ?))"
+        " ORDER BY CASE WHEN t.access = 'owner' THEN '' ELSE t.lower_name END",
+        (org_id, repo_id),
+    )
+
+
 def clear_team_repos(team_id: int) -> None:
     forge().db.execute("DELETE FROM team_repos WHERE team_id = ?", (team_id,))
 

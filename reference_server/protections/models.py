@@ -405,3 +405,8 @@ def user_names(user_ids: Sequence[int]) -> list[str]:
         except UserNotFound:
             continue
     return names
+
+
+def copy_branch_rules(from_repo_id: int, to_repo_id: int) -> None:
+    """Give a repository generated from a template the template's branch protection rules."""
+    store.copy_branch_rules(from_repo_id, to_repo_id, now_seconds())

@@ -194,3 +194,9 @@ def delete_rules_of_repo(repo_id: int) -> None:
     db = forge().db
     db.execute("DELETE FROM protected_branch WHERE repo_id = ?", (repo_id,))
     db.execute("DELETE FROM protected_tag WHERE repo_id = ?", (repo_id,))
+
+
+def copy_branch_rules(from_repo_id: int, to_repo_id: int, now: int) -> None:
+    """Copy every branch protection rule of a repository to another (a repository generated from a template)."""
+    for row in branch_rule_rows(from_repo_id):
+        insert_branch_rule(to_repo_id, {column: row[column] for column in BRANCH_COLUMNS}, now)

@@ -122,7 +122,7 @@ def get_repo_by_id(repo_id: int) -> Repo:
 
 
 def all_repos() -> list[Repo]:
-    """Every repository of the instance, oldest first (for instance-wide maintenance)."""
+    """Every repository of the instance, oldest first (instance-wide maintenance, the search)."""
     return [_from_row(row) for row in store.all_repos()]
 
 

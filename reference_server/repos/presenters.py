@@ -13,6 +13,8 @@ from ..avatars.models import repo_avatar_url
 from ..context import forge
 from ..licenses.models import repo_licenses
 from ..permissions import permission
+from ..repo_transfers.presenters import repo_transfer_to_api
+from ..stars.store import count_of_repo
 from ..timefmt import iso, iso_or_zero
 from ..topics.models import topic_names
 from ..users.models import get_user
@@ -67,9 +69,9 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
         "clone_url": forge().url(f"{path}.git"),
         "original_url": repo.original_url,
         "website": repo.website,
-        "stars_count": 0,
+        "stars_count": count_of_repo("star", repo.id),
         "forks_count": store.count_forks(repo.id),
-        "watchers_count": 0,
+        "watchers_count": count_of_repo("watch", repo.id),
         "open_issues_count": 0,
         "open_pr_counter": 0,
         "release_counter": 0,
@@ -112,7 +114,7 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
         "mirror_interval": "8h0m0s" if repo.is_mirror else "",
         "object_format_name": "sha1",
         "mirror_updated": iso_or_zero(None),
-        "repo_transfer": None,
+        "repo_transfer": repo_transfer_to_api(repo.id),
         "topics": topic_names(repo.id),
         "licenses": repo_licenses(repo.id),
         "branch_count": len(branches),

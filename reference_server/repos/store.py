@@ -150,7 +150,7 @@ def set_default_branch(repo_id: int, branch: str, now: int) -> None:
 
 def update_repo_columns(repo_id: int, values: dict[str, object], now: int) -> None:
     """Set columns of the ``repos`` row (names come from the edit code, never from a client)."""
-    allowed = {"name", "description", "website", "private", "is_template", "default_branch"}
+    allowed = {"name", "owner_id", "description", "website", "private", "is_template", "default_branch"}
     columns = [column for column in values if column in allowed]
     assignments = [f"{column} = ?" for column in columns]
     params: list[object] = [values[column] for column in columns]

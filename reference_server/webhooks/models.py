@@ -326,3 +326,8 @@ def subscribed_hooks(repo_id: int, event: str) -> list[Hook]:
     """The hooks that take ``event`` deliveries of a repository now: its own, then the system hooks (which
     Gitea fires for every repository)."""
     return [hook for hook in map(Hook.from_row, store.active_hook_rows(repo_id)) if hook.wants(event)]
+
+
+def copy_hooks(from_repo_id: int, to_repo_id: int) -> None:
+    """Give a repository generated from a template the template's webhooks (credentials stay sealed)."""
+    store.copy_hooks(from_repo_id, to_repo_id, now_seconds())

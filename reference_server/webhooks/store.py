@@ -157,3 +157,11 @@ def delivery_rows(hook_id: int) -> Sequence[Row]:
 
 def hook_exists(hook_id: int) -> bool:
     return forge().db.one("SELECT 1 FROM webhook WHERE id = ?", (hook_id,)) is not None
+
+
+def copy_hooks(from_repo_id: int, to_repo_id: int, now: int) -> None:
+    """Copy every webhook of a repository to another (a repository generated from a template)."""
+    for row in forge().db.all("SELECT * FROM webhook WHERE repo_id = ? ORDER BY id", (from_repo_id,)):
+        fields = {column: row[column] for column in HOOK_COLUMNS}
+        fields["events"] = json.loads(row["events"])
+        insert_hook(to_repo_id, fields, now)

@@ -1,0 +1,1 @@
+"""Creating a repository from a template repository (``POST /repos/{template_owner}/{template_repo}/generate``)."""

@@ -1,0 +1,1 @@
+"""Repository search (``GET /repos/search``): Gitea's filters, orders and visibility."""
