@@ -71,6 +71,7 @@ MODELS = {
         "auto_init: bool, default_branch: str, description: str, gitignores: str, issue_labels: str, license: str, "
         "name!: str, object_format_name: str, private: bool, readme: str, template: bool, trust_model: str"
     ),
+    "CreateStatusOption": "context: str, description: str, state: str, target_url: str",
     "CreateTagProtectionOption": "name_pattern: str, whitelist_teams: List[str], whitelist_usernames: List[str]",
     "CreateTeamOption": (
         "can_create_org_repo: bool, description: str, includes_all_repositories: bool, name!: str, permission: str, "
