@@ -17,12 +17,12 @@ from ..context import forge, now_seconds
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, Git, Identity, RefUpdateRejectedError
 from ..issues import models as issues
-from ..permissions import permission
 from ..repos import models as repos
 from ..repos.errors import ConcurrentChange
 from . import store
 from .errors import InvalidPullOption, MergeNotAllowed, PullNotFound, UpdateConflict
 from .models import Pull, get_pull
+from .protection import check_mergeable
 from .update import branch_tips, doer_identity, replay_commits
 
 __all__ = ["MERGE_STYLES", "merge_pull"]
@@ -71,7 +71,8 @@ def merge_pull(repo: repos.Repo, index: int, options: Mapping[str, Any], princip
     """Merge the pull request ``index`` with the style ``options["Do"]`` (required, as Gitea's binding has it).
 
     422 for a missing or unknown style; 404 for a closed pull; 405 when already merged, for a caller
-    without write access or a style the reference does not offer (``rebase-merge``, ``manually-merged``);
+    who may not merge into the base branch, while its protection rule is not satisfied
+    (:mod:`.protection`), or for a style the reference does not offer (``rebase-merge``, ``manually-merged``);
     409 on a conflict or when ``head_commit_id`` is not the head any more. Nothing moves on a refusal.
     """
     pull = get_pull(repo, index)
@@ -79,8 +80,7 @@ def merge_pull(repo: repos.Repo, index: int, options: Mapping[str, Any], princip
         raise MergeNotAllowed("the pull request has already been merged")
     if pull.issue.is_closed:
         raise PullNotFound("the pull request is closed")
-    if not permission(principal, repo).can_write:
-        raise MergeNotAllowed("User not allowed to merge PR")
+    check_mergeable(repo, pull, principal, options)
     style = options.get("Do", options.get("do"))
     if not style:
         raise InvalidPullOption("[Do]: Required")

@@ -25,6 +25,7 @@ from ..issues.comments import (
 )
 from ..issues.errors import InvalidIssueOption
 from ..permissions import permission
+from ..protections.merging import governing_protection, is_official_reviewer
 from ..repos import models as repos
 from ..repos.commit_gate import require_unarchived
 from . import store
@@ -184,9 +185,14 @@ def create_review(repo: repos.Repo, pull: Pull, options: Mapping[str, Any], prin
         raise InvalidPullOption(f"[CommitID]: unknown commit {commit_id!r}")
     commit_id = repo.git.rev_parse(commit_id) or commit_id
     planned = _plan_comments(repo, pull, raw_comments, commit_id)
-    official = permission(principal, repo).can_write and review_type in (ReviewType.APPROVE, ReviewType.REJECT)
+    decisive = review_type in (ReviewType.APPROVE, ReviewType.REJECT)
+    official = decisive and is_official_reviewer(
+        governing_protection(repo, pull.base_branch), principal.user_id, can_write=permission(principal, repo).can_write
+    )
     now = now_seconds()
     with forge().db.transaction():
+        if decisive:
+            store.clear_official(pull.issue.id, principal.user_id)
         review_id = store.insert_review(
             issue_id=pull.issue.id,
             reviewer_id=principal.user_id,

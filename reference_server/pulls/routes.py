@@ -28,6 +28,7 @@ from . import models, reviews
 from .errors import PullNotFound
 from .merge import merge_pull
 from .presenters import pull_to_api, review_comment_to_api, review_to_api
+from .protection import on_head_push
 from .update import update_pull_branch
 
 __all__ = ["ENDPOINTS", "register"]
@@ -212,6 +213,10 @@ def _on_push(event: PushEvent) -> None:
         models.on_push(event)
     except Exception:
         log.exception("pulls: keeping the head refs after %r failed", event)
+    try:
+        on_head_push(event)
+    except Exception:
+        log.exception("pulls: ageing the reviews after %r failed", event)
 
 
 def register(app: Flask) -> None:

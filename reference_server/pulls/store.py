@@ -127,3 +127,33 @@ def pending_review_ids(issue_id: int, *, exclude_reviewer: int) -> list[int]:
         (issue_id, exclude_reviewer),
     )
     return [int(row["id"]) for row in rows]
+
+
+def clear_official(issue_id: int, reviewer_id: int) -> None:
+    """Only a reviewer's latest approval or rejection is official (Gitea clears the earlier ones)."""
+    forge().db.execute("UPDATE review SET official = 0 WHERE issue_id = ? AND reviewer_id = ?", (issue_id, reviewer_id))
+
+
+def count_official(issue_id: int, review_type: int, *, fresh_only: bool) -> int:
+    """Official, undismissed reviews of a type (``fresh_only``: stale ones left out)."""
+    where = "issue_id = ? AND type = ? AND official = 1 AND dismissed = 0" + (" AND stale = 0" if fresh_only else "")
+    count = forge().db.scalar(f"SELECT COUNT(*) FROM review WHERE {where}", (issue_id, review_type))  # noqa: S608
+    return int(count if isinstance(count, int) else 0)
+
+
+def mark_stale(issue_id: int) -> None:
+    forge().db.execute("UPDATE review SET stale = 1 WHERE issue_id = ?", (issue_id,))
+
+
+def mark_fresh(issue_id: int, commit_id: str) -> None:
+    forge().db.execute("UPDATE review SET stale = 0 WHERE issue_id = ? AND commit_id = ?", (issue_id, commit_id))
+
+
+def undismissed_of_type(issue_id: int, review_type: int) -> list[Row]:
+    return forge().db.all(
+        "SELECT * FROM review WHERE issue_id = ? AND type = ? AND dismissed = 0 ORDER BY id", (issue_id, review_type)
+    )
+
+
+def set_dismissed(review_id: int, dismissed: bool, now: int) -> None:
+    forge().db.execute("UPDATE review SET dismissed = ?, updated = ? WHERE id = ?", (int(dismissed), now, review_id))
