@@ -17,6 +17,7 @@ AREAS: tuple[str, ...] = (
     "commits",
     "branches",
     "protections",
+    "statuses",
     "forks",
     "licenses",
     "templates",

@@ -11,7 +11,7 @@ from ..repos import models as repos
 from ..repos.presenters import repo_to_api
 from ..timefmt import iso
 from ..users.errors import UserNotFound
-from ..users.models import actions_user, get_user
+from ..users.models import get_user
 from ..users.presenters import user_to_api
 from ..users.tokens import ACTIONS_USER_ID
 from .models import CommitStatus, combine
@@ -24,10 +24,9 @@ def _repo_api_path(repo: repos.Repo) -> str:
 
 
 def _creator(user_id: int) -> dict[str, Any] | None:
-    """The status's creator; Gitea leaves it out (null) when the account is gone or was never set."""
-    if user_id == ACTIONS_USER_ID:
-        return user_to_api(actions_user())
-    if user_id == 0:
+    """The status's creator; null when the account is gone or was never set, and for the statuses Actions
+    writes (Gitea looks the creator up among stored accounts, where ``gitea-actions`` has no row)."""
+    if user_id in (0, ACTIONS_USER_ID):
         return None
     try:
         return user_to_api(get_user(user_id))
