@@ -32,8 +32,8 @@ from .models import Pull, changed_paths, get_pull, head_commit
 
 __all__ = ["check_mergeable", "dismiss_stale_reviews", "on_head_push", "protection_refusal"]
 
-APPROVE, REJECT = 1, 3
-"""Gitea's review type numbers of an approval and a rejection (``reviews.ReviewType``)."""
+APPROVE, REJECT, REQUEST = 1, 3, 4
+"""Gitea's review type numbers of an approval, a rejection and a review request (``reviews.ReviewType``)."""
 
 
 def protection_refusal(repo: repos.Repo, pull: Pull, protection: BranchProtection) -> str | None:
@@ -49,6 +49,10 @@ def protection_refusal(repo: repos.Repo, pull: Pull, protection: BranchProtectio
         return "Does not have enough approvals"
     if protection.flag("block_on_rejected_reviews") and store.count_official(pull.issue.id, REJECT, fresh_only=False):
         return "There are requested changes"
+    if protection.flag("block_on_official_review_requests") and store.count_official(
+        pull.issue.id, REQUEST, fresh_only=False
+    ):
+        return "There are official review requests"
     base = repo.git.rev_parse(f"refs/heads/{pull.base_branch}")
     if protection.flag("block_on_outdated_branch") and base is not None and not repo.git.is_ancestor(base, head):
         return "The head branch is behind the base branch"

@@ -42,6 +42,7 @@ __all__ = [
     "hidden_review_ids",
     "list_reviews",
     "reply_to_comment",
+    "review_type_for",
     "visible_review_comments",
 ]
 
@@ -111,7 +112,7 @@ def count_code_comments(issue_id: int) -> int:
     return count_of_type(issue_id, CommentType.CODE) - hidden
 
 
-def _review_type(pull: Pull, event: object, body: str, has_comments: bool, principal: Principal) -> ReviewType:
+def review_type_for(pull: Pull, event: object, body: str, has_comments: bool, principal: Principal) -> ReviewType:
     """Gitea's rules: no approving or rejecting one's own pull; REQUEST_CHANGES needs a body, COMMENT a
     body or a comment; any other event (or none) leaves the review pending."""
     name = event.upper() if isinstance(event, str) else ""
@@ -177,7 +178,7 @@ def create_review(repo: repos.Repo, pull: Pull, options: Mapping[str, Any], prin
         raise InvalidPullOption("[Body]: must be a string")
     raw_comments = options.get("comments")
     has_comments = isinstance(raw_comments, list) and bool(raw_comments)
-    review_type = _review_type(pull, options.get("event"), body, has_comments, principal)
+    review_type = review_type_for(pull, options.get("event"), body, has_comments, principal)
     if pull.issue.is_closed or pull.has_merged:
         raise InvalidPullOption("can't submit review for a closed or merged PR")
     commit_id = options.get("commit_id") or head_commit(repo, pull)

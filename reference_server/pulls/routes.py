@@ -24,7 +24,7 @@ from ..gitcli import ZERO_SHA, ChangedPath
 from ..permissions import current_repo
 from ..repos import models as repos
 from ..rest import Page, empty, json_body, json_response, page_params, paged_response, query_bool
-from . import models, reviews
+from . import models, review_routes, reviews
 from .errors import PullNotFound
 from .merge import merge_pull
 from .presenters import pull_to_api, review_comment_to_api, review_to_api
@@ -380,4 +380,5 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         status=201,
         returns="pull_review_comment",
     ),
+    *review_routes.ENDPOINTS,
 )
