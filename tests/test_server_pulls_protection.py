@@ -126,3 +126,30 @@ def test_a_glob_rule_governs_and_other_branches_are_free(forge_env: Forge) -> No
     assert_error(_merge(forge_env), 405, "Does not have enough approvals")
     forge_env.ok("DELETE", "/branch_protections/release%2F*", forge_env.ann, 204)
     assert _merge(forge_env).status_code == 200
+
+
+def test_a_scheduled_merge_waits_for_the_checks_and_can_be_cancelled(forge_env: Forge) -> None:
+    head = _setup(forge_env, enable_status_check=True, status_check_contexts=["ci/*"], required_approvals=1)
+    scheduled = forge_env.call(
+        "POST", "/pulls/1/merge", forge_env.ann, json={"Do": "merge", "merge_when_checks_succeed": True}
+    )
+    assert scheduled.status_code == 201
+    again = forge_env.call(
+        "POST", "/pulls/1/merge", forge_env.ann, json={"Do": "merge", "merge_when_checks_succeed": True}
+    )
+    assert_error(again, 409, "already scheduled")
+    forge_env.ok("POST", f"/statuses/{head}", forge_env.ann, 201, json={"state": "success", "context": "ci/build"})
+    assert forge_env.ok("GET", "/pulls/1", None, 200)["merged"] is False
+    assert_error(forge_env.call("DELETE", "/pulls/1/merge", forge_env.bob), 403)
+    _review(forge_env, "APPROVE")
+    assert forge_env.ok("GET", "/pulls/1", None, 200)["merged"] is True
+    assert_error(forge_env.call("DELETE", "/pulls/1/merge", forge_env.ann), 404)
+
+
+def test_a_cancelled_schedule_does_not_merge(forge_env: Forge) -> None:
+    head = _setup(forge_env, enable_status_check=True, status_check_contexts=["ci/*"])
+    body = {"Do": "merge", "merge_when_checks_succeed": True}
+    assert forge_env.call("POST", "/pulls/1/merge", forge_env.ann, json=body).status_code == 201
+    assert forge_env.call("DELETE", "/pulls/1/merge", forge_env.ann).status_code == 204
+    forge_env.ok("POST", f"/statuses/{head}", forge_env.ann, 201, json={"state": "success", "context": "ci/build"})
+    assert forge_env.ok("GET", "/pulls/1", None, 200)["merged"] is False

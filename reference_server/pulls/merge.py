@@ -25,7 +25,7 @@ from .models import Pull, get_pull
 from .protection import check_mergeable
 from .update import branch_tips, doer_identity, replay_commits
 
-__all__ = ["MERGE_STYLES", "merge_pull"]
+__all__ = ["MERGE_STYLES", "merge_pull", "merge_style"]
 
 MERGE_STYLES = ("merge", "squash", "rebase", "fast-forward-only")
 GITEA_STYLES = (*MERGE_STYLES, "rebase-merge", "manually-merged")
@@ -67,6 +67,18 @@ def _new_base(git: Git, style: str, *, base: str, head: str, message: str, doer:
     return git.commit_tree(tree, parents, message, author=doer, committer=doer)
 
 
+def merge_style(options: Mapping[str, Any]) -> str:
+    """``Do``: 422 when missing or unknown, 405 for a style the reference does not offer."""
+    style = options.get("Do", options.get("do"))
+    if not style:
+        raise InvalidPullOption("[Do]: Required")
+    if style not in GITEA_STYLES:
+        raise InvalidPullOption(f"[Do]: must be one of {', '.join(GITEA_STYLES)}")
+    if style not in MERGE_STYLES:
+        raise MergeNotAllowed(f"{style} is not allowed an allowed merge style for this repository")
+    return str(style)
+
+
 def merge_pull(repo: repos.Repo, index: int, options: Mapping[str, Any], principal: Principal) -> None:
     """Merge the pull request ``index`` with the style ``options["Do"]`` (required, as Gitea's binding has it).
 
@@ -81,13 +93,7 @@ def merge_pull(repo: repos.Repo, index: int, options: Mapping[str, Any], princip
     if pull.issue.is_closed:
         raise PullNotFound("the pull request is closed")
     check_mergeable(repo, pull, principal, options)
-    style = options.get("Do", options.get("do"))
-    if not style:
-        raise InvalidPullOption("[Do]: Required")
-    if style not in GITEA_STYLES:
-        raise InvalidPullOption(f"[Do]: must be one of {', '.join(GITEA_STYLES)}")
-    if style not in MERGE_STYLES:
-        raise MergeNotAllowed(f"{style} is not allowed an allowed merge style for this repository")
+    style = merge_style(options)
     message = _message(pull, str(style), options)
     expected_head = options.get("head_commit_id") or ""
     git = repo.git

@@ -64,13 +64,16 @@ def protection_refusal(repo: repos.Repo, pull: Pull, protection: BranchProtectio
     return None
 
 
-def check_mergeable(repo: repos.Repo, pull: Pull, principal: Principal, options: Mapping[str, Any]) -> None:
-    """405 when the caller may not merge into the base branch, or when its rule is not satisfied."""
+def check_mergeable(
+    repo: repos.Repo, pull: Pull, principal: Principal, options: Mapping[str, Any], *, scheduling: bool = False
+) -> None:
+    """405 when the caller may not merge into the base branch, or when its rule is not satisfied (not
+    asked when ``scheduling`` a merge for when the checks succeed, as Gitea's ``MergeCheckTypeAuto``)."""
     allowed = permission(principal, repo)
     protection = governing_protection(repo, pull.base_branch)
     if not can_merge(protection, principal.user_id, can_write=allowed.can_write):
         raise MergeNotAllowed("User not allowed to merge PR")
-    if protection is None:
+    if protection is None or scheduling:
         return
     reason = protection_refusal(repo, pull, protection)
     if reason is None:

@@ -13,6 +13,7 @@ from ..permissions import current_repo
 from ..rest import empty, json_body, json_response
 from ..users.presenters import user_to_api
 from . import models, review_ops, reviews
+from .auto_merge import try_scheduled_merge
 from .errors import PullNotFound
 from .presenters import pull_to_api, review_to_api
 
@@ -56,7 +57,10 @@ def submit_review(owner: str, repo: str, index: int, review_id: int) -> Response
     found = current_repo()
     pull, review = _review(index, review_id)
     submitted = review_ops.submit_review(found, pull, review, json_body(), current_principal())
-    return json_response(review_to_api(found, pull, submitted))
+    body = review_to_api(found, pull, submitted)
+    if submitted.type == reviews.ReviewType.APPROVE:
+        try_scheduled_merge(found, pull)
+    return json_response(body)
 
 
 def delete_review(owner: str, repo: str, index: int, review_id: int) -> Response:

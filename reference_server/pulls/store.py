@@ -42,6 +42,14 @@ CREATE TABLE IF NOT EXISTS review (
     updated INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS review_issue ON review (issue_id, id);
+CREATE TABLE IF NOT EXISTS pull_auto_merge (
+    pull_id INTEGER PRIMARY KEY REFERENCES pull_request (id) ON DELETE CASCADE,
+    doer_id INTEGER NOT NULL,
+    merge_style TEXT NOT NULL,
+    message TEXT NOT NULL DEFAULT '',
+    delete_branch INTEGER NOT NULL DEFAULT 0,
+    created INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS review_resolution (
     comment_id INTEGER PRIMARY KEY REFERENCES comment (id) ON DELETE CASCADE,
     resolver_id INTEGER NOT NULL
@@ -234,4 +242,28 @@ def pull_for_merge_commit(repo_id: int, sha: str) -> Row | None:
         "SELECT p.*, i.idx AS issue_index FROM pull_request p JOIN issue i ON i.id = p.issue_id "
         "WHERE p.base_repo_id = ? AND p.merged_commit = ? AND p.has_merged = 1",
         (repo_id, sha),
+    )
+
+
+def scheduled_merge(pull_id: int) -> Row | None:
+    return forge().db.one("SELECT * FROM pull_auto_merge WHERE pull_id = ?", (pull_id,))
+
+
+def schedule_merge(pull_id: int, doer_id: int, style: str, message: str, now: int) -> None:
+    forge().db.execute(
+        "INSERT INTO pull_auto_merge (pull_id, doer_id, merge_style, message, created) VALUES (?, ?, ?, ?, ?)",
+        (pull_id, doer_id, style, message, now),
+    )
+
+
+def unschedule_merge(pull_id: int) -> None:
+    forge().db.execute("DELETE FROM pull_auto_merge WHERE pull_id = ?", (pull_id,))
+
+
+def scheduled_pulls(repo_id: int) -> list[Row]:
+    """The repository's open pull requests scheduled to merge, with their index."""
+    return forge().db.all(
+        "SELECT p.*, i.idx AS issue_index FROM pull_request p JOIN issue i ON i.id = p.issue_id "
+        "JOIN pull_auto_merge a ON a.pull_id = p.id WHERE p.base_repo_id = ? AND p.has_merged = 0 AND i.is_closed = 0",
+        (repo_id,),
     )

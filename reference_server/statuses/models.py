@@ -16,6 +16,7 @@ from typing import Any
 
 from ..context import forge, now_seconds
 from ..db import Row
+from ..events import CommitStatusEvent
 from ..gitcli import SHA_PATTERN
 from ..protections.rules import compile_glob
 from ..repos import models as repos
@@ -157,6 +158,7 @@ def record_status(
         )
     row = store.status_by_id(status_id)
     assert row is not None
+    forge().events.publish(CommitStatusEvent(repo_id, sha, state))
     return CommitStatus.from_row(row)
 
 
