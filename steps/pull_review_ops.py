@@ -7,8 +7,10 @@ from __future__ import annotations
 from pytest_bdd import given, then, when
 
 from conformance.api.pulls import PullsApi
+from conformance.client import json_of
 from conformance.context import ScenarioContext
 from steps.actors import ADMIN, acting
+from steps.ci import wait_for
 from steps.common import expect_status, response_json, user_name
 from steps.parsing import phrase
 from steps.pulls import PullNotes
@@ -159,3 +161,46 @@ def comment_resolved(ctx: ScenarioContext, pull_notes: PullNotes, index: int, re
 def lists_users(ctx: ScenarioContext, users: str) -> None:
     found = [user.get("login") for user in response_json(ctx)]
     assert found == _names(ctx, users), f"listed {found}"
+
+
+# ---------------------------------------------------------------- scheduled merges
+
+SCHEDULE = {"Do": "merge", "merge_when_checks_succeed": True}
+
+
+@given(phrase('"{who}" scheduled the merge of pull request {index:d} of "{repo}" for when the checks succeed'))
+def given_scheduled(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    expect_status(acting(ctx, who, PullsApi).merge(ref.owner, ref.name, index, SCHEDULE), 201, "schedule the merge")
+
+
+@given(phrase('"{who}" cancelled the scheduled merge of pull request {index:d} of "{repo}"'))
+def given_cancelled(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    response = acting(ctx, who, PullsApi).cancel_scheduled_merge(ref.owner, ref.name, index)
+    expect_status(response, 204, "cancel the scheduled merge")
+
+
+@when(phrase('"{who}" schedules the merge of pull request {index:d} of "{repo}" for when the checks succeed'))
+def when_schedule(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, PullsApi).merge(ref.owner, ref.name, index, SCHEDULE)
+
+
+@when(phrase('"{who}" cancels the scheduled merge of pull request {index:d} of "{repo}"'))
+def when_cancel_schedule(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, PullsApi).cancel_scheduled_merge(ref.owner, ref.name, index)
+
+
+@then(phrase('pull request {index:d} of "{repo}" becomes merged'))
+def becomes_merged(ctx: ScenarioContext, index: int, repo: str) -> None:
+    """Gitea merges a scheduled pull request from a queue: wait for it."""
+    ref = ctx.repo(repo)
+    api = acting(ctx, ADMIN, PullsApi)
+
+    def probe() -> bool | None:
+        pull = json_of(api.get_pull(ref.owner, ref.name, index))
+        return True if pull.get("merged") else None
+
+    wait_for(probe, f"pull request {index} of {repo} to be merged", 15.0)

@@ -123,3 +123,7 @@ class PullsApi(ApiArea):
     def of_commit(self, owner: str, repo: str, sha: str) -> requests.Response:
         """``GET .../commits/{sha}/pull``: the pull request whose merge made the commit."""
         return self.http.get(f"repos/{quote_path(owner)}/{quote_path(repo)}/commits/{quote_path(sha)}/pull")
+
+    def cancel_scheduled_merge(self, owner: str, repo: str, index: int) -> requests.Response:
+        """``DELETE .../pulls/{index}/merge``: cancel a merge scheduled for when the checks succeed (204)."""
+        return self.http.delete(f"{self._pulls(owner, repo)}/{index}/merge")
