@@ -4,6 +4,7 @@ Feature: Actions jobs report commit statuses on the commit of their run
   commit, with the context "<workflow name> / <job name> (<event>)" and a target_url under the run's
   page, created by Gitea's Actions user. The status follows the job, as Gitea 1.27's mapping has it:
   pending while the job waits or runs, success when it succeeds, failure when it fails or is cancelled.
+  A run that a workflow dispatch started reports nothing.
 
   Background:
     Given a repository "dev/app"
@@ -26,3 +27,20 @@ Feature: Actions jobs report commit statuses on the commit of their run
       | result  |
       | success |
       | failure |
+
+  @gitea
+  Scenario: A dispatched run reports no status
+    Given the workflow "deploy.yml" is pushed to the repository with
+      """
+      name: Deploy
+      on:
+        workflow_dispatch:
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo deploying
+      """
+    When the repository's owner dispatches "deploy.yml" on the default branch
+    Then the response status is 204
+    And the commit of the run of "deploy.yml" has no status
