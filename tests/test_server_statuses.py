@@ -141,3 +141,12 @@ def test_actions_mapping() -> None:
         **{**run.__dict__, "event": "pull_request", "event_payload": {"pull_request": {"head": {"sha": "c" * 40}}}}
     )
     assert commit_of_run(pulled) == ("pull_request", "c" * 40)
+
+
+def test_refs_with_slashes(forge_env: Forge) -> None:
+    forge_env.commit("a.txt", "a\n")
+    sha = forge_env.commit("b.txt", "b\n", new_branch="feature/x")
+    _status(forge_env, sha, "success")
+    assert forge_env.ok("GET", "/commits/feature/x/status", None, 200)["state"] == "success"
+    assert len(forge_env.ok("GET", "/commits/feature/x/statuses", None, 200)) == 1
+    assert forge_env.ok("GET", "/commits/main/status", None, 200)["state"] == ""
