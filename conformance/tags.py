@@ -18,6 +18,7 @@ AREAS: tuple[str, ...] = (
     "branches",
     "protections",
     "releases",
+    "statuses",
     "forks",
     "licenses",
     "templates",

@@ -9,6 +9,7 @@ from typing import Any
 
 __all__ = [
     "AccountDeletedEvent",
+    "CommitStatusEvent",
     "DefaultBranchChangedEvent",
     "EventBus",
     "IssueActionEvent",
@@ -98,6 +99,15 @@ class RunStatusEvent:
     run_id: int
     repo_id: int
     status: int
+
+
+@dataclass(frozen=True)
+class CommitStatusEvent:
+    """A commit status was reported on ``sha`` of a repository (scheduled merges wait for these)."""
+
+    repo_id: int
+    sha: str
+    state: str
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,8 @@ from .repos import routes as repos_routes
 from .repos import store as repos_store
 from .stars import routes as stars_routes
 from .stars import store as stars_store
+from .statuses import routes as statuses_routes
+from .statuses import store as statuses_store
 from .templates import routes as templates_routes
 from .topics import routes as topics_routes
 from .topics import store as topics_store
@@ -111,6 +113,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("deploy_tokens", deploy_tokens_routes.ENDPOINTS, deploy_tokens_store.SCHEMA, deploy_tokens_routes.register),
     Family("lfs", lfs_routes.ENDPOINTS, lfs_store.SCHEMA, lfs_routes.register),
     Family("protections", protections_routes.ENDPOINTS, protections_store.SCHEMA, protections_routes.register),
+    Family("statuses", statuses_routes.ENDPOINTS, statuses_store.SCHEMA, statuses_routes.register),
     Family("misc", misc_routes.ENDPOINTS, register=misc_routes.register),
     Family("templates", templates_routes.ENDPOINTS),
     Family("labels", labels_routes.ENDPOINTS, labels_store.SCHEMA, labels_routes.register),

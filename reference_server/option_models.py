@@ -80,6 +80,7 @@ MODELS = {
         "auto_init: bool, default_branch: str, description: str, gitignores: str, issue_labels: str, license: str, "
         "name!: str, object_format_name: str, private: bool, readme: str, template: bool, trust_model: str"
     ),
+    "CreateStatusOption": "context: str, description: str, state: str, target_url: str",
     "CreateTagProtectionOption": "name_pattern: str, whitelist_teams: List[str], whitelist_usernames: List[str]",
     "CreateTeamOption": (
         "can_create_org_repo: bool, description: str, includes_all_repositories: bool, name!: str, permission: str, "
@@ -136,6 +137,7 @@ MODELS = {
     "LockIssueOption": "lock_reason: str",
     "MarkdownOption": "context: str, mode: str, text: str, wiki: bool",
     "MarkupOption": "context: str, file_path: str, mode: str, text: str, wiki: bool",
+    "DismissPullReviewOptions": "message: str, priors: bool",
     "MergePullRequestOption": (
         "delete_branch_after_merge: bool, do!: str, force_merge: bool, head_commit_id: str, merge_commit_id: str, "
         "merge_message_field: str, merge_title_field: str, merge_when_checks_succeed: bool"
@@ -145,10 +147,12 @@ MODELS = {
         "auth_password: str, auth_token: str, auth_username: str, clone_addr!: str, description: str, mirror: bool, "
         "mirror_interval: str, private: bool, repo_name!: str, repo_owner: str, service: str, uid: int"
     ),
+    "PullReviewRequestOptions": "reviewers: List[str], team_reviewers: List[str]",
     "RenameBranchRepoOption": "name!: str",
     "RenameOrgOption": "new_name!: str",
     "RenameUserOption": "new_name!: str",
     "RepoTopicOptions": "topics: List[str]",
+    "SubmitPullReviewOptions": "body: str, event: str",
     "UpdateBranchProtectionPriories": "ids: List[int]",
     "UpdateBranchRepoOption": "force: bool, new_commit_id!: str, old_commit_id: str",
     "UpdateFileOptions": f"{_COMMIT}, content!: str, from_path: str, sha: str",

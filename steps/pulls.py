@@ -21,7 +21,7 @@ from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.seeding import SeededData
 from steps.actors import ADMIN, acting, repo_owner
-from steps.common import expect_status, json_option
+from steps.common import expect_status, json_option, user_name
 from steps.issues import IssueNotes
 from steps.parsing import phrase
 
@@ -167,6 +167,27 @@ def given_review(
     comments = expect_status(api.review_comments(ref.owner, ref.name, index, review["id"]), 200, "read the review")
     pull_notes.review_id = int(review["id"])
     pull_notes.review_comment = comments[0]
+
+
+def _verdict(ctx: ScenarioContext, pull_notes: PullNotes, *, who: str, event: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    option = {"event": event, "body": "Reviewed."}
+    review = expect_status(
+        acting(ctx, who, PullsApi).create_review(ref.owner, ref.name, index, option), 200, f"review ({event})"
+    )
+    pull_notes.review_id = int(review["id"])
+
+
+@given(phrase('"{who}" approved pull request {index:d} of "{repo}"'))
+def given_approved(ctx: ScenarioContext, pull_notes: PullNotes, who: str, index: int, repo: str) -> None:
+    """An APPROVE review with a body."""
+    _verdict(ctx, pull_notes, who=who, event="APPROVE", index=index, repo=repo)
+
+
+@given(phrase('"{who}" requested changes on pull request {index:d} of "{repo}"'))
+def given_rejected(ctx: ScenarioContext, pull_notes: PullNotes, who: str, index: int, repo: str) -> None:
+    """A REQUEST_CHANGES review with a body."""
+    _verdict(ctx, pull_notes, who=who, event="REQUEST_CHANGES", index=index, repo=repo)
 
 
 # ---------------------------------------------------------------- When
@@ -379,3 +400,13 @@ def then_field_tip(ctx: ScenarioContext, pull_notes: PullNotes, field: str, bran
     for part in field.split("."):
         value = value[int(part)] if isinstance(value, list) else value[part]
     assert value == pull_notes.tip(repo, branch), f'"{field}" is {value}'
+
+
+@then(phrase('the review of "{who}" on pull request {index:d} of "{repo}" is dismissed and stale'))
+def review_dismissed(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    reviews = expect_status(ctx.admin.area(PullsApi).list_reviews(ref.owner, ref.name, index), 200, "list reviews")
+    name = user_name(ctx, who)
+    theirs = [review for review in reviews if review["user"]["login"] == name]
+    assert theirs, f'no review of "{who}": {reviews!r}'
+    assert all(review["dismissed"] and review["stale"] for review in theirs), theirs

@@ -78,3 +78,52 @@ class PullsApi(ApiArea):
     def reply(self, owner: str, repo: str, index: int, comment_id: int, body: str) -> requests.Response:
         """``POST .../pulls/{index}/comments/{id}/replies`` with ``{body}`` (201 ``PullReviewComment``)."""
         return self.http.post(f"{self._pulls(owner, repo)}/{index}/comments/{comment_id}/replies", json={"body": body})
+
+    def reviewers(self, owner: str, repo: str) -> requests.Response:
+        """``GET /repos/{owner}/{repo}/reviewers`` (``User`` list)."""
+        return self.http.get(f"repos/{quote_path(owner)}/{quote_path(repo)}/reviewers")
+
+    def request_reviewers(self, owner: str, repo: str, index: int, names: list[str]) -> requests.Response:
+        """``POST .../pulls/{index}/requested_reviewers`` (201 with the new ``PullReview`` requests)."""
+        return self.http.post(f"{self._pulls(owner, repo)}/{index}/requested_reviewers", json={"reviewers": names})
+
+    def cancel_review_requests(self, owner: str, repo: str, index: int, names: list[str]) -> requests.Response:
+        """``DELETE .../pulls/{index}/requested_reviewers`` (204)."""
+        path = f"{self._pulls(owner, repo)}/{index}/requested_reviewers"
+        return self.http.delete(path, json={"reviewers": names})
+
+    def submit_review(
+        self, owner: str, repo: str, index: int, review_id: int, option: dict[str, Any]
+    ) -> requests.Response:
+        """``POST .../pulls/{index}/reviews/{id}`` with ``SubmitPullReviewOptions``."""
+        return self.http.post(f"{self._pulls(owner, repo)}/{index}/reviews/{review_id}", json=option)
+
+    def delete_review(self, owner: str, repo: str, index: int, review_id: int) -> requests.Response:
+        """``DELETE .../pulls/{index}/reviews/{id}`` (204)."""
+        return self.http.delete(f"{self._pulls(owner, repo)}/{index}/reviews/{review_id}")
+
+    def dismiss_review(self, owner: str, repo: str, index: int, review_id: int, message: str) -> requests.Response:
+        """``POST .../pulls/{index}/reviews/{id}/dismissals`` with ``DismissPullReviewOptions``."""
+        path = f"{self._pulls(owner, repo)}/{index}/reviews/{review_id}/dismissals"
+        return self.http.post(path, json={"message": message})
+
+    def undismiss_review(self, owner: str, repo: str, index: int, review_id: int) -> requests.Response:
+        """``POST .../pulls/{index}/reviews/{id}/undismissals``."""
+        return self.http.post(f"{self._pulls(owner, repo)}/{index}/reviews/{review_id}/undismissals")
+
+    def resolve_comment(self, owner: str, repo: str, comment_id: int, *, resolve: bool = True) -> requests.Response:
+        """``POST .../pulls/comments/{id}/resolve`` (or ``/unresolve``): 204."""
+        action = "resolve" if resolve else "unresolve"
+        return self.http.post(f"{self._pulls(owner, repo)}/comments/{comment_id}/{action}")
+
+    def by_branches(self, owner: str, repo: str, base: str, head: str) -> requests.Response:
+        """``GET .../pulls/{base}/{head}``."""
+        return self.http.get(f"{self._pulls(owner, repo)}/{quote_path(base)}/{quote_path(head)}")
+
+    def of_commit(self, owner: str, repo: str, sha: str) -> requests.Response:
+        """``GET .../commits/{sha}/pull``: the pull request whose merge made the commit."""
+        return self.http.get(f"repos/{quote_path(owner)}/{quote_path(repo)}/commits/{quote_path(sha)}/pull")
+
+    def cancel_scheduled_merge(self, owner: str, repo: str, index: int) -> requests.Response:
+        """``DELETE .../pulls/{index}/merge``: cancel a merge scheduled for when the checks succeed (204)."""
+        return self.http.delete(f"{self._pulls(owner, repo)}/{index}/merge")

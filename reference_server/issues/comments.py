@@ -28,6 +28,7 @@ __all__ = [
     "add_event",
     "count_of_type",
     "delete_comment",
+    "delete_review_entries",
     "edit_comment",
     "list_comments",
     "review_comments",
@@ -220,6 +221,14 @@ def review_entry(review_id: int) -> Comment | None:
     """The timeline entry a submitted review left (None while it is pending)."""
     rows = store.comments_of_review(review_id, int(CommentType.REVIEW))
     return Comment.from_row(rows[0]) if rows else None
+
+
+def delete_review_entries(review_id: int) -> None:
+    """Remove what a review left on an issue: its code comments, its timeline entry and its dismissals."""
+    with forge().db.transaction():
+        for comment_type in (CommentType.CODE, CommentType.REVIEW, CommentType.DISMISS_REVIEW):
+            for row in store.comments_of_review(review_id, int(comment_type)):
+                store.delete_comment(int(row["id"]))
 
 
 def count_of_type(issue_id: int, comment_type: CommentType) -> int:

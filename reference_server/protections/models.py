@@ -2,8 +2,9 @@
 
 Options are checked whole (types, users, teams) before anything is written, so a refused request
 changes nothing. The reference enforces pushing, force pushing, deletion and protected/unprotected
-file patterns; the merge, approval, status-check, signed-commit and bypass settings are stored and
-returned faithfully but not enforced (there is no merge path to enforce them on yet).
+file patterns on pushes, and the merge allowlist, approvals, status checks, rejected reviews, outdated
+branches and stale approvals on merges (:mod:`.merging`, asked by the pulls family); the signed-commit
+and bypass settings are stored and returned faithfully but not enforced.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ STORED_FLAGS = (
     "block_admin_merge_override",
     "enable_bypass_allowlist",
 )
-"""Settings stored and returned but not enforced by the reference."""
+"""Settings kept in ``stored_options`` (the merge-related ones are read by :mod:`.merging`)."""
 COLUMN_SETTINGS = frozenset(store.BRANCH_COLUMNS) - {"rule_name", "priority", "stored_options"}
 
 

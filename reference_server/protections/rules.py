@@ -26,6 +26,7 @@ __all__ = [
     "first_matching_rule",
     "is_plain_rule_name",
     "order_key",
+    "protected_changes",
     "sort_branch_rules",
     "tag_pattern_error",
     "tag_refusal",
@@ -206,6 +207,13 @@ def _first_protected(rule: BranchRule, changed_paths: Sequence[str]) -> str | No
         if any(pattern.match(lowered) for pattern in patterns):
             return path
     return None
+
+
+def protected_changes(rule: BranchRule, changed_paths: Sequence[str]) -> list[str]:
+    """The changed files the rule's protected file patterns match (what blocks a merge, as Gitea's
+    ``ChangedProtectedFiles``)."""
+    patterns = _file_patterns(rule.protected_file_patterns)
+    return [path for path in changed_paths if any(pattern.match(path.strip().lower()) for pattern in patterns)]
 
 
 def _only_unprotected(rule: BranchRule, changed_paths: Sequence[str]) -> bool:

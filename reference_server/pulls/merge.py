@@ -17,15 +17,15 @@ from ..context import forge, now_seconds
 from ..events import PushEvent
 from ..gitcli import ZERO_SHA, Git, Identity, RefUpdateRejectedError
 from ..issues import models as issues
-from ..permissions import permission
 from ..repos import models as repos
 from ..repos.errors import ConcurrentChange
 from . import store
 from .errors import InvalidPullOption, MergeNotAllowed, PullNotFound, UpdateConflict
 from .models import Pull, get_pull
+from .protection import check_mergeable
 from .update import branch_tips, doer_identity, replay_commits
 
-__all__ = ["MERGE_STYLES", "merge_pull"]
+__all__ = ["MERGE_STYLES", "merge_pull", "merge_style"]
 
 MERGE_STYLES = ("merge", "squash", "rebase", "fast-forward-only")
 GITEA_STYLES = (*MERGE_STYLES, "rebase-merge", "manually-merged")
@@ -67,20 +67,8 @@ def _new_base(git: Git, style: str, *, base: str, head: str, message: str, doer:
     return git.commit_tree(tree, parents, message, author=doer, committer=doer)
 
 
-def merge_pull(repo: repos.Repo, index: int, options: Mapping[str, Any], principal: Principal) -> None:
-    """Merge the pull request ``index`` with the style ``options["Do"]`` (required, as Gitea's binding has it).
-
-    422 for a missing or unknown style; 404 for a closed pull; 405 when already merged, for a caller
-    without write access or a style the reference does not offer (``rebase-merge``, ``manually-merged``);
-    409 on a conflict or when ``head_commit_id`` is not the head any more. Nothing moves on a refusal.
-    """
-    pull = get_pull(repo, index)
-    if pull.has_merged:
-        raise MergeNotAllowed("the pull request has already been merged")
-    if pull.issue.is_closed:
-        raise PullNotFound("the pull request is closed")
-    if not permission(principal, repo).can_write:
-        raise MergeNotAllowed("User not allowed to merge PR")
+def merge_style(options: Mapping[str, Any]) -> str:
+    """``Do``: 422 when missing or unknown, 405 for a style the reference does not offer."""
     style = options.get("Do", options.get("do"))
     if not style:
         raise InvalidPullOption("[Do]: Required")
@@ -88,6 +76,24 @@ def merge_pull(repo: repos.Repo, index: int, options: Mapping[str, Any], princip
         raise InvalidPullOption(f"[Do]: must be one of {', '.join(GITEA_STYLES)}")
     if style not in MERGE_STYLES:
         raise MergeNotAllowed(f"{style} is not allowed an allowed merge style for this repository")
+    return str(style)
+
+
+def merge_pull(repo: repos.Repo, index: int, options: Mapping[str, Any], principal: Principal) -> None:
+    """Merge the pull request ``index`` with the style ``options["Do"]`` (required, as Gitea's binding has it).
+
+    422 for a missing or unknown style; 404 for a closed pull; 405 when already merged, for a caller
+    who may not merge into the base branch, while its protection rule is not satisfied
+    (:mod:`.protection`), or for a style the reference does not offer (``rebase-merge``, ``manually-merged``);
+    409 on a conflict or when ``head_commit_id`` is not the head any more. Nothing moves on a refusal.
+    """
+    pull = get_pull(repo, index)
+    if pull.has_merged:
+        raise MergeNotAllowed("the pull request has already been merged")
+    if pull.issue.is_closed:
+        raise PullNotFound("the pull request is closed")
+    check_mergeable(repo, pull, principal, options)
+    style = merge_style(options)
     message = _message(pull, str(style), options)
     expected_head = options.get("head_commit_id") or ""
     git = repo.git

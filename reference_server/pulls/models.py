@@ -35,6 +35,8 @@ __all__ = [
     "get_pull",
     "head_commit",
     "list_pulls",
+    "pull_by_branches",
+    "pull_by_merge_commit",
     "pull_meta",
 ]
 
@@ -93,6 +95,24 @@ def get_pull(repo: repos.Repo, index: int) -> Pull:
     if not issue.is_pull:
         raise PullNotFound(f"pull request does not exist [repo_id: {repo.id}, index: {index}]")
     return _pull_of(issue)
+
+
+def pull_by_branches(repo: repos.Repo, base: str, head: str) -> Pull:
+    """The pull request of ``head`` (a branch, or ``owner:branch`` of this repository's owner) into
+    ``base``, in any state; 404 when there is none (Gitea's ``GetPullRequestByBaseHeadInfo``)."""
+    owner, _, branch = head.rpartition(":") if ":" in head else ("", "", head)
+    if owner and owner.lower() != repo.owner_name.lower():
+        raise PullNotFound(f"repository does not exist [owner: {owner}, name: {repo.name}]")
+    row = store.pull_for_branches(repo.id, repo.id, base, branch)
+    if row is None:
+        raise PullNotFound(f"pull request does not exist [base: {base}, head: {head}]")
+    return get_pull(repo, int(row["issue_index"]))
+
+
+def pull_by_merge_commit(repo: repos.Repo, sha: str) -> Pull | None:
+    """The merged pull request whose merge made the commit ``sha``, if any."""
+    row = store.pull_for_merge_commit(repo.id, sha)
+    return get_pull(repo, int(row["issue_index"])) if row is not None else None
 
 
 def list_pulls(repo: repos.Repo, *, state: str, limit: int, offset: int) -> tuple[list[Pull], int]:

@@ -13,6 +13,7 @@ from ..issues.presenters import issue_to_api, poster_to_api
 from ..repos import models as repos
 from ..repos.presenters import repo_to_api
 from ..timefmt import iso
+from . import store
 from .models import Pull, base_commit, head_commit
 from .reviews import API_STATE, Review, count_code_comments
 
@@ -50,7 +51,7 @@ def pull_to_api(repo: repos.Repo, pull: Pull) -> dict[str, Any]:
         "milestone": None,
         "assignee": issue_body["assignee"],
         "assignees": issue_body["assignees"],
-        "requested_reviewers": [],
+        "requested_reviewers": [poster_to_api(user_id) for user_id in store.requested_reviewer_ids(pull.issue.id)],
         "requested_reviewers_teams": [],
         "state": pull.issue.state,
         "draft": False,
@@ -113,7 +114,7 @@ def review_comment_to_api(repo: repos.Repo, pull: Pull, comment: Comment) -> dic
         "id": comment.id,
         "body": comment.content,
         "user": poster_to_api(comment.poster_id),
-        "resolver": None,
+        "resolver": poster_to_api(resolver) if (resolver := store.resolver_of(comment.id)) else None,
         "pull_request_review_id": comment.review_id,
         "created_at": iso(comment.created),
         "updated_at": iso(comment.updated),

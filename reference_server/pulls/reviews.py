@@ -25,6 +25,7 @@ from ..issues.comments import (
 )
 from ..issues.errors import InvalidIssueOption
 from ..permissions import permission
+from ..protections.merging import governing_protection, is_official_reviewer
 from ..repos import models as repos
 from ..repos.commit_gate import require_unarchived
 from . import store
@@ -41,6 +42,7 @@ __all__ = [
     "hidden_review_ids",
     "list_reviews",
     "reply_to_comment",
+    "review_type_for",
     "visible_review_comments",
 ]
 
@@ -110,7 +112,7 @@ def count_code_comments(issue_id: int) -> int:
     return count_of_type(issue_id, CommentType.CODE) - hidden
 
 
-def _review_type(pull: Pull, event: object, body: str, has_comments: bool, principal: Principal) -> ReviewType:
+def review_type_for(pull: Pull, event: object, body: str, has_comments: bool, principal: Principal) -> ReviewType:
     """Gitea's rules: no approving or rejecting one's own pull; REQUEST_CHANGES needs a body, COMMENT a
     body or a comment; any other event (or none) leaves the review pending."""
     name = event.upper() if isinstance(event, str) else ""
@@ -176,7 +178,7 @@ def create_review(repo: repos.Repo, pull: Pull, options: Mapping[str, Any], prin
         raise InvalidPullOption("[Body]: must be a string")
     raw_comments = options.get("comments")
     has_comments = isinstance(raw_comments, list) and bool(raw_comments)
-    review_type = _review_type(pull, options.get("event"), body, has_comments, principal)
+    review_type = review_type_for(pull, options.get("event"), body, has_comments, principal)
     if pull.issue.is_closed or pull.has_merged:
         raise InvalidPullOption("can't submit review for a closed or merged PR")
     commit_id = options.get("commit_id") or head_commit(repo, pull)
@@ -184,9 +186,14 @@ def create_review(repo: repos.Repo, pull: Pull, options: Mapping[str, Any], prin
         raise InvalidPullOption(f"[CommitID]: unknown commit {commit_id!r}")
     commit_id = repo.git.rev_parse(commit_id) or commit_id
     planned = _plan_comments(repo, pull, raw_comments, commit_id)
-    official = permission(principal, repo).can_write and review_type in (ReviewType.APPROVE, ReviewType.REJECT)
+    decisive = review_type in (ReviewType.APPROVE, ReviewType.REJECT)
+    official = decisive and is_official_reviewer(
+        governing_protection(repo, pull.base_branch), principal.user_id, can_write=permission(principal, repo).can_write
+    )
     now = now_seconds()
     with forge().db.transaction():
+        if decisive:
+            store.clear_official(pull.issue.id, principal.user_id)
         review_id = store.insert_review(
             issue_id=pull.issue.id,
             reviewer_id=principal.user_id,

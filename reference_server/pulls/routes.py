@@ -19,15 +19,17 @@ from ..commits.models import CommitOptions, read_commits
 from ..commits.presenters import commit_to_api
 from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
-from ..events import PushEvent
+from ..events import CommitStatusEvent, PushEvent
 from ..gitcli import ZERO_SHA, ChangedPath
 from ..permissions import current_repo
 from ..repos import models as repos
 from ..rest import Page, empty, json_body, json_response, page_params, paged_response, query_bool
-from . import models, reviews
+from . import models, review_routes, reviews
+from .auto_merge import cancel_scheduled_merge, on_commit_status, schedule_merge, try_scheduled_merge
 from .errors import PullNotFound
 from .merge import merge_pull
 from .presenters import pull_to_api, review_comment_to_api, review_to_api
+from .protection import on_head_push
 from .update import update_pull_branch
 
 __all__ = ["ENDPOINTS", "register"]
@@ -152,10 +154,21 @@ def update_pull(owner: str, repo: str, index: int) -> Response:
 
 
 def merge(owner: str, repo: str, index: int) -> Response:
-    """``MergePullRequestOption``; 200 with an empty body, as Gitea."""
+    """``MergePullRequestOption``; 200 with an empty body, as Gitea; 201 when the merge is scheduled for
+    when the checks succeed (``merge_when_checks_succeed``)."""
     found, principal = _signed_in(owner, repo)
-    merge_pull(found, index, json_body(), principal)
+    options = json_body()
+    if options.get("merge_when_checks_succeed") is True:
+        schedule_merge(found, index, options, principal)
+        return empty(201)
+    merge_pull(found, index, options, principal)
     return empty(200)
+
+
+def cancel_auto_merge(owner: str, repo: str, index: int) -> Response:
+    found, principal = _signed_in(owner, repo)
+    cancel_scheduled_merge(found, index, principal)
+    return empty()
 
 
 def is_merged(owner: str, repo: str, index: int) -> Response:
@@ -175,11 +188,14 @@ def list_reviews(owner: str, repo: str, index: int) -> Response:
 
 
 def create_review(owner: str, repo: str, index: int) -> Response:
-    """Gitea answers a new review with 200."""
+    """Gitea answers a new review with 200; an approval may complete a scheduled merge."""
     found, principal = _signed_in(owner, repo)
     pull = models.get_pull(found, index)
     review = reviews.create_review(found, pull, json_body(), principal)
-    return json_response(review_to_api(found, pull, review))
+    body = review_to_api(found, pull, review)
+    if review.type == reviews.ReviewType.APPROVE:
+        try_scheduled_merge(found, pull)
+    return json_response(body)
 
 
 def get_review(owner: str, repo: str, index: int, review_id: int) -> Response:
@@ -212,11 +228,24 @@ def _on_push(event: PushEvent) -> None:
         models.on_push(event)
     except Exception:
         log.exception("pulls: keeping the head refs after %r failed", event)
+    try:
+        on_head_push(event)
+    except Exception:
+        log.exception("pulls: ageing the reviews after %r failed", event)
+
+
+def _on_commit_status(event: CommitStatusEvent) -> None:
+    """A failed scheduled merge must never fail the report of the status that started it."""
+    try:
+        on_commit_status(event)
+    except Exception:
+        log.exception("pulls: the scheduled merges after %r failed", event)
 
 
 def register(app: Flask) -> None:
-    """Follow pushes to head branches."""
+    """Follow pushes to head branches and the statuses scheduled merges wait for."""
     forge().events.subscribe(PushEvent, _on_push)
+    forge().events.subscribe(CommitStatusEvent, _on_commit_status)
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
@@ -315,6 +344,17 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         errors=(403, 404, 405, 409, 423),
     ),
     Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/pulls/<int:index>/merge",
+        "repoCancelScheduledAutoMerge",
+        cancel_auto_merge,
+        "repository",
+        token("repository", repo="read"),
+        status=204,
+        returns=EMPTY,
+        errors=(403, 404, 423),
+    ),
+    Endpoint(
         "GET",
         API + "/repos/<owner>/<repo>/pulls/<int:index>/merge",
         "repoPullRequestIsMerged",
@@ -375,4 +415,5 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         status=201,
         returns="pull_review_comment",
     ),
+    *review_routes.ENDPOINTS,
 )

@@ -1,0 +1,1 @@
+"""Commit statuses: what CI systems (and the forge's own Actions) report about a commit."""
