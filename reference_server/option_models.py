@@ -138,6 +138,7 @@ MODELS = {
     "MarkdownOption": "context: str, mode: str, text: str, wiki: bool",
     "MarkupOption": "context: str, file_path: str, mode: str, text: str, wiki: bool",
     "DismissPullReviewOptions": "message: str, priors: bool",
+    "IssueLabelsOption": "labels: List[object]",
     "MergePullRequestOption": (
         "delete_branch_after_merge: bool, do!: str, force_merge: bool, head_commit_id: str, merge_commit_id: str, "
         "merge_message_field: str, merge_title_field: str, merge_when_checks_succeed: bool"

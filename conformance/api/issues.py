@@ -33,6 +33,29 @@ class IssuesApi(ApiArea):
         """``PATCH .../issues/{index}`` with an ``EditIssueOption`` (Gitea answers 201)."""
         return self.http.patch(f"{self._issues(owner, repo)}/{index}", json=option)
 
+    def _labels(self, owner: str, repo: str, index: int) -> str:
+        return f"{self._issues(owner, repo)}/{index}/labels"
+
+    def issue_labels(self, owner: str, repo: str, index: int) -> requests.Response:
+        """``GET .../issues/{index}/labels``."""
+        return self.http.get(self._labels(owner, repo, index))
+
+    def add_labels(self, owner: str, repo: str, index: int, labels: list[Any]) -> requests.Response:
+        """``POST .../issues/{index}/labels`` with label ids or names."""
+        return self.http.post(self._labels(owner, repo, index), json={"labels": labels})
+
+    def replace_labels(self, owner: str, repo: str, index: int, labels: list[Any]) -> requests.Response:
+        """``PUT .../issues/{index}/labels``."""
+        return self.http.put(self._labels(owner, repo, index), json={"labels": labels})
+
+    def remove_label(self, owner: str, repo: str, index: int, label_id: int) -> requests.Response:
+        """``DELETE .../issues/{index}/labels/{id}``."""
+        return self.http.delete(f"{self._labels(owner, repo, index)}/{label_id}")
+
+    def clear_labels(self, owner: str, repo: str, index: int) -> requests.Response:
+        """``DELETE .../issues/{index}/labels``."""
+        return self.http.delete(self._labels(owner, repo, index))
+
     def list_comments(self, owner: str, repo: str, index: int) -> requests.Response:
         """``GET .../issues/{index}/comments``."""
         return self.http.get(f"{self._issues(owner, repo)}/{index}/comments")

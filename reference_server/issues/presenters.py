@@ -7,6 +7,8 @@ from typing import Any
 
 from ..context import forge
 from ..errors import NotFound
+from ..labels.models import labels_of_issue
+from ..labels.presenters import label_to_api
 from ..pulls import models as pulls
 from ..repos import models as repos
 from ..timefmt import iso
@@ -44,7 +46,7 @@ def issue_to_api(repo: repos.Repo, issue: Issue, pull_meta: dict[str, Any] | Non
         "body": issue.body,
         "ref": "",
         "assets": [],
-        "labels": [],
+        "labels": [label_to_api(label, repo) for label in labels_of_issue(issue.id)],
         "milestone": None,
         "assignee": assignees[0] if assignees else None,
         "assignees": assignees or None,

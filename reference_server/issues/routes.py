@@ -21,7 +21,7 @@ from ..pulls.reviews import hidden_review_ids
 from ..repos import models as repos
 from ..repos.errors import RepoPermissionDenied
 from ..rest import empty, json_body, json_response, page_params, paged_response
-from . import comments, models
+from . import comments, label_routes, models
 from .errors import InvalidIssueOption
 from .presenters import comment_to_api, issue_api, timeline_to_api
 
@@ -166,6 +166,7 @@ def register(app: Flask) -> None:
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
+    *label_routes.ENDPOINTS,
     Endpoint(
         "GET",
         API + "/repos/<owner>/<repo>/issues",

@@ -21,14 +21,20 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Label",
+    "clear_issue_labels",
+    "copy_labels",
     "create_label",
     "delete_label",
     "edit_label",
     "get_label",
     "initialize_labels",
+    "labels_named",
+    "labels_of_issue",
     "list_labels",
     "normalize_color",
     "on_repo_deleted",
+    "remove_issue_label",
+    "set_issue_labels",
 ]
 
 MAX_LABEL_NAME = 255
@@ -185,3 +191,53 @@ def copy_labels(from_repo_id: int, to_repo_id: int) -> None:
             archived_unix=row["archived_unix"],
             now=now,
         )
+
+
+# -- labels on issues ----------------------------------------------------------------------------
+
+
+def labels_of_issue(issue_id: int) -> list[Label]:
+    """An issue's (or pull request's) labels, by name."""
+    return [_from_row(row) for row in store.labels_of_issue(issue_id)]
+
+
+def labels_named(repo: Repo, items: object) -> list[Label]:
+    """The repository's labels an ``IssueLabelsOption`` names, by id or by name (Gitea takes both); items naming
+    no label of this repository are left out, as Gitea leaves them out."""
+    if not isinstance(items, list):
+        raise Unprocessable("[Labels]: must be a list of label ids or names")
+    found: dict[int, Label] = {}
+    names = [item for item in items if isinstance(item, str)]
+    for row in store.labels_by_names(repo.id, names) if names else []:
+        found[row["id"]] = _from_row(row)
+    for item in items:
+        if isinstance(item, int) and not isinstance(item, bool):
+            by_id = store.label_in_repo(repo.id, item)
+            if by_id is not None:
+                found[by_id["id"]] = _from_row(by_id)
+        elif not isinstance(item, str):
+            raise Unprocessable("[Labels]: must be a list of label ids or names")
+    return list(found.values())
+
+
+def set_issue_labels(issue_id: int, labels: list[Label], *, replace: bool) -> list[Label]:
+    """Add ``labels`` to the issue's (or make them its only ones); answers its labels then."""
+    with forge().db.transaction():
+        if replace:
+            store.clear_issue_labels(issue_id)
+        for label in labels:
+            store.add_issue_label(issue_id, label.id)
+    return labels_of_issue(issue_id)
+
+
+def remove_issue_label(repo: Repo, issue_id: int, label_id: int) -> None:
+    """Take one label off the issue; 422 when the repository has no such label (Gitea's answer)."""
+    if store.label_in_repo(repo.id, label_id) is None:
+        raise Unprocessable(f"label does not exist [label_id: {label_id}]")
+    with forge().db.transaction():
+        store.remove_issue_label(issue_id, label_id)
+
+
+def clear_issue_labels(issue_id: int) -> None:
+    with forge().db.transaction():
+        store.clear_issue_labels(issue_id)

@@ -47,7 +47,7 @@ def pull_to_api(repo: repos.Repo, pull: Pull) -> dict[str, Any]:
         "user": issue_body["user"],
         "title": pull.issue.title,
         "body": pull.issue.body,
-        "labels": [],
+        "labels": issue_body["labels"],
         "milestone": None,
         "assignee": issue_body["assignee"],
         "assignees": issue_body["assignees"],
