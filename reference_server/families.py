@@ -66,6 +66,7 @@ from .users import routes as users_routes
 from .users import store as users_store
 from .webhooks import routes as webhooks_routes
 from .webhooks import store as webhooks_store
+from .wiki import routes as wiki_routes
 
 __all__ = ["FAMILIES", "SCHEMAS", "Family"]
 
@@ -113,6 +114,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("projects", projects_routes.ENDPOINTS, projects_store.SCHEMA, projects_routes.register),
     Family("feeds", feeds_routes.ENDPOINTS, feeds_store.SCHEMA, feeds_routes.register),
     Family("markup", markup_routes.ENDPOINTS),
+    Family("wiki", wiki_routes.ENDPOINTS, register=wiki_routes.register),
 )
 
 SCHEMAS: tuple[str, ...] = (*(family.schema for family in FAMILIES if family.schema), ACTIONS_CONFIG_SCHEMA)

@@ -81,6 +81,7 @@ MODELS = {
         "password: str, restricted: bool, send_notify: bool, source_id: int, username!: str, visibility: str"
     ),
     "CreateVariableOption": "description: str, value!: str",
+    "CreateWikiPageOptions": "content_base64: str, message: str, title: str",
     "EditActionRunnerOption": "disabled!: bool",
     "EditBranchProtectionOption": _PROTECTION,
     "EditHookOption": (
@@ -143,7 +144,7 @@ MODELS = {
         "language: str, location: str, theme: str, website: str"
     ),
 }
-_FIELD = re.compile(r"^(?P<name>[a-z_]+)(?P<required>!)?: (?P<type>.+)$")
+_FIELD = re.compile(r"^(?P<name>[a-z_][a-z0-9_]*)(?P<required>!)?: (?P<type>.+)$")
 
 
 def _type_schema(spec: str, ref: str) -> dict[str, Any]:
