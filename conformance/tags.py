@@ -34,6 +34,7 @@ AREAS: tuple[str, ...] = (
     "projects",
     "feeds",
     "markup",
+    "wiki",
     "badges",
     "tokens",
     "activitypub",
