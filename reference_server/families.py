@@ -14,6 +14,7 @@ from flask import Flask
 
 from .actions import routes as actions_routes
 from .actions import store as actions_store
+from .actions.attempts import SCHEMA as ACTIONS_ATTEMPTS_SCHEMA
 from .actions.config_store import SCHEMA as ACTIONS_CONFIG_SCHEMA
 from .artifacts import routes as artifacts_routes
 from .artifacts import store as artifacts_store
@@ -117,5 +118,10 @@ FAMILIES: tuple[Family, ...] = (
     Family("wiki", wiki_routes.ENDPOINTS, register=wiki_routes.register),
 )
 
-SCHEMAS: tuple[str, ...] = (*(family.schema for family in FAMILIES if family.schema), ACTIONS_CONFIG_SCHEMA)
-"""Every table's schema in the order the app applies them: the families', then the Actions configuration's."""
+SCHEMAS: tuple[str, ...] = (
+    *(family.schema for family in FAMILIES if family.schema),
+    ACTIONS_CONFIG_SCHEMA,
+    ACTIONS_ATTEMPTS_SCHEMA,
+)
+"""Every table's schema in the order the app applies them: the families', then the Actions configuration's
+and run attempts'."""
