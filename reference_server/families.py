@@ -47,6 +47,8 @@ from .lfs import store as lfs_store
 from .licenses import routes as licenses_routes
 from .licenses import store as licenses_store
 from .markup import routes as markup_routes
+from .mirrors import routes as mirrors_routes
+from .mirrors import store as mirrors_store
 from .misc import routes as misc_routes
 from .orgs import routes as orgs_routes
 from .orgs import store as orgs_store
@@ -116,6 +118,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("feeds", feeds_routes.ENDPOINTS, feeds_store.SCHEMA, feeds_routes.register),
     Family("markup", markup_routes.ENDPOINTS),
     Family("wiki", wiki_routes.ENDPOINTS, register=wiki_routes.register),
+    Family("mirrors", mirrors_routes.ENDPOINTS, mirrors_store.SCHEMA, mirrors_routes.register),
 )
 
 SCHEMAS: tuple[str, ...] = (

@@ -71,6 +71,9 @@ MODELS = {
         "auto_init: bool, default_branch: str, description: str, gitignores: str, issue_labels: str, license: str, "
         "name!: str, object_format_name: str, private: bool, readme: str, template: bool, trust_model: str"
     ),
+    "CreatePushMirrorOption": (
+        "interval: str, remote_address: str, remote_password: str, remote_username: str, sync_on_commit: bool"
+    ),
     "CreateTagProtectionOption": "name_pattern: str, whitelist_teams: List[str], whitelist_usernames: List[str]",
     "CreateTeamOption": (
         "can_create_org_repo: bool, description: str, includes_all_repositories: bool, name!: str, permission: str, "
