@@ -35,6 +35,7 @@ AREAS: tuple[str, ...] = (
     "feeds",
     "markup",
     "wiki",
+    "mirrors",
     "badges",
     "tokens",
     "activitypub",
