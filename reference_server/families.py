@@ -63,6 +63,8 @@ from .pulls import store as pulls_store
 from .repos import routes as repos_routes
 from .repos import store as repos_store
 from .templates import routes as templates_routes
+from .times import routes as times_routes
+from .times import store as times_store
 from .topics import routes as topics_routes
 from .topics import store as topics_store
 from .users import routes as users_routes
@@ -119,6 +121,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("markup", markup_routes.ENDPOINTS),
     Family("wiki", wiki_routes.ENDPOINTS, register=wiki_routes.register),
     Family("mirrors", mirrors_routes.ENDPOINTS, mirrors_store.SCHEMA, mirrors_routes.register),
+    Family("times", times_routes.ENDPOINTS, times_store.SCHEMA, times_routes.register),
 )
 
 SCHEMAS: tuple[str, ...] = (

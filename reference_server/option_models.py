@@ -33,6 +33,7 @@ _PROTECTION = (
 )
 MODELS = {
     "AddCollaboratorOption": "permission: str",
+    "AddTimeOption": "created: datetime, time!: int, user_name: str",
     "ApplyDiffPatchFileOptions": f"{_COMMIT}, content!: str",
     "ChangeFileOperation": "content: str, from_path: str, operation!: str, path!: str, sha: str",
     "ChangeFilesOptions": f"{_COMMIT}, files!: List[ChangeFileOperation]",
