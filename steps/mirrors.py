@@ -4,12 +4,15 @@ Branch heads are compared with the forks steps (``the branch ... points at the h
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from pytest_bdd import given, then, when
 
+from conformance.api.branches import BranchesApi
+from conformance.api.contents import ContentsApi
 from conformance.api.mirrors import MirrorsApi
 from conformance.api.repos import ReposApi
 from conformance.client import json_of
@@ -19,6 +22,8 @@ from steps.common import expect_status
 from steps.parsing import phrase
 
 __all__: list[str] = []
+
+SYNC_SECONDS = 30.0
 
 
 @dataclass
@@ -90,6 +95,13 @@ def when_add_address(ctx: ScenarioContext, who: str, repo: str, address: str, in
     ctx.response = acting(ctx, who, MirrorsApi).add(ref.owner, ref.name, body)
 
 
+@when(phrase('"{who}" commits the file "{path}" to "{repo}"'))
+def when_commit(ctx: ScenarioContext, who: str, path: str, repo: str) -> None:
+    """A commit on the default branch through the contents API (a push, for the mirrors)."""
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, ContentsApi).create(ref.owner, ref.name, path, "pushed on commit")
+
+
 @when(phrase('"{who}" lists the push mirrors of "{repo}"'))
 def when_list(ctx: ScenarioContext, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
@@ -139,6 +151,22 @@ def then_repo_name(ctx: ScenarioContext, repo: str) -> None:
     """``repo_name`` is the repository's name (without its owner)."""
     body = json_of(ctx.last_response())
     assert body.get("repo_name") == ctx.repo(repo).name, f"repo_name is {body.get('repo_name')!r}"
+
+
+def _head(ctx: ScenarioContext, repo: str, branch: str) -> str | None:
+    ref = ctx.repo(repo)
+    response = ctx.admin.area(BranchesApi).get(ref.owner, ref.name, branch)
+    return str(json_of(response)["commit"]["id"]) if response.status_code == 200 else None
+
+
+@then(phrase('the branch "{branch}" of "{target}" soon points at the head of the branch "{branch2}" of "{repo}"'))
+def then_soon_same_head(ctx: ScenarioContext, branch: str, target: str, branch2: str, repo: str) -> None:
+    """A sync on commit runs in the background (Gitea queues it): poll for up to 30 seconds."""
+    wanted = _head(ctx, repo, branch2)
+    deadline = time.monotonic() + SYNC_SECONDS
+    while _head(ctx, target, branch) != wanted:
+        assert time.monotonic() < deadline, f'"{target}" did not get {wanted} within {SYNC_SECONDS:.0f} s'
+        time.sleep(0.2)
 
 
 @then(phrase('the push mirror of "{repo}" is gone'))

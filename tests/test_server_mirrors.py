@@ -123,3 +123,14 @@ def test_a_failed_sync_is_recorded(client: FlaskClient, ann: None, served: str) 
 def test_only_administrators(client: FlaskClient, ann: None, admin_headers: dict[str, str]) -> None:
     make_user(client, admin_headers, "bob")
     assert client.get(MIRRORS, headers=basic("bob")).status_code == 403
+
+
+def test_a_commit_syncs_the_mirrors_that_ask_for_it(app: Flask, client: FlaskClient, ann: None, served: str) -> None:
+    body = {"remote_address": f"{served}/ann/target.git", "remote_username": "ann", "remote_password": PASSWORD}
+    assert (
+        client.post(MIRRORS, headers=basic("ann"), json={**body, "interval": "0", "sync_on_commit": True}).status_code
+        == 200
+    )
+    commit_file(client, "ann", "code", "b.txt", content="pushed on commit")
+    assert app.extensions["push_mirror_syncs"].wait_idle(30)
+    assert head_of(client, "ann", "target", "main") == head_of(client, "ann", "code", "main")

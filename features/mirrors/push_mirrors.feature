@@ -33,7 +33,16 @@ Feature: A repository pushes every branch to its push mirrors, whose passwords n
     And the branch "main" of "alice/backup" points at the head of the branch "main" of "alice/demo"
 
   @gitea
+  Scenario: A mirror that syncs on commit follows a new commit by itself
+    Given "alice" added a push mirror of "alice/demo" to "alice/backup" with her token
+    When "alice" commits the file "news.txt" to "alice/demo"
+    Then the response status is 201
+    And the branch "main" of "alice/backup" soon points at the head of the branch "main" of "alice/demo"
+
+  @reference
   Scenario: A sync that the remote refuses is recorded on the mirror
+    Gitea records the failure in last_error too, but answers 500 "error occurred when syncing push mirror
+    <name>"; the reference answers 400 with that message (a remote's refusal is no server error).
     Given "alice" added a push mirror of "alice/demo" to "alice/backup" with a wrong password
     When "alice" syncs the push mirrors of "alice/demo"
     Then the request is refused with status 400

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ..actions.secrets import seal, unseal
 from ..context import forge, now_seconds
 from ..db import Row
+from ..errors import NotFound
 from ..gitcli import GitError
 from ..outgoing import curl_pin
 from ..repos import models as repos
@@ -30,6 +31,7 @@ from . import store
 from .errors import MirrorAddressRefused, MirrorBadRequest, MirrorNotFound
 
 __all__ = [
+    "commit_synced_mirrors",
     "create_mirror",
     "delete_mirror",
     "format_duration",
@@ -38,6 +40,7 @@ __all__ = [
     "on_repo_deleted",
     "parse_duration",
     "sync_mirrors",
+    "sync_one",
 ]
 
 MIN_INTERVAL_NS = 10 * 60 * 10**9
@@ -194,6 +197,26 @@ def sync_mirrors(repo: repos.Repo) -> None:
             failed.append(str(row["remote_name"]))
     if failed:
         raise MirrorBadRequest(f"error occurred when syncing push mirror {failed[0]}")
+
+
+def sync_one(repo_id: int, mirror_id: int) -> None:
+    """Push to one mirror and record the outcome (a background sync: the repository or the mirror may be gone)."""
+    try:
+        repo = repos.get_repo_by_id(repo_id)
+    except NotFound:
+        return
+    row = store.mirror_by_id(mirror_id)
+    if row is None or repo.archived:
+        return
+    with repos.repo_lock(repo):
+        error = _push(repo, row)
+    with forge().db.transaction():
+        store.record_sync(mirror_id, now_seconds(), error)
+
+
+def commit_synced_mirrors(repo_id: int) -> list[int]:
+    """The mirrors of a repository that sync on every push."""
+    return [int(row["id"]) for row in store.sync_on_commit_mirrors(repo_id)]
 
 
 def on_repo_deleted(repo_id: int) -> None:

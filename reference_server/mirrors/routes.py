@@ -3,16 +3,17 @@ repoGetPushMirrorByRemoteName, repoDeletePushMirror): repository administrators 
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app
 
 from ..access import token
 from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
-from ..events import RepoDeletedEvent
+from ..events import PushEvent, RepoDeletedEvent
 from ..permissions import current_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
 from .presenters import push_mirror_to_api
+from .worker import EXTENSION, MirrorSyncWorker
 
 __all__ = ["ENDPOINTS", "register"]
 
@@ -52,9 +53,20 @@ def _on_repo_deleted(event: RepoDeletedEvent) -> None:
     models.on_repo_deleted(event.repo_id)
 
 
+def _on_push(event: PushEvent) -> None:
+    """A push (or a commit made through the API) queues a sync of the mirrors marked sync_on_commit."""
+    mirror_ids = models.commit_synced_mirrors(event.repo_id)
+    if mirror_ids:
+        worker = current_app.extensions[EXTENSION]
+        for mirror_id in mirror_ids:
+            worker.submit(event.repo_id, mirror_id)
+
+
 def register(app: Flask) -> None:
-    """A deleted repository's mirrors go with it."""
+    """A deleted repository's mirrors go with it; pushes sync the mirrors that ask for it, in the background."""
+    app.extensions[EXTENSION] = MirrorSyncWorker(app)
     forge().events.subscribe(RepoDeletedEvent, _on_repo_deleted)
+    forge().events.subscribe(PushEvent, _on_push)
 
 
 _ADMIN = token("repository", repo="admin")

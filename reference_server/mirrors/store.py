@@ -11,8 +11,10 @@ __all__ = [
     "delete_mirrors_of_repo",
     "insert_mirror",
     "list_mirrors",
+    "mirror_by_id",
     "mirror_by_name",
     "record_sync",
+    "sync_on_commit_mirrors",
 ]
 
 SCHEMA = """
@@ -51,6 +53,14 @@ def list_mirrors(repo_id: int, limit: int, offset: int) -> tuple[list[Row], int]
 
 def mirror_by_name(repo_id: int, name: str) -> Row | None:
     return forge().db.one("SELECT * FROM push_mirror WHERE repo_id = ? AND remote_name = ?", (repo_id, name))
+
+
+def mirror_by_id(mirror_id: int) -> Row | None:
+    return forge().db.one("SELECT * FROM push_mirror WHERE id = ?", (mirror_id,))
+
+
+def sync_on_commit_mirrors(repo_id: int) -> list[Row]:
+    return forge().db.all("SELECT * FROM push_mirror WHERE repo_id = ? AND sync_on_commit = 1 ORDER BY id", (repo_id,))
 
 
 def delete_mirror(mirror_id: int) -> None:
