@@ -110,3 +110,11 @@ def test_runs_of_one_workflow(world: World) -> None:
     listed = world.api("GET", "repos/alice/app/actions/workflows/other.yml/runs", "alice").get_json()
     assert listed["total_count"] == 1 and listed["workflow_runs"][0]["path"].startswith("other.yml@")
     assert world.api("GET", "repos/alice/app/actions/workflows/none.yml/runs", "alice").status_code == 404
+
+
+def test_a_disabled_workflow_is_not_rerun(world: World) -> None:
+    run_id, _ = _finished_chain(world, {})
+    assert world.api("PUT", "repos/alice/app/actions/workflows/chain.yml/disable", "alice").status_code == 204
+    answer = world.api("POST", f"repos/alice/app/actions/runs/{run_id}/rerun", "alice")
+    assert answer.status_code == 400 and answer.get_json()["message"] == "workflow chain.yml is disabled"
+    assert world.runs("alice", "app")[0]["run_attempt"] == 1

@@ -112,3 +112,10 @@ def test_the_wiki_goes_with_its_repository(client: FlaskClient, ann: dict[str, s
     assert client.delete(f"{API}/repos/ann/demo", headers=ann).status_code == 204
     assert client.post(f"{API}/user/repos", headers=ann, json={"name": "demo"}).status_code == 201
     assert client.get(f"{WIKI}/pages").status_code == 404
+
+
+def test_the_wiki_follows_a_renamed_repository(client: FlaskClient, ann: dict[str, str]) -> None:
+    client.post(f"{WIKI}/new", headers=ann, json={"title": "Plan", "content_base64": _b64("a")})
+    assert client.patch(f"{API}/repos/ann/demo", headers=ann, json={"name": "renamed"}).status_code == 200
+    moved = client.get(f"{API}/repos/ann/renamed/wiki/page/Plan")
+    assert moved.status_code == 200 and moved.get_json()["html_url"].endswith("/ann/renamed/wiki/Plan")
