@@ -94,6 +94,11 @@ def when_repo_times_since(ctx: ScenarioContext, who: str, repo: str, day: str) -
     ctx.response = acting(ctx, who, TimesApi).repo_times(ref.owner, ref.name, since=f"{day}T00:00:00Z")
 
 
+@when(phrase('"{who}" lists their own tracked times'))
+def when_my_times(ctx: ScenarioContext, who: str) -> None:
+    ctx.response = acting(ctx, who, TimesApi).my_times()
+
+
 @when(phrase('"{who}" reads the tracked times of "{user}" in "{repo}"'))
 def when_user_times(ctx: ScenarioContext, who: str, user: str, repo: str) -> None:
     ref = ctx.repo(repo)

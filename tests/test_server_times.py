@@ -60,3 +60,13 @@ def test_since_before_filters(client: FlaskClient, issue: None) -> None:
     assert [item["created"][:4] for item in found.get_json()] == ["2025"]
     bad = client.get(ISSUE_TIMES, headers=basic("ann"), query_string={"before": "yesterday"})
     assert bad.status_code == 422
+
+
+def test_my_times_across_repositories(client: FlaskClient, issue: None) -> None:
+    make_repo(client, "ann", "other")
+    assert client.post(f"{API}/repos/ann/other/issues", headers=basic("ann"), json={"title": "o"}).status_code == 201
+    client.post(ISSUE_TIMES, headers=basic("ann"), json={"time": 5})
+    client.post(f"{API}/repos/ann/other/issues/1/times", headers=basic("ann"), json={"time": 7})
+    client.post(ISSUE_TIMES, headers=basic("bob"), json={"time": 9})
+    mine = client.get(f"{API}/user/times", headers=basic("ann"))
+    assert [item["time"] for item in mine.get_json()] == [5, 7] and mine.headers["X-Total-Count"] == "2"

@@ -12,7 +12,8 @@ __all__ = ["TimesApi"]
 
 
 class TimesApi(ApiArea):
-    """``/repos/{owner}/{repo}/issues/{index}/times[/{id}]`` and ``/repos/{owner}/{repo}/times[/{user}]``."""
+    """``/repos/{owner}/{repo}/issues/{index}/times[/{id}]``, ``/repos/{owner}/{repo}/times[/{user}]`` and
+    ``/user/times``."""
 
     def _repo(self, owner: str, repo: str) -> str:
         return f"repos/{quote_path(owner)}/{quote_path(repo)}"
@@ -40,3 +41,7 @@ class TimesApi(ApiArea):
     def user_times(self, owner: str, repo: str, user: str) -> requests.Response:
         """``GET .../times/{user}``."""
         return self.http.get(f"{self._repo(owner, repo)}/times/{quote_path(user)}")
+
+    def my_times(self, **query: str) -> requests.Response:
+        """``GET /user/times``: the caller's times in every repository."""
+        return self.http.get("user/times", params=query or None)

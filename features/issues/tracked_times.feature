@@ -1,7 +1,7 @@
 @issues
 Feature: Time tracked on issues, by whom it may be tracked, seen and deleted
   POST/GET/DELETE /repos/{owner}/{repo}/issues/{index}/times, DELETE .../times/{id}, GET
-  /repos/{owner}/{repo}/times and GET .../times/{user} (Gitea 1.27, signed-in callers). Only contributors
+  /repos/{owner}/{repo}/times, GET .../times/{user} and GET /user/times (Gitea 1.27, signed-in callers). Only contributors
   track time (writers of the issues, the issue's poster and its assignees; 403 for anyone else); a
   repository administrator or a site administrator may track for another user_name, anyone else tracks
   for themselves; time is required (422 for 0). Listings show others' times to issue writers and site
@@ -86,6 +86,17 @@ Feature: Time tracked on issues, by whom it may be tracked, seen and deleted
       | bob   | 200    |
       | dev   | 200    |
       | carol | 403    |
+
+  @gitea
+  Scenario: A user lists their own times of every repository
+    Given a repository "dev/other"
+    And "bob" opened the issue "Leak" in "dev/other"
+    And "bob" tracked 90 seconds on issue 1 of "dev/app"
+    And "bob" tracked 20 seconds on issue 1 of "dev/other"
+    And "dev" tracked 30 seconds on issue 1 of "dev/app"
+    When "bob" lists their own tracked times
+    Then the response status is 200
+    And the listed times are "bob: 90, bob: 20"
 
   @gitea
   Scenario: The owner of an entry deletes it

@@ -30,6 +30,7 @@ __all__ = [
     "add_time",
     "delete_time",
     "list_issue_times",
+    "list_my_times",
     "list_repo_times",
     "list_user_times",
     "on_repo_deleted",
@@ -103,6 +104,12 @@ def list_repo_times(
         raise BadRequest(DISABLED)
     filters = _filters(args, principal, permission(principal, repo))
     return store.find_times(repo.id, limit=limit, offset=offset, **filters)
+
+
+def list_my_times(principal: Principal, args: MultiDict[str, str], *, limit: int, offset: int) -> tuple[list[Row], int]:
+    """The caller's own times in every repository, created within ``since`` and ``before``."""
+    since, before = _moment(args, "since"), _moment(args, "before")
+    return store.find_times(None, user_id=principal.user_id, since=since, before=before, limit=limit, offset=offset)
 
 
 def list_user_times(repo: Repo, name: str, principal: Principal) -> list[Row]:

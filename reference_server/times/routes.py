@@ -11,6 +11,7 @@ from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
 from ..events import RepoDeletedEvent
 from ..permissions import current_repo
+from ..repos.models import get_repo_by_id
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
 from .presenters import tracked_time_to_api
@@ -57,6 +58,14 @@ def user_tracked_times(owner: str, repo: str, user: str) -> Response:
     found = current_repo()
     rows = models.list_user_times(found, user, current_principal())
     return json_response([tracked_time_to_api(row, found) for row in rows])
+
+
+def user_current_tracked_times() -> Response:
+    """The caller's times in every repository, paged."""
+    page = page_params()
+    rows, total = models.list_my_times(current_principal(), request.args, limit=page.limit, offset=page.offset)
+    answers = [tracked_time_to_api(row, get_repo_by_id(int(row["repo_id"]))) for row in rows]
+    return paged_response(answers, page, total)
 
 
 def _on_repo_deleted(event: RepoDeletedEvent) -> None:
@@ -114,6 +123,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         status=204,
         returns=EMPTY,
         errors=(400, 403, 404),
+    ),
+    Endpoint(
+        "GET",
+        API + "/user/times",
+        "userCurrentTrackedTimes",
+        user_current_tracked_times,
+        "user",
+        token("user"),
+        returns="[tracked_time]",
+        errors=(422,),
     ),
     Endpoint(
         "GET",

@@ -36,7 +36,7 @@ def time_row(time_id: int) -> Row | None:
 
 
 def find_times(
-    repo_id: int,
+    repo_id: int | None,
     *,
     issue_id: int | None = None,
     user_id: int | None = None,
@@ -45,10 +45,12 @@ def find_times(
     limit: int | None = None,
     offset: int = 0,
 ) -> tuple[list[Row], int]:
-    """Undeleted times of a repository (of one issue, one user, created within [since, before]), oldest
-    first, one page of them and their count."""
-    clauses, params = ["repo_id = ?", "deleted = 0"], [repo_id]
+    """Undeleted times of a repository (every repository when None; of one issue, one user, created within
+    [since, before]), oldest first, one page of them and their count."""
+    clauses: list[str] = ["deleted = 0"]
+    params: list[object] = []
     for clause, value in (
+        ("repo_id = ?", repo_id),
         ("issue_id = ?", issue_id),
         ("user_id = ?", user_id),
         ("created >= ?", since),
