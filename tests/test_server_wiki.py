@@ -119,3 +119,13 @@ def test_the_wiki_follows_a_renamed_repository(client: FlaskClient, ann: dict[st
     assert client.patch(f"{API}/repos/ann/demo", headers=ann, json={"name": "renamed"}).status_code == 200
     moved = client.get(f"{API}/repos/ann/renamed/wiki/page/Plan")
     assert moved.status_code == 200 and moved.get_json()["html_url"].endswith("/ann/renamed/wiki/Plan")
+
+
+def test_a_page_is_named_by_its_raw_path_segment(client: FlaskClient, ann: dict[str, str]) -> None:
+    created = client.post(f"{WIKI}/new", headers=ann, json={"title": "a/b", "content_base64": _b64("slash")})
+    assert created.get_json()["sub_url"] == "a%2Fb"
+    read = client.get(f"{WIKI}/page/a%2Fb")
+    assert read.status_code == 200 and base64.b64decode(read.get_json()["content_base64"]) == b"slash"
+    assert client.get(f"{WIKI}/page/a/b").status_code == 404  # a real slash names no page
+    client.post(f"{WIKI}/new", headers=ann, json={"title": "Home Page", "content_base64": _b64("h")})
+    assert client.get(f"{WIKI}/page/Home%20Page").get_json()["sub_url"] == "Home%20Page"

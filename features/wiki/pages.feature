@@ -36,6 +36,7 @@ Feature: A repository's wiki keeps one Markdown page per file, written by writer
       | Release Notes      | Release-Notes         |
       | 2000-01-02 meeting | 2000-01-02+meeting.-  |
       | 100% Free          | 100%25-Free           |
+      | Plans/2026         | Plans%2F2026          |
 
   @gitea
   Scenario: A page is read with the wiki's sidebar and footer

@@ -14,6 +14,7 @@ from ..permissions import current_repo
 from ..repos import models as repos
 from ..rest import empty, json_body, json_response
 from . import models, paths
+from .errors import WikiNotFound
 from .presenters import wiki_commit_list_to_api, wiki_page_meta_to_api, wiki_page_to_api
 
 __all__ = ["ENDPOINTS", "register"]
@@ -36,6 +37,24 @@ def _int_arg(name: str) -> int:
     return int(raw) if raw.lstrip("-").isdigit() else 0
 
 
+def _raw_name(decoded: str) -> str:
+    """The page name as the client spelled it in the path, still escaped (Gitea reads ``PathParamRaw``), so
+    ``a%2Fb`` names the page ``a%2Fb`` and ``Home%20Page`` answers that ``sub_url``; a real slash names no
+    page (Gitea's route has one segment there)."""
+    uri = str(request.environ.get("REQUEST_URI") or request.environ.get("RAW_URI") or "")
+    path = uri.split("?", 1)[0]
+    for marker in ("/wiki/page/", "/wiki/revisions/"):
+        at = path.rfind(marker)
+        if at >= 0:
+            raw = path[at + len(marker) :]
+            if "/" in raw:
+                raise WikiNotFound()
+            return raw
+    if "/" in decoded:
+        raise WikiNotFound()
+    return decoded
+
+
 def repo_create_wiki_page(owner: str, repo: str) -> Response:
     """Add a page (writers); 201 with the WikiPage."""
     found = current_repo()
@@ -45,19 +64,19 @@ def repo_create_wiki_page(owner: str, repo: str) -> Response:
 
 def repo_get_wiki_page(owner: str, repo: str, page_name: str) -> Response:
     """One page with its content, sidebar and footer."""
-    return _page_answer(current_repo(), paths.web_path_from_request(page_name))
+    return _page_answer(current_repo(), paths.web_path_from_request(_raw_name(page_name)))
 
 
 def repo_edit_wiki_page(owner: str, repo: str, page_name: str) -> Response:
     """Change (and maybe rename) a page (writers)."""
     found = current_repo()
-    web_path = models.edit_page(found, current_principal(), page_name, json_body())
+    web_path = models.edit_page(found, current_principal(), _raw_name(page_name), json_body())
     return _page_answer(found, web_path)
 
 
 def repo_delete_wiki_page(owner: str, repo: str, page_name: str) -> Response:
     """Delete a page (writers); 204."""
-    models.delete_page(current_repo(), current_principal(), page_name)
+    models.delete_page(current_repo(), current_principal(), _raw_name(page_name))
     return empty()
 
 
@@ -77,7 +96,7 @@ def repo_get_wiki_pages(owner: str, repo: str) -> Response:
 
 def repo_get_wiki_page_revisions(owner: str, repo: str, page_name: str) -> Response:
     """The commits that changed a page, 50 a page, with their count."""
-    commits, count = models.page_revisions(current_repo(), page_name, _int_arg("page"))
+    commits, count = models.page_revisions(current_repo(), _raw_name(page_name), _int_arg("page"))
     response = json_response(wiki_commit_list_to_api(commits, count))
     response.headers["X-Total-Count"] = str(count)
     response.headers["Access-Control-Expose-Headers"] = "X-Total-Count"
@@ -118,7 +137,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         "GET",
-        WIKI + "/page/<page_name>",
+        WIKI + "/page/<path:page_name>",
         "repoGetWikiPage",
         repo_get_wiki_page,
         "repository",
@@ -128,7 +147,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         "PATCH",
-        WIKI + "/page/<page_name>",
+        WIKI + "/page/<path:page_name>",
         "repoEditWikiPage",
         repo_edit_wiki_page,
         "repository",
@@ -139,7 +158,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         "DELETE",
-        WIKI + "/page/<page_name>",
+        WIKI + "/page/<path:page_name>",
         "repoDeleteWikiPage",
         repo_delete_wiki_page,
         "repository",
@@ -160,7 +179,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         "GET",
-        WIKI + "/revisions/<page_name>",
+        WIKI + "/revisions/<path:page_name>",
         "repoGetWikiPageRevisions",
         repo_get_wiki_page_revisions,
         "repository",
