@@ -9,10 +9,11 @@ import pytest
 import requests
 from pytest_bdd import given, then, when
 
+from conformance.api.repo_edit import RepoEditApi
 from conformance.api.times import TimesApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.actors import ADMIN, acting
+from steps.actors import ADMIN, acting, repo_owner
 from steps.common import comma_list, expect_status, user_name
 from steps.parsing import phrase
 
@@ -60,6 +61,13 @@ def given_tracked_on(ctx: ScenarioContext, *, who: str, seconds: int, index: int
     """An entry created at midnight UTC of ``day`` (``2024-01-01``)."""
     response = _track(ctx, who, repo, index, {"time": seconds, "created": f"{day}T00:00:00Z"})
     expect_status(response, 200, "track time")
+
+
+@given(phrase('the repository "{repo}" has its issues turned off'))
+def given_no_issues(ctx: ScenarioContext, repo: str) -> None:
+    """The owner turned the issues unit off (time tracking lives in it)."""
+    ref = ctx.repo(repo)
+    expect_status(repo_owner(ctx, repo).area(RepoEditApi).edit(ref.owner, ref.name, has_issues=False), 200, "edit")
 
 
 # ---------------------------------------------------------------- When

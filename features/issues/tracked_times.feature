@@ -45,6 +45,14 @@ Feature: Time tracked on issues, by whom it may be tracked, seen and deleted
     And the tracked time is of "bob" on issue 1
 
   @gitea
+  Scenario: Without the issues of the repository there is no time tracking
+    Given "dev" tracked 30 seconds on issue 1 of "dev/app"
+    And the repository "dev/app" has its issues turned off
+    When "dev" lists the tracked times of "dev/app"
+    Then the request is refused with status 400
+    And the error message mentions "time tracking disabled"
+
+  @gitea
   Scenario: A writer lists everyone's times in the repository
     Given "bob" tracked 90 seconds on issue 1 of "dev/app"
     And "dev" tracked 30 seconds on issue 1 of "dev/app"
