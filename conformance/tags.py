@@ -36,6 +36,8 @@ AREAS: tuple[str, ...] = (
     "projects",
     "feeds",
     "markup",
+    "wiki",
+    "mirrors",
     "badges",
     "tokens",
     "activitypub",

@@ -14,6 +14,7 @@ from flask import Flask
 
 from .actions import routes as actions_routes
 from .actions import store as actions_store
+from .actions.attempts import SCHEMA as ACTIONS_ATTEMPTS_SCHEMA
 from .actions.config_store import SCHEMA as ACTIONS_CONFIG_SCHEMA
 from .artifacts import routes as artifacts_routes
 from .artifacts import store as artifacts_store
@@ -48,6 +49,8 @@ from .lfs import store as lfs_store
 from .licenses import routes as licenses_routes
 from .licenses import store as licenses_store
 from .markup import routes as markup_routes
+from .mirrors import routes as mirrors_routes
+from .mirrors import store as mirrors_store
 from .misc import routes as misc_routes
 from .orgs import routes as orgs_routes
 from .orgs import store as orgs_store
@@ -73,12 +76,15 @@ from .stars import store as stars_store
 from .statuses import routes as statuses_routes
 from .statuses import store as statuses_store
 from .templates import routes as templates_routes
+from .times import routes as times_routes
+from .times import store as times_store
 from .topics import routes as topics_routes
 from .topics import store as topics_store
 from .users import routes as users_routes
 from .users import store as users_store
 from .webhooks import routes as webhooks_routes
 from .webhooks import store as webhooks_store
+from .wiki import routes as wiki_routes
 
 __all__ = ["FAMILIES", "SCHEMAS", "Family"]
 
@@ -136,7 +142,15 @@ FAMILIES: tuple[Family, ...] = (
     Family("feeds", feeds_routes.ENDPOINTS, feeds_store.SCHEMA, feeds_routes.register),
     Family("markup", markup_routes.ENDPOINTS),
     Family("releases", releases_routes.ENDPOINTS, releases_store.SCHEMA, releases_routes.register),
+    Family("wiki", wiki_routes.ENDPOINTS, register=wiki_routes.register),
+    Family("mirrors", mirrors_routes.ENDPOINTS, mirrors_store.SCHEMA, mirrors_routes.register),
+    Family("times", times_routes.ENDPOINTS, times_store.SCHEMA, times_routes.register),
 )
 
-SCHEMAS: tuple[str, ...] = (*(family.schema for family in FAMILIES if family.schema), ACTIONS_CONFIG_SCHEMA)
-"""Every table's schema in the order the app applies them: the families', then the Actions configuration's."""
+SCHEMAS: tuple[str, ...] = (
+    *(family.schema for family in FAMILIES if family.schema),
+    ACTIONS_CONFIG_SCHEMA,
+    ACTIONS_ATTEMPTS_SCHEMA,
+)
+"""Every table's schema in the order the app applies them: the families', then the Actions configuration's
+and run attempts'."""

@@ -662,6 +662,21 @@ class Git:
         if completed.returncode != 0:
             raise GitError(["fetch", url], completed.returncode, completed.stderr.decode("utf-8", "replace"))
 
+    def push_mirror(
+        self, url: str, *, authorization: str | None = None, pinned: str | None = None, timeout: float = 600
+    ) -> None:
+        """``git push --force --mirror`` of every ref here to ``url`` (http or https only, as Gitea's push
+        mirrors); ``authorization`` (an HTTP header value) goes through the environment, never argv."""
+        command = ["git", f"--git-dir={self.path}", "push", "--force", "--mirror", "--quiet", "--end-of-options", url]
+        try:
+            completed = subprocess.run(
+                command, capture_output=True, env=self._remote_env(authorization, pinned), check=False, timeout=timeout
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise GitError(["push"], -1, f"timed out after {timeout} s") from exc
+        if completed.returncode != 0:
+            raise GitError(["push", url], completed.returncode, completed.stderr.decode("utf-8", "replace"))
+
     def remote_head(
         self, url: str, *, authorization: str | None = None, pinned: str | None = None, timeout: float = 120
     ) -> str | None:

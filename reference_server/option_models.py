@@ -33,6 +33,7 @@ _PROTECTION = (
 )
 MODELS = {
     "AddCollaboratorOption": "permission: str",
+    "AddTimeOption": "created: datetime, time!: int, user_name: str",
     "ApplyDiffPatchFileOptions": f"{_COMMIT}, content!: str",
     "ChangeFileOperation": "content: str, from_path: str, operation!: str, path!: str, sha: str",
     "ChangeFilesOptions": f"{_COMMIT}, files!: List[ChangeFileOperation]",
@@ -81,6 +82,9 @@ MODELS = {
         "name!: str, object_format_name: str, private: bool, readme: str, template: bool, trust_model: str"
     ),
     "CreateStatusOption": "context: str, description: str, state: str, target_url: str",
+    "CreatePushMirrorOption": (
+        "interval: str, remote_address: str, remote_password: str, remote_username: str, sync_on_commit: bool"
+    ),
     "CreateTagProtectionOption": "name_pattern: str, whitelist_teams: List[str], whitelist_usernames: List[str]",
     "CreateTeamOption": (
         "can_create_org_repo: bool, description: str, includes_all_repositories: bool, name!: str, permission: str, "
@@ -91,6 +95,7 @@ MODELS = {
         "password: str, restricted: bool, send_notify: bool, source_id: int, username!: str, visibility: str"
     ),
     "CreateVariableOption": "description: str, value!: str",
+    "CreateWikiPageOptions": "content_base64: str, message: str, title: str",
     "EditActionRunnerOption": "disabled!: bool",
     "EditAttachmentOptions": "name: str",
     "EditBranchProtectionOption": _PROTECTION,
@@ -166,7 +171,7 @@ MODELS = {
         "language: str, location: str, theme: str, website: str"
     ),
 }
-_FIELD = re.compile(r"^(?P<name>[a-z_]+)(?P<required>!)?: (?P<type>.+)$")
+_FIELD = re.compile(r"^(?P<name>[a-z_][a-z0-9_]*)(?P<required>!)?: (?P<type>.+)$")
 
 
 def _type_schema(spec: str, ref: str) -> dict[str, Any]:

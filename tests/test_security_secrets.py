@@ -122,6 +122,17 @@ def plaintexts(server: Server) -> dict[str, str]:
         "auth_password": found["access token"],
     }
     _created(server.api("POST", "repos/migrate", headers=sam, json=mirror))
+    found["push mirror password"] = "push-mirror-password-0xC0DE"
+    push_mirror = {
+        "remote_address": f"{server.base}sam/mirrored.git",
+        "remote_username": "sam",
+        "remote_password": found["push mirror password"],
+        "interval": "0",
+    }
+    added = server.api("POST", "repos/sam/app/push_mirrors", headers=sam, json=push_mirror)
+    assert added.status_code == 200 and found["push mirror password"] not in added.text, added.text
+    synced = server.api("POST", "repos/sam/app/push_mirrors-sync", headers=sam)  # refused: a wrong password
+    assert synced.status_code == 400 and found["push mirror password"] not in synced.text, synced.text
     return found
 
 
@@ -134,7 +145,7 @@ def _files(server: Server) -> dict[str, bytes]:
 
 
 def test_every_kind_of_credential_was_made(plaintexts: dict[str, str]) -> None:
-    assert len(plaintexts) == 10  # the mirror's remote password is the access token
+    assert len(plaintexts) == 11  # the pull mirror's remote password is the access token
     assert all(len(value) >= 16 for value in plaintexts.values())
 
 
@@ -151,6 +162,7 @@ def test_every_kind_of_credential_was_made(plaintexts: dict[str, str]) -> None:
         "runner token",
         "job token",
         "runtime token",
+        "push mirror password",
     ],
 )
 def test_no_plaintext_in_the_database_its_wal_or_the_log(server: Server, plaintexts: dict[str, str], kind: str) -> None:

@@ -13,6 +13,7 @@ from ..timefmt import iso, iso_or_zero
 from ..users.models import get_user
 from ..users.presenters import user_to_api
 from . import runner_store
+from .attempts import current_attempt, trigger_user_of
 from .models import Job, Run, Runner, Task, get_job, get_run, get_runner, steps_of_task
 from .status import Status, api_status
 from .triggers import WorkflowFile
@@ -39,6 +40,8 @@ def run_to_api(run: Run, repo: Repo) -> dict[str, Any]:
     """Gitea 1.27's ``ActionWorkflowRun``; ``conclusion`` only once completed, ``html_url`` by run id."""
     status, conclusion = api_status(run.status)
     actor = _user(run.trigger_user_id)
+    attempt = current_attempt(run.id)
+    run_url = f"{_repo_api(repo)}/actions/runs/{run.id}"
     payload: dict[str, Any] = {
         "id": run.id,
         "url": f"{_repo_api(repo)}/actions/runs/{run.id}",
@@ -46,7 +49,7 @@ def run_to_api(run: Run, repo: Repo) -> dict[str, Any]:
         "display_title": run.display_title,
         "path": f"{run.workflow_id}@{run.ref}",
         "event": run.event,
-        "run_attempt": 1,
+        "run_attempt": attempt,
         "run_number": run.run_number,
         "repository_id": repo.id,
         "head_sha": run.head_sha,
@@ -59,11 +62,11 @@ def run_to_api(run: Run, repo: Repo) -> dict[str, Any]:
     payload.update(
         {
             "actor": actor,
-            "trigger_actor": actor,
+            "trigger_actor": actor if attempt == 1 else _user(trigger_user_of(run.id, run.trigger_user_id)),
             "repository": repo_to_api(repo),
             "started_at": iso_or_zero(run.started),
             "completed_at": iso_or_zero(run.stopped),
-            "previous_attempt_url": None,
+            "previous_attempt_url": f"{run_url}/attempts/{attempt - 1}" if attempt > 1 else None,
             "pull_requests": [],
         }
     )
@@ -91,7 +94,7 @@ def job_to_api(job: Job, run: Run, repo: Repo) -> dict[str, Any]:
         "run_url": f"{_repo_api(repo)}/actions/runs/{run.id}",
         "name": job.name,
         "labels": list(job.labels),
-        "run_attempt": job.attempt,
+        "run_attempt": job.attempt if (attempt := current_attempt(run.id)) == 1 else attempt,
         "head_sha": run.head_sha,
     }
     if run.head_branch:

@@ -45,6 +45,7 @@ __all__ = [
     "run_of_repo",
     "runs_page",
     "set_workflow_state",
+    "status_filter",
     "tasks_page",
 ]
 
@@ -121,7 +122,7 @@ def run_of_job(job: Job) -> Run:
     return run
 
 
-def _statuses(args: MultiDict[str, str] | Mapping[str, Any]) -> list[int]:
+def status_filter(args: MultiDict[str, str] | Mapping[str, Any]) -> list[int]:
     """The internal statuses of the repeatable ``status`` filter; 400 on a word Gitea does not know."""
     words = args.getlist("status") if isinstance(args, MultiDict) else [args.get("status", "")]
     statuses: list[int] = []
@@ -135,11 +136,17 @@ def _statuses(args: MultiDict[str, str] | Mapping[str, Any]) -> list[int]:
 
 
 def runs_page(
-    args: MultiDict[str, str], limit: int, offset: int, *, repo_id: int | None = None, owner_id: int | None = None
+    args: MultiDict[str, str],
+    limit: int,
+    offset: int,
+    *,
+    repo_id: int | None = None,
+    owner_id: int | None = None,
+    workflow_id: str | None = None,
 ) -> tuple[list[Run], int]:
     """A page of runs of a repository, an owner or the instance, newest first, filtered by status, event,
     branch, actor and head_sha."""
-    statuses = _statuses(args)
+    statuses = status_filter(args)
     actor_id: int | None = None
     actor_name = args.get("actor")
     if actor_name:
@@ -156,6 +163,7 @@ def runs_page(
         ref=f"refs/heads/{branch}" if branch else None,
         actor_id=actor_id,
         head_sha=args.get("head_sha") or None,
+        workflow_id=workflow_id,
         limit=limit,
         offset=offset,
     )
@@ -184,7 +192,7 @@ def jobs_page(
         repo_id=repo_id,
         owner_id=owner_id,
         run_id=run_id,
-        statuses=_statuses(args),
+        statuses=status_filter(args),
         newest_first=order == "desc",
         limit=limit,
         offset=offset,

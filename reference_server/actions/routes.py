@@ -22,6 +22,7 @@ from .config_routes import CONFIG_ENDPOINTS
 from .config_routes import on_repo_deleted as config_repo_deleted
 from .convert import job_to_api, run_details, run_to_api, task_to_api
 from .models import TaskQueueSignal
+from .reruns import RERUN_ENDPOINTS
 from .runners import on_account_deleted, seal_stored_registration_tokens
 from .scopes import SCOPED_ENDPOINTS
 from .triggers import dispatch_workflow, on_push, on_repo_deleted
@@ -346,6 +347,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         RUNNER,
         returns=WIRE,
     ),
+    *RERUN_ENDPOINTS,
     *SCOPED_ENDPOINTS,
     *CONFIG_ENDPOINTS,
 )

@@ -260,6 +260,7 @@ def list_runs(
     ref: str | None = None,
     actor_id: int | None = None,
     head_sha: str | None = None,
+    workflow_id: str | None = None,
     limit: int,
     offset: int,
 ) -> tuple[list[Row], int]:
@@ -275,6 +276,8 @@ def list_runs(
         filters.append(("trigger_user_id = ?", (actor_id,)))
     if head_sha:
         filters.append(("head_sha = ?", (head_sha,)))
+    if workflow_id is not None:
+        filters.append(("workflow_id = ?", (workflow_id,)))
     where, params = _where(filters)
     db = forge().db
     total = count(f"SELECT COUNT(*) FROM action_run{where}", params)  # noqa: S608

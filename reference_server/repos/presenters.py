@@ -88,7 +88,7 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
             "allow_only_contributors_to_track_time": True,
             "enable_issue_dependencies": True,
         },
-        "has_wiki": False,
+        "has_wiki": True,
         "has_pull_requests": repo.has_pull_requests,
         "has_projects": False,
         "projects_mode": "all",
