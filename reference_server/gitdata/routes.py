@@ -1,0 +1,164 @@
+"""REST routes of the Git data API (thin: parse, call the model, render): trees, blobs, refs, a commit's
+diff or patch, raw files and archives."""
+
+from __future__ import annotations
+
+from flask import Response, request
+
+from ..access import token
+from ..endpoints import API, FILE, TEXT, Endpoint
+from ..filenames import content_disposition
+from ..permissions import current_repo
+from ..rest import json_response, query_bool
+from . import archives, models, rawserve
+from .errors import GitDataNotFound
+from .presenters import blob_to_api, ref_to_api, repo_api_url, tree_to_api
+
+__all__ = ["ENDPOINTS"]
+
+REPO = API + "/repos/<owner>/<repo>"
+
+
+def get_tree(owner: str, repo: str, sha: str) -> Response:
+    """One page of a tree (``recursive`` lists every entry below it, trees included)."""
+    found = current_repo()
+    tree = models.read_tree(found.git, sha, recursive=query_bool("recursive") is True)
+    page, start, end, truncated = models.tree_page(
+        len(tree.entries), request.args.get("page"), request.args.get("per_page")
+    )
+    body = tree_to_api(
+        found, tree.sha, tree.entries[start:end], page=page, total=len(tree.entries), truncated=truncated
+    )
+    return json_response(body)
+
+
+def get_blob(owner: str, repo: str, sha: str) -> Response:
+    """A blob by SHA, its content in base64."""
+    found = current_repo()
+    return json_response(blob_to_api(found, models.read_blob(found.git, sha)))
+
+
+def _refs(ref_filter: str) -> Response:
+    found = current_repo()
+    refs = models.list_refs(found.git, ref_filter)
+    if not refs:
+        raise GitDataNotFound()
+    # Gitea compares its one-ref shortcut with the filter before "refs/" is prefixed, so it never applies:
+    # the answer is always a list.
+    return json_response([ref_to_api(found, ref) for ref in refs])
+
+
+def repo_list_all_git_refs(owner: str, repo: str) -> Response:
+    """Every ref of the repository (404 when it has none)."""
+    return _refs("")
+
+
+def repo_list_git_refs(owner: str, repo: str, ref: str) -> Response:
+    """The refs whose name starts with ``refs/<ref>`` (``heads`` lists every branch), always as a list."""
+    return _refs(ref)
+
+
+def repo_download_commit_diff_or_patch(owner: str, repo: str, sha: str, diff_type: str) -> Response:
+    """A commit as a unified diff or as a ``format-patch`` mail, plain text."""
+    found = current_repo()
+    chunks = models.commit_diff(found.git, sha, diff_type)
+    return Response(chunks, status=200, content_type="text/plain; charset=utf-8", direct_passthrough=True)
+
+
+def repo_get_raw_file(owner: str, repo: str, filepath: str) -> Response:
+    """A file's bytes at ``ref`` or at the ref the path starts with (default branch otherwise)."""
+    found = current_repo()
+    raw = models.resolve_raw(found, filepath, request.args.get("ref", "").strip() or None)
+    return rawserve.serve_raw(found, raw)
+
+
+def repo_get_archive(owner: str, repo: str, archive: str) -> Response:
+    """A zip, tar.gz or bundle of a branch, tag or commit, streamed as git writes it."""
+    found = current_repo()
+    wanted = archives.archive_request(found, archive)
+    chunks = archives.archive_stream(found, wanted)
+    response = Response(chunks, status=200, content_type="application/octet-stream", direct_passthrough=True)
+    name = f"{found.name}-{wanted.archive_name}"
+    response.headers["Content-Disposition"] = content_disposition("attachment", name, fallback="archive")
+    response.headers["Access-Control-Expose-Headers"] = "Content-Disposition"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Link"] = (
+        f'<{repo_api_url(found)}/archive/{wanted.commit}.{wanted.type}?rev={wanted.commit}>; rel="immutable"'
+    )
+    return response
+
+
+_READ = token("repository", anonymous_read=True, repo="read")
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        "GET",
+        REPO + "/git/trees/<sha>",
+        "GetTree",
+        get_tree,
+        "repository",
+        _READ,
+        returns="git_tree_response",
+        errors=(400, 404),
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/git/blobs/<sha>",
+        "GetBlob",
+        get_blob,
+        "repository",
+        _READ,
+        returns="git_blob_response",
+        errors=(400, 404),
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/git/refs",
+        "repoListAllGitRefs",
+        repo_list_all_git_refs,
+        "repository",
+        _READ,
+        returns="[reference]",
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/git/refs/<path:ref>",
+        "repoListGitRefs",
+        repo_list_git_refs,
+        "repository",
+        _READ,
+        returns="[reference]",
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        REPO + '/git/commits/<sha>.<any("diff", "patch"):diff_type>',
+        "repoDownloadCommitDiffOrPatch",
+        repo_download_commit_diff_or_patch,
+        "repository",
+        _READ,
+        returns=TEXT,
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/raw/<path:filepath>",
+        "repoGetRawFile",
+        repo_get_raw_file,
+        "repository",
+        _READ,
+        returns=FILE,
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/archive/<path:archive>",
+        "repoGetArchive",
+        repo_get_archive,
+        "repository",
+        _READ,
+        returns=FILE,
+        errors=(400, 404),
+    ),
+)
