@@ -40,6 +40,7 @@ AREAS: tuple[str, ...] = (
     "settings",
     "api_description",
     "auth",
+    "gitdata",
 )
 
 SOURCES: dict[str, str] = {
