@@ -42,6 +42,7 @@ MODELS = {
     "CreateBranchProtectionOption": f"{_PROTECTION}, branch_name: str, rule_name: str",
     "CreateBranchRepoOption": "new_branch_name!: str, old_branch_name: str, old_ref_name: str",
     "CreateDeployTokenOption": "title!: str, read_only: bool",
+    "CreateKeyOption": "key!: str, read_only: bool, title!: str",
     "CreateFileOptions": f"{_COMMIT}, content!: str",
     "DeleteFileOptions": f"{_COMMIT}, sha!: str",
     "CreateForkOption": "name: str, organization: str",
@@ -81,6 +82,7 @@ MODELS = {
         "password: str, restricted: bool, send_notify: bool, source_id: int, username!: str, visibility: str"
     ),
     "CreateVariableOption": "description: str, value!: str",
+    "EditGitHookOption": "content: str",
     "EditActionRunnerOption": "disabled!: bool",
     "EditBranchProtectionOption": _PROTECTION,
     "EditHookOption": (

@@ -233,3 +233,46 @@ def test_private_repository_is_hidden(client: FlaskClient, admin_headers: dict[s
     assert head_of(client, "ann", "secret", "main") is not None
     for path in ("git/refs", "git/trees/main", "raw/README.md", "archive/main.zip"):
         assert client.get(f"{API}/repos/ann/secret/{path}").status_code == 404
+
+
+def test_note_of_a_commit_with_the_notes_commit(client: FlaskClient, code: str) -> None:
+    env_free = ["-c", "user.name=Noter", "-c", "user.email=noter@example.com"]
+    git_dir = f"--git-dir={_git_dir(client.application)}"
+    subprocess.run(["git", git_dir, *env_free, "notes", "add", "-m", "reviewed", code], check=True)
+    notes_head = _git(client.application, "rev-parse", "refs/notes/commits")
+    response = client.get(f"{REPO}/git/notes/{code}", headers=basic("ann"))
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["message"] == "reviewed\n"
+    assert body["commit"]["sha"] == notes_head  # Gitea: the notes commit that last changed the note
+    assert client.get(f"{REPO}/git/notes/main", headers=basic("ann")).get_json()["message"] == "reviewed\n"
+    root = _git(client.application, "rev-list", "--max-parents=0", "main")
+    assert client.get(f"{REPO}/git/notes/{root}", headers=basic("ann")).status_code == 404
+    assert client.get(f"{REPO}/git/notes/{'4' * 40}", headers=basic("ann")).status_code == 404
+    bad = client.get(f"{REPO}/git/notes/a..b", headers=basic("ann"))
+    assert bad.status_code == 422 and bad.get_json()["message"] == "no valid ref or sha: a..b"
+
+
+def test_no_note_ref_is_404(client: FlaskClient, code: str) -> None:
+    assert client.get(f"{REPO}/git/notes/{code}", headers=basic("ann")).status_code == 404
+
+
+def test_signing_keys_are_absent(client: FlaskClient, code: str) -> None:
+    for path in (f"{API}/signing-key.gpg", f"{API}/signing-key.pub"):
+        response = client.get(path)
+        assert response.status_code == 404 and response.get_json()["message"] == "no signing key"
+    for name in ("signing-key.gpg", "signing-key.pub"):
+        assert client.get(f"{REPO}/{name}").status_code == 404
+    assert client.get(f"{API}/repos/ann/none/signing-key.gpg").get_json()["message"] != "no signing key"
+
+
+def test_git_hooks_are_refused_even_to_the_owner(client: FlaskClient, admin_headers: dict[str, str], code: str) -> None:
+    make_user(client, admin_headers, "bob")
+    for method, path in (("GET", "hooks/git"), ("GET", "hooks/git/pre-receive"), ("DELETE", "hooks/git/update")):
+        owner = client.open(f"{REPO}/{path}", method=method, headers=basic("ann"))
+        assert owner.status_code == 403 and owner.get_json()["message"] == "must be allowed to edit Git hooks"
+        assert client.open(f"{REPO}/{path}", method=method, headers=admin_headers).status_code == 403
+        assert client.open(f"{REPO}/{path}", method=method, headers=basic("bob")).status_code == 403
+        assert client.open(f"{REPO}/{path}", method=method).status_code in (401, 404)
+    edited = client.patch(f"{REPO}/hooks/git/pre-receive", headers=basic("ann"), json={"content": "#!/bin/sh\n"})
+    assert edited.status_code == 403

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from ..errors import BadRequest, NotFound
+from ..errors import BadRequest, Forbidden, NotFound, Unprocessable
 
-__all__ = ["ArchiveRefNotFound", "BadObject", "GitDataNotFound", "UnknownArchiveFormat"]
+__all__ = [
+    "ArchiveRefNotFound",
+    "BadObject",
+    "GitDataNotFound",
+    "GitHooksDisabled",
+    "InvalidRefOrSha",
+    "NoSigningKey",
+    "UnknownArchiveFormat",
+]
 
 
 class BadObject(BadRequest):
@@ -23,3 +31,19 @@ class UnknownArchiveFormat(BadRequest):
 
 class ArchiveRefNotFound(NotFound):
     default_message = "unrecognized repository reference"
+
+
+class InvalidRefOrSha(Unprocessable):
+    default_message = "no valid ref or sha"
+
+
+class GitHooksDisabled(Forbidden):
+    """Gitea's default ``DISABLE_GIT_HOOKS = true``: nobody may edit server-side Git hooks."""
+
+    default_message = "must be allowed to edit Git hooks"
+
+
+class NoSigningKey(NotFound):
+    """The reference signs no commits, so it has no signing key to publish (Gitea's answer without one)."""
+
+    default_message = "no signing key"

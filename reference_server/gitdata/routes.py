@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from ..access import token
-from ..endpoints import API, FILE, TEXT, Endpoint
+from ..access import PUBLIC, token
+from ..commits.models import CommitOptions
+from ..commits.presenters import commit_to_api
+from ..endpoints import API, EMPTY, FILE, TEXT, Endpoint
 from ..filenames import content_disposition
 from ..permissions import current_repo
 from ..rest import json_response, query_bool
-from . import archives, models, rawserve
-from .errors import GitDataNotFound
+from . import archives, models, notes, rawserve
+from .errors import GitDataNotFound, GitHooksDisabled, NoSigningKey
 from .presenters import blob_to_api, ref_to_api, repo_api_url, tree_to_api
 
 __all__ = ["ENDPOINTS"]
@@ -88,7 +90,36 @@ def repo_get_archive(owner: str, repo: str, archive: str) -> Response:
     return response
 
 
+def repo_get_note(owner: str, repo: str, sha: str) -> Response:
+    """The git note of a commit, with the notes commit that last changed it (stats always, files and
+    verification unless turned off)."""
+    found = current_repo()
+    note = notes.read_note(found.git, sha)
+    options = CommitOptions(
+        stat=True,
+        files=query_bool("files") is not False,
+        verification=query_bool("verification") is not False,
+    )
+    return json_response({"message": note.message, "commit": commit_to_api(found, note.commit, options)})
+
+
+def signing_key(**_path: str) -> Response:
+    """The public key commits are signed with: the reference signs none, so there is none (404, Gitea's
+    answer when no signing key is configured), for the instance and for every repository alike."""
+    if _path:
+        current_repo()
+    raise NoSigningKey()
+
+
+def git_hooks(**_path: str) -> Response:
+    """Server-side Git hooks: Gitea disables editing them by default (``DISABLE_GIT_HOOKS``), so even a
+    repository administrator is refused, before the hook is looked up; the reference runs none."""
+    current_repo()
+    raise GitHooksDisabled()
+
+
 _READ = token("repository", anonymous_read=True, repo="read")
+_ADMIN = token("repository", repo="admin")
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
@@ -160,5 +191,77 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         _READ,
         returns=FILE,
         errors=(400, 404),
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/git/notes/<sha>",
+        "repoGetNote",
+        repo_get_note,
+        "repository",
+        _READ,
+        returns="note",
+        errors=(404, 422),
+    ),
+    Endpoint("GET", API + "/signing-key.gpg", "getSigningKey", signing_key, "miscellaneous", PUBLIC, returns=TEXT),
+    Endpoint("GET", API + "/signing-key.pub", "getSigningKeySSH", signing_key, "miscellaneous", PUBLIC, returns=TEXT),
+    Endpoint(
+        "GET",
+        REPO + "/signing-key.gpg",
+        "repoSigningKey",
+        signing_key,
+        "repository",
+        _READ,
+        returns=TEXT,
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/signing-key.pub",
+        "repoSigningKeySSH",
+        signing_key,
+        "repository",
+        _READ,
+        returns=TEXT,
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/hooks/git",
+        "repoListGitHooks",
+        git_hooks,
+        "repository",
+        _ADMIN,
+        returns="[git_hook]",
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/hooks/git/<id>",
+        "repoGetGitHook",
+        git_hooks,
+        "repository",
+        _ADMIN,
+        returns="git_hook",
+        errors=(404,),
+    ),
+    Endpoint(
+        "PATCH",
+        REPO + "/hooks/git/<id>",
+        "repoEditGitHook",
+        git_hooks,
+        "repository",
+        _ADMIN,
+        body="EditGitHookOption",
+        returns="git_hook",
+        errors=(404,),
+    ),
+    Endpoint(
+        "DELETE",
+        REPO + "/hooks/git/<id>",
+        "repoDeleteGitHook",
+        git_hooks,
+        "repository",
+        _ADMIN,
+        status=204,
+        returns=EMPTY,
+        errors=(404,),
     ),
 )
