@@ -16,6 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_server_branches_support import API, basic, commit_file, head_of, make_repo, make_user
 
+from reference_server.gitdata.editorconfig import definition_for, parse_editorconfig
 from reference_server.gitdata.models import tree_page
 from reference_server.gitdata.rawserve import sniff_media_type
 
@@ -276,3 +277,66 @@ def test_git_hooks_are_refused_even_to_the_owner(client: FlaskClient, admin_head
         assert client.open(f"{REPO}/{path}", method=method).status_code in (401, 404)
     edited = client.patch(f"{REPO}/hooks/git/pre-receive", headers=basic("ann"), json={"content": "#!/bin/sh\n"})
     assert edited.status_code == 403
+
+
+EDITORCONFIG = """root = true
+
+[*]
+indent_style = space
+indent_size = 4
+insert_final_newline = true
+trim_trailing_whitespace = false
+
+[*.{md,txt}]
+indent_size = 2
+
+[Makefile]
+indent_style = Tab
+
+[lib/**.js]
+charset = utf-8
+
+[file{1..3}.c]
+end_of_line = LF
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        (
+            "main.py",
+            {
+                "indent_style": "space",
+                "indent_size": "4",
+                "tab_width": 4,
+                "trim_trailing_whitespace": False,
+                "insert_final_newline": True,
+            },
+        ),
+        ("notes.md", {"indent_style": "space", "indent_size": "2", "tab_width": 2}),
+        ("Makefile", {"indent_style": "tab", "indent_size": "4", "tab_width": 4}),
+        ("file2.c", {"end_of_line": "lf"}),
+        ("file7.c", {}),
+        ("lib/a/b.js", {"charset": "utf-8"}),
+    ],
+)
+def test_editorconfig_definitions(name: str, expected: dict[str, Any]) -> None:
+    found = definition_for(parse_editorconfig(EDITORCONFIG), name)
+    assert {key: found[key] for key in expected} == expected
+    if not expected:
+        assert set(found) <= {
+            "indent_style",
+            "indent_size",
+            "tab_width",
+            "trim_trailing_whitespace",
+            "insert_final_newline",
+        }
+
+
+def test_editorconfig_route(client: FlaskClient, code: str) -> None:
+    assert client.get(f"{REPO}/editorconfig/main.py", headers=basic("ann")).status_code == 404
+    commit_file(client, "ann", "code", ".editorconfig", content=EDITORCONFIG)
+    body = client.get(f"{REPO}/editorconfig/notes.md", headers=basic("ann")).get_json()
+    assert body["indent_size"] == "2" and body["insert_final_newline"] is True
+    assert client.get(f"{REPO}/editorconfig/a.py?ref=nope", headers=basic("ann")).status_code == 404

@@ -20,6 +20,7 @@ __all__ = [
     "RawFile",
     "Tree",
     "commit_diff",
+    "editorconfig_text",
     "list_refs",
     "primed",
     "read_blob",
@@ -220,6 +221,16 @@ def resolve_raw(repo: Repo, filepath: str, ref: str | None) -> RawFile:
     if entry is None or entry.type != "blob":
         raise GitDataNotFound()
     return RawFile(commit, entry)
+
+
+def editorconfig_text(repo: Repo, ref: str | None) -> str:
+    """The root ``.editorconfig`` at ``ref`` (the default branch when None); 404 when the ref or the file is
+    missing (Gitea's ``GetEditorconfig`` reads only the root one)."""
+    found = repo.git.resolve_ref(ref or repo.default_branch)
+    content = repo.git.read_blob(found[1], ".editorconfig") if found is not None else None
+    if content is None:
+        raise GitDataNotFound()
+    return content.decode("utf-8", "replace")
 
 
 def commit_diff(git: Git, sha: str, diff_type: str) -> Iterator[bytes]:

@@ -12,7 +12,7 @@ from ..endpoints import API, EMPTY, FILE, TEXT, Endpoint
 from ..filenames import content_disposition
 from ..permissions import current_repo
 from ..rest import json_response, query_bool
-from . import archives, models, notes, rawserve
+from . import archives, editorconfig, models, notes, rawserve
 from .errors import GitDataNotFound, GitHooksDisabled, NoSigningKey
 from .presenters import blob_to_api, ref_to_api, repo_api_url, tree_to_api
 
@@ -116,6 +116,15 @@ def git_hooks(**_path: str) -> Response:
     repository administrator is refused, before the hook is looked up; the reference runs none."""
     current_repo()
     raise GitHooksDisabled()
+
+
+def repo_get_editor_config(owner: str, repo: str, filename: str) -> Response:
+    """The EditorConfig definition the root ``.editorconfig`` at ``ref`` (default branch) gives a file name;
+    404 when the repository has no ``.editorconfig`` there."""
+    found = current_repo()
+    text = models.editorconfig_text(found, request.args.get("ref", "").strip() or None)
+    sections = editorconfig.parse_editorconfig(text)
+    return json_response(editorconfig.definition_for(sections, filename))
 
 
 _READ = token("repository", anonymous_read=True, repo="read")
@@ -262,6 +271,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         _ADMIN,
         status=204,
         returns=EMPTY,
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/editorconfig/<filename>",
+        "repoGetEditorConfig",
+        repo_get_editor_config,
+        "repository",
+        _READ,
+        returns="editor_config",
         errors=(404,),
     ),
 )
