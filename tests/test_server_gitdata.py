@@ -340,3 +340,22 @@ def test_editorconfig_route(client: FlaskClient, code: str) -> None:
     body = client.get(f"{REPO}/editorconfig/notes.md", headers=basic("ann")).get_json()
     assert body["indent_size"] == "2" and body["insert_final_newline"] is True
     assert client.get(f"{REPO}/editorconfig/a.py?ref=nope", headers=basic("ann")).status_code == 404
+
+
+def test_languages_count_code_and_markup_only(client: FlaskClient, code: str) -> None:
+    commit_file(client, "ann", "code", "src/app.py", content="print('hello')\n")
+    commit_file(client, "ann", "code", "src/util.py", content="x = 1\n")
+    commit_file(client, "ann", "code", "web/index.html", content="<p>hi</p>\n")
+    commit_file(client, "ann", "code", "vendor/lib.py", content="vendored = True\n")
+    commit_file(client, "ann", "code", "docs/api.py", content="documented = True\n")
+    commit_file(client, "ann", "code", "package-lock.json", content="{}\n")
+    commit_file(client, "ann", "code", "config.yaml", content="a: 1\n")
+    commit_file(client, "ann", "code", ".hidden.py", content="hidden = 1\n")
+    body = client.get(f"{REPO}/languages", headers=basic("ann")).get_json()
+    assert body == {"Python": len("print('hello')\n") + len("x = 1\n"), "HTML": len("<p>hi</p>\n")}
+
+
+def test_languages_of_an_empty_repository(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    make_user(client, admin_headers, "ann")
+    make_repo(client, "ann", "bare", auto_init=False)
+    assert client.get(f"{API}/repos/ann/bare/languages", headers=basic("ann")).get_json() == {}

@@ -12,7 +12,7 @@ from ..endpoints import API, EMPTY, FILE, TEXT, Endpoint
 from ..filenames import content_disposition
 from ..permissions import current_repo
 from ..rest import json_response, query_bool
-from . import archives, editorconfig, models, notes, rawserve
+from . import archives, editorconfig, languages, models, notes, rawserve
 from .errors import GitDataNotFound, GitHooksDisabled, NoSigningKey
 from .presenters import blob_to_api, ref_to_api, repo_api_url, tree_to_api
 
@@ -125,6 +125,13 @@ def repo_get_editor_config(owner: str, repo: str, filename: str) -> Response:
     text = models.editorconfig_text(found, request.args.get("ref", "").strip() or None)
     sections = editorconfig.parse_editorconfig(text)
     return json_response(editorconfig.definition_for(sections, filename))
+
+
+def repo_get_languages(owner: str, repo: str) -> Response:
+    """Bytes of code per language on the default branch (``{}`` for an empty repository)."""
+    found = current_repo()
+    head = found.git.rev_parse(f"refs/heads/{found.default_branch}")
+    return json_response(languages.language_stats(found.git, head))
 
 
 _READ = token("repository", anonymous_read=True, repo="read")
@@ -281,6 +288,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         _READ,
         returns="editor_config",
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        REPO + "/languages",
+        "repoGetLanguages",
+        repo_get_languages,
+        "repository",
+        _READ,
+        returns="language_statistics",
         errors=(404,),
     ),
 )
