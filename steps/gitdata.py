@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import io
 import tarfile
+import time
 import zipfile
 from typing import Any
 
@@ -18,6 +19,8 @@ from steps.parsing import phrase
 
 __all__: list[str] = []
 
+LANGUAGE_WAIT = 10.0
+"""Seconds an empty language answer is asked again (Gitea computes the statistics after the push)."""
 UNKNOWN_SHA = "1234567890abcdef1234567890abcdef12345678"
 """A well-formed commit id no repository of a run holds."""
 
@@ -126,6 +129,19 @@ def when_archive(ctx: ScenarioContext, who: str, name: str, repo: str) -> None:
     ctx.response = acting(ctx, who, GitDataApi).archive(ref.owner, ref.name, name)
 
 
+@when(phrase('"{who}" reads the language statistics of "{repo}"'))
+def when_languages(ctx: ScenarioContext, who: str, repo: str) -> None:
+    """``GET .../languages``; Gitea fills the statistics in the background after a push, so an empty answer
+    is asked again for a few seconds before it counts."""
+    ref = ctx.repo(repo)
+    api = acting(ctx, who, GitDataApi)
+    deadline = time.monotonic() + LANGUAGE_WAIT
+    ctx.response = api.languages(ref.owner, ref.name)
+    while ctx.response.status_code == 200 and ctx.response.json() == {} and time.monotonic() < deadline:
+        time.sleep(0.5)
+        ctx.response = api.languages(ref.owner, ref.name)
+
+
 # ---------------------------------------------------------------- Then: trees
 
 
@@ -169,6 +185,14 @@ def then_tree_page(ctx: ScenarioContext, count: int, total: int, state: str) -> 
     assert held == count, f"the page holds {held} entries, expected {count}"
     assert body["total_count"] == total, f"total_count is {body['total_count']}, expected {total}"
     assert body["truncated"] is (state == "truncated"), f"truncated is {body['truncated']}, expected {state}"
+
+
+@then(phrase('the language statistics are "{pairs}"'))
+def then_languages(ctx: ScenarioContext, pairs: str) -> None:
+    """Exactly these languages with these byte counts (``Python: 9, HTML: 10``)."""
+    expected = {name.strip(): int(size) for name, _, size in (pair.partition(":") for pair in comma_list(pairs))}
+    body = response_json(ctx)
+    assert body == expected, f"the statistics are {body}, expected {expected}"
 
 
 # ---------------------------------------------------------------- Then: blobs and refs

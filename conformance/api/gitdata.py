@@ -42,3 +42,7 @@ class GitDataApi(ApiArea):
     def archive(self, owner: str, repo: str, archive: str) -> requests.Response:
         """``GET .../archive/{archive}`` (``<ref>.zip``, ``<ref>.tar.gz``, ``<ref>.bundle``)."""
         return self.http.get(f"{self._repo(owner, repo)}/archive/{quote_path(archive)}")
+
+    def languages(self, owner: str, repo: str) -> requests.Response:
+        """``GET .../languages`` (bytes per language of the default branch)."""
+        return self.http.get(f"{self._repo(owner, repo)}/languages")
