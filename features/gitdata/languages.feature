@@ -15,6 +15,7 @@ Feature: The languages of a repository's code
     And the repository "alice/demo" has the file "vendor/lib.py" with content "vendored = True"
     And the repository "alice/demo" has the file "docs/guide.md" with content "# Guide"
     And the repository "alice/demo" has the file "config.yaml" with content "a: 1"
+    And the repository "alice/demo" has the file "notes.md" with content "Some notes"
     When "alice" reads the language statistics of "alice/demo"
     Then the response status is 200
     And the language statistics are "Python: 14, HTML: 9"
