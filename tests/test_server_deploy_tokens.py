@@ -197,6 +197,7 @@ def test_deploy_key_is_parsed_fingerprinted_and_listed_with_tokens(
     assert body["fingerprint"] == expected
     assert body["key"] == " ".join(public.split()[:2])
     assert body["read_only"] is True and body["key_id"] == body["id"]
+    assert "repository" not in body
     token = client.post(f"{KEYS}/tokens", headers=owner, json={"title": "tok"})
     assert token.status_code == 201
     listed = client.get(KEYS, headers=owner).get_json()

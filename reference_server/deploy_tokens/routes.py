@@ -42,7 +42,8 @@ def repo_create_deploy_token(owner: str, repo: str) -> Response:
 def repo_create_key(owner: str, repo: str) -> Response:
     """Add an SSH deploy key (listed, read and deleted with the tokens under ``/keys``)."""
     found = current_repo()
-    return json_response(token_to_api(models.create_key(found, json_body()), found), status=201)
+    created = models.create_key(found, json_body())
+    return json_response(token_to_api(created, found, with_repository=False), status=201)
 
 
 def repo_list_keys(owner: str, repo: str) -> Response:
