@@ -7,22 +7,61 @@ import io
 import tarfile
 import time
 import zipfile
+from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_bdd import then, when
+import pytest
+from pytest_bdd import given, then, when
 
 from conformance.api.gitdata import GitDataApi
 from conformance.context import ScenarioContext
-from steps.actors import acting
+from steps.actors import acting, git_credentials
 from steps.common import FileNotes, comma_list, response_json
+from steps.git_https import GitWorld
 from steps.parsing import phrase
 
-__all__: list[str] = []
+__all__ = ["GitDataNotes"]
 
 LANGUAGE_WAIT = 10.0
 """Seconds an empty language answer is asked again (Gitea computes the statistics after the push)."""
 UNKNOWN_SHA = "1234567890abcdef1234567890abcdef12345678"
 """A well-formed commit id no repository of a run holds."""
+
+
+@dataclass
+class GitDataNotes:
+    """What Given steps did over Git for the Git data scenarios: the notes commit each pushed note made."""
+
+    notes_commits: dict[str, str] = field(default_factory=dict)
+
+
+@pytest.fixture
+def gitdata_notes() -> GitDataNotes:
+    """The scenario's pushed git notes."""
+    return GitDataNotes()
+
+
+@given(phrase('the owner of "{repo}" pushes the git note "{text}" for its last commit'))
+def given_git_note(
+    ctx: ScenarioContext,
+    file_notes: FileNotes,
+    git_world: GitWorld,
+    gitdata_notes: GitDataNotes,
+    *,
+    repo: str,
+    text: str,
+) -> None:
+    """Clone over HTTPS, ``git notes add`` on the head the Given steps left, push ``refs/notes/commits``."""
+    ref = ctx.repo(repo)
+    credentials = git_credentials(ctx, repo.split("/", 1)[0])
+    url = f"{ctx.admin.site_url.rstrip('/')}/{ref.owner}/{ref.name}.git"
+    clone, cloned = git_world.client.clone(url, "notes", credentials)
+    assert cloned.ok, cloned.describe()
+    added = git_world.client.run("notes", "add", "-m", text, _last_commit(file_notes, repo), cwd=clone)
+    assert added.ok, added.describe()
+    pushed = git_world.client.push(clone, "refs/notes/commits", credentials)
+    assert pushed.ok, pushed.describe()
+    gitdata_notes.notes_commits[repo] = git_world.client.rev_parse(clone, "refs/notes/commits")
 
 
 def _last_commit(file_notes: FileNotes, repo: str) -> str:
@@ -193,6 +232,23 @@ def then_languages(ctx: ScenarioContext, pairs: str) -> None:
     expected = {name.strip(): int(size) for name, _, size in (pair.partition(":") for pair in comma_list(pairs))}
     body = response_json(ctx)
     assert body == expected, f"the statistics are {body}, expected {expected}"
+
+
+@then(phrase('the note reads "{text}" and its commit is the notes commit pushed to "{repo}"'))
+def then_note(ctx: ScenarioContext, gitdata_notes: GitDataNotes, text: str, repo: str) -> None:
+    """Gitea's ``Note``: the message, and as ``commit`` the notes-ref commit that last changed the note."""
+    body = response_json(ctx)
+    assert body["message"].rstrip("\n") == text, f"the note reads {body['message']!r}"
+    expected = gitdata_notes.notes_commits[repo]
+    assert body["commit"]["sha"] == expected, f"the note's commit is {body['commit']['sha']}, expected {expected}"
+
+
+@when(phrase('"{who}" reads the git note of the last commit of "{repo}"'))
+def when_read_note(ctx: ScenarioContext, file_notes: FileNotes, who: str, repo: str) -> None:
+    """``GET .../git/notes/{sha}`` for the head the Given steps left."""
+    ref = ctx.repo(repo)
+    api = acting(ctx, who, GitDataApi)
+    ctx.response = api.note(ref.owner, ref.name, _last_commit(file_notes, repo))
 
 
 # ---------------------------------------------------------------- Then: blobs and refs

@@ -46,3 +46,7 @@ class GitDataApi(ApiArea):
     def languages(self, owner: str, repo: str) -> requests.Response:
         """``GET .../languages`` (bytes per language of the default branch)."""
         return self.http.get(f"{self._repo(owner, repo)}/languages")
+
+    def note(self, owner: str, repo: str, sha: str) -> requests.Response:
+        """``GET .../git/notes/{sha}`` (a commit's note in ``refs/notes/commits``)."""
+        return self.http.get(f"{self._repo(owner, repo)}/git/notes/{quote_path(sha)}")
