@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,7 +181,7 @@ class Git:
             raise GitError(args, completed.returncode, completed.stderr.decode("utf-8", "replace"))
         return completed
 
-    def stream(self, *args: str, chunk: int = 65536) -> Iterator[bytes]:
+    def stream(self, *args: str, chunk: int = 65536) -> Generator[bytes, None, None]:
         """Run ``git --git-dir=<path> <args>`` and yield its standard output in chunks as it comes, so an
         answer as large as an archive is never held in memory; a failure before any output raises
         :class:`GitError` at the first ``next``, and the process is ended when the consumer stops early."""

@@ -255,8 +255,13 @@ def primed(chunks: Iterator[bytes]) -> Iterator[bytes]:
     first = next(chunks, b"")
 
     def replay() -> Iterator[bytes]:
-        if first:
-            yield first
-        yield from chunks
+        try:
+            if first:
+                yield first
+            yield from chunks
+        finally:  # a client gone mid-answer ends the git process now, not at garbage collection
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()
 
     return replay()
