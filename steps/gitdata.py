@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
 import tarfile
 import time
@@ -13,10 +14,12 @@ from typing import Any
 import pytest
 from pytest_bdd import given, then, when
 
+from conformance.api.deploy_tokens import LfsApi
 from conformance.api.gitdata import GitDataApi
 from conformance.context import ScenarioContext
-from steps.actors import acting, git_credentials
-from steps.common import FileNotes, comma_list, response_json
+from conformance.seeding import SeededData
+from steps.actors import acting, git_credentials, repo_owner
+from steps.common import FileNotes, comma_list, expect_status, response_json
 from steps.git_https import GitWorld
 from steps.parsing import phrase
 
@@ -33,6 +36,7 @@ class GitDataNotes:
     """What Given steps did over Git for the Git data scenarios: the notes commit each pushed note made."""
 
     notes_commits: dict[str, str] = field(default_factory=dict)
+    lfs_objects: dict[str, bytes] = field(default_factory=dict)
 
 
 @pytest.fixture
@@ -62,6 +66,33 @@ def given_git_note(
     pushed = git_world.client.push(clone, "refs/notes/commits", credentials)
     assert pushed.ok, pushed.describe()
     gitdata_notes.notes_commits[repo] = git_world.client.rev_parse(clone, "refs/notes/commits")
+
+
+@given(phrase('the repository "{repo}" has the file "{path}" stored in LFS with {size:d} bytes'))
+def given_lfs_file(
+    ctx: ScenarioContext,
+    file_notes: FileNotes,
+    gitdata_notes: GitDataNotes,
+    fake: SeededData,
+    *,
+    repo: str,
+    path: str,
+    size: int,
+) -> None:
+    """The object uploaded through the LFS batch API by the owner, then its pointer file committed."""
+    ref = ctx.repo(repo)
+    data = fake.data(size)
+    oid = hashlib.sha256(data).hexdigest()
+    owner = repo_owner(ctx, repo)
+    lfs = owner.area(LfsApi)
+    answer = expect_status(lfs.batch(ref.owner, ref.name, "upload", [{"oid": oid, "size": size}]), 200, "batch")
+    upload = (answer["objects"][0].get("actions") or {}).get("upload")
+    if upload is not None:
+        expect_status(lfs.transfer("PUT", upload, data), 200, "the LFS upload")
+    pointer = f"version https://git-lfs.github.com/spec/v1\noid sha256:{oid}\nsize {size}\n"
+    added = owner.contents.create(ref.owner, ref.name, path, pointer, message=f"add {path}")
+    file_notes.note(repo, path, expect_status(added, 201, f'the pointer file "{path}"'))
+    gitdata_notes.lfs_objects[path] = data
 
 
 def _last_commit(file_notes: FileNotes, repo: str) -> str:
@@ -295,6 +326,16 @@ def then_text_starts(ctx: ScenarioContext, file_notes: FileNotes, prefix: str) -
     expected = prefix.replace("{last commit}", commits[-1] if commits else "")
     text = ctx.last_response().text
     assert text.startswith(expected), f"the text starts {text[:120]!r}, expected {expected!r}"
+
+
+@then(phrase('the downloaded bytes are the LFS object of "{path}"'))
+def then_lfs_bytes(ctx: ScenarioContext, gitdata_notes: GitDataNotes, path: str) -> None:
+    """The body is the stored object, not the pointer file."""
+    data = ctx.last_response().content
+    expected = gitdata_notes.lfs_objects[path]
+    assert data == expected, (
+        f"downloaded {len(data)} bytes starting {data[:60]!r}, expected the {len(expected)}-byte object"
+    )
 
 
 @then(phrase('the downloaded bytes are "{content}"'))

@@ -47,3 +47,10 @@ Feature: A repository's files, downloaded raw
   Scenario: An unknown ref is 404
     When "alice" downloads the raw file "docs/page.html" of "alice/demo" at the ref "no-such-branch"
     Then the request is refused with status 404
+
+  @gitea @capability_lfs
+  Scenario: A file stored in LFS is served as its object, not as its pointer
+    Given the repository "alice/demo" has the file "assets/big.bin" stored in LFS with 3000 bytes
+    When "alice" downloads the raw file "assets/big.bin" of "alice/demo"
+    Then the response status is 200
+    And the downloaded bytes are the LFS object of "assets/big.bin"
