@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from test_server_branches_support import API, basic, commit_file, head_of, make_repo, make_user
 
 from reference_server.gitdata.editorconfig import definition_for, parse_editorconfig
-from reference_server.gitdata.models import tree_page
+from reference_server.gitdata.models import form_bool, tree_page
 from reference_server.gitdata.rawserve import sniff_media_type
 
 REPO = f"{API}/repos/ann/code"
@@ -359,3 +359,23 @@ def test_languages_of_an_empty_repository(client: FlaskClient, admin_headers: di
     make_user(client, admin_headers, "ann")
     make_repo(client, "ann", "bare", auto_init=False)
     assert client.get(f"{API}/repos/ann/bare/languages", headers=basic("ann")).get_json() == {}
+
+
+def test_form_bool_as_go_parses_it() -> None:
+    assert [form_bool(raw) for raw in ("1", "t", "True", "TRUE", "yes", "0", "x", None)] == [
+        True,
+        True,
+        True,
+        True,
+        False,
+        False,
+        False,
+        False,
+    ]
+    assert form_bool(None, default=True) is True and form_bool("", default=True) is True
+
+
+def test_recursive_that_is_no_boolean_is_not_a_refusal(client: FlaskClient, code: str) -> None:
+    response = client.get(f"{REPO}/git/trees/main?recursive=yes", headers=basic("ann"))
+    assert response.status_code == 200
+    assert "docs/guide.md" not in {entry["path"] for entry in response.get_json()["tree"]}

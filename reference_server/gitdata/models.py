@@ -21,6 +21,7 @@ __all__ = [
     "Tree",
     "commit_diff",
     "editorconfig_text",
+    "form_bool",
     "list_refs",
     "primed",
     "read_blob",
@@ -115,6 +116,14 @@ def _form_int(raw: str | None) -> int:
         return int(raw or "0")
     except ValueError:
         return 0
+
+
+def form_bool(raw: str | None, *, default: bool = False) -> bool:
+    """Gitea's ``FormBool`` (Go's ``strconv.ParseBool``): ``1``, ``t``, ``true`` in any of Go's spellings are
+    true, anything else false, never a refusal; ``default`` when the parameter is absent or empty."""
+    if raw is None or raw == "":
+        return default
+    return raw in ("1", "t", "T", "TRUE", "true", "True")
 
 
 def tree_page(total: int, page_arg: str | None, per_page_arg: str | None) -> tuple[int, int, int, bool]:

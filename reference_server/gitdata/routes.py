@@ -11,7 +11,7 @@ from ..commits.presenters import commit_to_api
 from ..endpoints import API, EMPTY, FILE, TEXT, Endpoint
 from ..filenames import content_disposition
 from ..permissions import current_repo
-from ..rest import json_response, query_bool
+from ..rest import json_response
 from . import archives, editorconfig, languages, models, notes, rawserve
 from .errors import GitDataNotFound, GitHooksDisabled, NoSigningKey
 from .presenters import blob_to_api, ref_to_api, repo_api_url, tree_to_api
@@ -24,7 +24,7 @@ REPO = API + "/repos/<owner>/<repo>"
 def get_tree(owner: str, repo: str, sha: str) -> Response:
     """One page of a tree (``recursive`` lists every entry below it, trees included)."""
     found = current_repo()
-    tree = models.read_tree(found.git, sha, recursive=query_bool("recursive") is True)
+    tree = models.read_tree(found.git, sha, recursive=models.form_bool(request.args.get("recursive")))
     page, start, end, truncated = models.tree_page(
         len(tree.entries), request.args.get("page"), request.args.get("per_page")
     )
@@ -97,8 +97,8 @@ def repo_get_note(owner: str, repo: str, sha: str) -> Response:
     note = notes.read_note(found.git, sha)
     options = CommitOptions(
         stat=True,
-        files=query_bool("files") is not False,
-        verification=query_bool("verification") is not False,
+        files=models.form_bool(request.args.get("files"), default=True),
+        verification=models.form_bool(request.args.get("verification"), default=True),
     )
     return json_response({"message": note.message, "commit": commit_to_api(found, note.commit, options)})
 
