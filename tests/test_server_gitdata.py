@@ -379,3 +379,13 @@ def test_recursive_that_is_no_boolean_is_not_a_refusal(client: FlaskClient, code
     response = client.get(f"{REPO}/git/trees/main?recursive=yes", headers=basic("ann"))
     assert response.status_code == 200
     assert "docs/guide.md" not in {entry["path"] for entry in response.get_json()["tree"]}
+
+
+def test_archive_of_chosen_paths(client: FlaskClient, code: str) -> None:
+    zipped = client.get(f"{REPO}/archive/main.zip?path=docs/deep", headers=basic("ann"))
+    assert zipped.status_code == 200
+    names = zipfile.ZipFile(io.BytesIO(zipped.data)).namelist()
+    assert "code/docs/deep/x.txt" in names and "code/README.md" not in names and "code/docs/guide.md" not in names
+    assert client.get(f"{REPO}/archive/main.zip?path=../x", headers=basic("ann")).status_code == 400
+    assert client.get(f"{REPO}/archive/main.zip?path=nothing", headers=basic("ann")).status_code == 404
+    assert client.get(f"{REPO}/archive/main.bundle?path=docs", headers=basic("ann")).status_code == 400

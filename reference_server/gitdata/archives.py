@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..gitcli import ZERO_SHA, Git
 from ..repos.models import Repo
-from .errors import ArchiveRefNotFound, UnknownArchiveFormat
+from .errors import ArchivePathNotFound, ArchiveRefNotFound, InvalidArchivePath, UnknownArchiveFormat
 from .models import primed
 
 __all__ = ["FORMATS", "Archive", "archive_request", "archive_stream"]
@@ -31,6 +31,8 @@ class Archive:
     commit: str
     type: str
     ref_name: str
+    paths: tuple[str, ...] = ()
+    """Only these files and folders (Gitea 1.27's ``path`` query); every path when empty."""
 
     @property
     def archive_name(self) -> str:
@@ -38,9 +40,11 @@ class Archive:
         return f"{self.ref_name.replace('/', '-')}.{self.type}"
 
 
-def archive_request(repo: Repo, requested: str) -> Archive:
+def archive_request(repo: Repo, requested: str, paths: list[str] | None = None) -> Archive:
     """The archive ``<ref>.<type>`` names: 400 ``unknown format`` for another suffix, 404 ``unrecognized
-    repository reference`` when the ref is no branch, tag or commit (Gitea's ``NewRequest``)."""
+    repository reference`` when the ref is no branch, tag or commit (Gitea's ``NewRequest``); ``paths``
+    limit a zip or tar.gz to those files and folders (400 for a path that leaves the tree or for a bundle,
+    404 for one the commit lacks)."""
     kind = next((kind for kind in FORMATS if requested.endswith(f".{kind}")), None)
     if kind is None:
         raise UnknownArchiveFormat(f"unknown format: {requested}")
@@ -56,7 +60,25 @@ def archive_request(repo: Repo, requested: str) -> Archive:
             commit = git.rev_parse(ref)
     if commit is None:
         raise ArchiveRefNotFound(f"unrecognized repository reference: {ref}")
-    return Archive(commit, kind, ref)
+    return Archive(commit, kind, ref, _checked_paths(git, commit, kind, paths or []))
+
+
+def _checked_paths(git: Git, commit: str, kind: str, paths: list[str]) -> tuple[str, ...]:
+    """The requested paths, each checked to stay inside the tree and to exist at ``commit`` (one ls-tree)."""
+    cleaned = tuple(dict.fromkeys(path.strip("/") for path in paths if path.strip("/")))
+    if not cleaned:
+        return ()
+    if kind == "bundle":
+        raise InvalidArchivePath("a bundle holds the whole history: paths cannot be chosen")
+    for path in cleaned:
+        if path.startswith("-") or any(part in ("", ".", "..") for part in path.split("/")) or "\x00" in path:
+            raise InvalidArchivePath(f"invalid path: {path}")
+    listed = git.run("--literal-pathspecs", "ls-tree", "-z", "--name-only", commit, "--", *cleaned, check=False)
+    found = set(listed.stdout.decode("utf-8", "surrogateescape").split("\x00"))
+    missing = [path for path in cleaned if path not in found]
+    if listed.returncode != 0 or missing:
+        raise ArchivePathNotFound(f"path does not exist: {missing[0] if missing else cleaned[0]}")
+    return cleaned
 
 
 def archive_stream(repo: Repo, archive: Archive) -> Iterator[bytes]:
@@ -66,7 +88,10 @@ def archive_stream(repo: Repo, archive: Archive) -> Iterator[bytes]:
     if archive.type == "bundle":
         return _bundle(repo, archive.commit)
     prefix = Path(repo.git_path).name.removesuffix(".git")
-    return primed(repo.git.stream("archive", f"--format={archive.type}", f"--prefix={prefix}/", archive.commit))
+    args = ["archive", f"--format={archive.type}", f"--prefix={prefix}/", archive.commit]
+    if archive.paths:
+        args = ["--literal-pathspecs", *args, "--", *archive.paths]
+    return primed(repo.git.stream(*args))
 
 
 def _bundle(repo: Repo, commit: str) -> Iterator[bytes]:

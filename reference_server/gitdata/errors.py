@@ -5,10 +5,12 @@ from __future__ import annotations
 from ..errors import BadRequest, Forbidden, NotFound, Unprocessable
 
 __all__ = [
+    "ArchivePathNotFound",
     "ArchiveRefNotFound",
     "BadObject",
     "GitDataNotFound",
     "GitHooksDisabled",
+    "InvalidArchivePath",
     "InvalidRefOrSha",
     "NoSigningKey",
     "UnknownArchiveFormat",
@@ -47,3 +49,11 @@ class NoSigningKey(NotFound):
     """The reference signs no commits, so it has no signing key to publish (Gitea's answer without one)."""
 
     default_message = "no signing key"
+
+
+class InvalidArchivePath(BadRequest):
+    default_message = "invalid path"
+
+
+class ArchivePathNotFound(NotFound):
+    default_message = "path does not exist"

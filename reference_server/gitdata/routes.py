@@ -77,7 +77,7 @@ def repo_get_raw_file(owner: str, repo: str, filepath: str) -> Response:
 def repo_get_archive(owner: str, repo: str, archive: str) -> Response:
     """A zip, tar.gz or bundle of a branch, tag or commit, streamed as git writes it."""
     found = current_repo()
-    wanted = archives.archive_request(found, archive)
+    wanted = archives.archive_request(found, archive, request.args.getlist("path"))
     chunks = archives.archive_stream(found, wanted)
     response = Response(chunks, status=200, content_type="application/octet-stream", direct_passthrough=True)
     name = f"{found.name}-{wanted.archive_name}"
