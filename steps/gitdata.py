@@ -212,6 +212,13 @@ def when_languages(ctx: ScenarioContext, who: str, repo: str) -> None:
         ctx.response = api.languages(ref.owner, ref.name)
 
 
+@when(phrase('"{who}" downloads the archive "{name}" of "{repo}" with only the path "{path}"'))
+def when_archive_path(ctx: ScenarioContext, who: str, name: str, repo: str, path: str) -> None:
+    """``GET .../archive/{archive}?path=``."""
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, GitDataApi).archive(ref.owner, ref.name, name, path)
+
+
 # ---------------------------------------------------------------- Then: trees
 
 
@@ -358,6 +365,14 @@ def then_archive_holds(ctx: ScenarioContext, path: str, repo: str) -> None:
     names = _archive_names(ctx.last_response().content)
     expected = f"{ctx.repo(repo).name.lower()}/{path}"
     assert expected in names, f"{expected!r} is not in the archive: {names[:20]}"
+
+
+@then(phrase('the archive does not hold "{path}"'))
+def then_archive_lacks(ctx: ScenarioContext, path: str) -> None:
+    """No entry of the zip or tar.gz ends with the path."""
+    names = _archive_names(ctx.last_response().content)
+    found = [name for name in names if name.endswith(f"/{path}")]
+    assert not found, f"the archive holds {found}"
 
 
 @then(phrase('the archive is a Git bundle whose branch "bundle" is at the last commit of "{repo}"'))

@@ -39,9 +39,11 @@ class GitDataApi(ApiArea):
         params = {"ref": ref} if ref is not None else None
         return self.http.get(f"{self._repo(owner, repo)}/raw/{quote_path(filepath)}", params=params)
 
-    def archive(self, owner: str, repo: str, archive: str) -> requests.Response:
-        """``GET .../archive/{archive}`` (``<ref>.zip``, ``<ref>.tar.gz``, ``<ref>.bundle``)."""
-        return self.http.get(f"{self._repo(owner, repo)}/archive/{quote_path(archive)}")
+    def archive(self, owner: str, repo: str, archive: str, path: str | None = None) -> requests.Response:
+        """``GET .../archive/{archive}`` (``<ref>.zip``, ``<ref>.tar.gz``, ``<ref>.bundle``), ``path`` to
+        archive only that file or folder."""
+        params = {"path": path} if path is not None else None
+        return self.http.get(f"{self._repo(owner, repo)}/archive/{quote_path(archive)}", params=params)
 
     def languages(self, owner: str, repo: str) -> requests.Response:
         """``GET .../languages`` (bytes per language of the default branch)."""
