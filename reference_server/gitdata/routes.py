@@ -218,8 +218,26 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         returns="note",
         errors=(404, 422),
     ),
-    Endpoint("GET", API + "/signing-key.gpg", "getSigningKey", signing_key, "miscellaneous", PUBLIC, returns=TEXT),
-    Endpoint("GET", API + "/signing-key.pub", "getSigningKeySSH", signing_key, "miscellaneous", PUBLIC, returns=TEXT),
+    Endpoint(
+        "GET",
+        API + "/signing-key.gpg",
+        "getSigningKey",
+        signing_key,
+        "miscellaneous",
+        PUBLIC,
+        returns=TEXT,
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        API + "/signing-key.pub",
+        "getSigningKeySSH",
+        signing_key,
+        "miscellaneous",
+        PUBLIC,
+        returns=TEXT,
+        errors=(404,),
+    ),
     Endpoint(
         "GET",
         REPO + "/signing-key.gpg",
@@ -228,6 +246,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         _READ,
         returns=TEXT,
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -237,6 +256,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         _READ,
         returns=TEXT,
+        errors=(404,),
     ),
     Endpoint(
         "GET",
@@ -246,7 +266,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         _ADMIN,
         returns="[git_hook]",
-        errors=(404,),
+        errors=(403, 404),
     ),
     Endpoint(
         "GET",
@@ -256,7 +276,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "repository",
         _ADMIN,
         returns="git_hook",
-        errors=(404,),
+        errors=(403, 404),
     ),
     Endpoint(
         "PATCH",
@@ -267,7 +287,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         _ADMIN,
         body="EditGitHookOption",
         returns="git_hook",
-        errors=(404,),
+        errors=(403, 404),
     ),
     Endpoint(
         "DELETE",
@@ -278,7 +298,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         _ADMIN,
         status=204,
         returns=EMPTY,
-        errors=(404,),
+        errors=(403, 404),
     ),
     Endpoint(
         "GET",
