@@ -48,6 +48,7 @@ AREAS: tuple[str, ...] = (
     "transfers",
     "api_description",
     "auth",
+    "gitdata",
 )
 
 SOURCES: dict[str, str] = {

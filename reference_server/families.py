@@ -39,6 +39,7 @@ from .feeds import routes as feeds_routes
 from .feeds import store as feeds_store
 from .forks import routes as forks_routes
 from .forks import store as forks_store
+from .gitdata import routes as gitdata_routes
 from .issue_config import routes as issue_config_routes
 from .issues import routes as issues_routes
 from .issues import store as issues_store
@@ -118,6 +119,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("webhooks", webhooks_routes.ENDPOINTS, webhooks_store.SCHEMA, webhooks_routes.register),
     Family("deploy_tokens", deploy_tokens_routes.ENDPOINTS, deploy_tokens_store.SCHEMA, deploy_tokens_routes.register),
     Family("lfs", lfs_routes.ENDPOINTS, lfs_store.SCHEMA, lfs_routes.register),
+    Family("gitdata", gitdata_routes.ENDPOINTS),
     Family("protections", protections_routes.ENDPOINTS, protections_store.SCHEMA, protections_routes.register),
     Family("statuses", statuses_routes.ENDPOINTS, statuses_store.SCHEMA, statuses_routes.register),
     Family("misc", misc_routes.ENDPOINTS, register=misc_routes.register),

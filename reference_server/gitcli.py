@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -180,6 +180,30 @@ class Git:
         if check and completed.returncode != 0:
             raise GitError(args, completed.returncode, completed.stderr.decode("utf-8", "replace"))
         return completed
+
+    def stream(self, *args: str, chunk: int = 65536) -> Generator[bytes, None, None]:
+        """Run ``git --git-dir=<path> <args>`` and yield its standard output in chunks as it comes, so an
+        answer as large as an archive is never held in memory; a failure before any output raises
+        :class:`GitError` at the first ``next``, and the process is ended when the consumer stops early."""
+        command = ["git", f"--git-dir={self.path}", *args]
+        process = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_environment()
+        )
+        assert process.stdout is not None and process.stderr is not None
+        produced = False
+        try:
+            while data := process.stdout.read(chunk):
+                produced = True
+                yield data
+            stderr = process.stderr.read()
+            if process.wait() != 0 and not produced:
+                raise GitError(args, process.returncode, stderr.decode("utf-8", "replace"))
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stdout.close()
+            process.stderr.close()
 
     def _text(self, *args: str, env: Mapping[str, str] | None = None, input_bytes: bytes | None = None) -> str:
         return self.run(*args, env=env, input_bytes=input_bytes).stdout.decode("utf-8", "replace").strip()

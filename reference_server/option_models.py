@@ -43,6 +43,7 @@ MODELS = {
     "CreateBranchProtectionOption": f"{_PROTECTION}, branch_name: str, rule_name: str",
     "CreateBranchRepoOption": "new_branch_name!: str, old_branch_name: str, old_ref_name: str",
     "CreateDeployTokenOption": "title!: str, read_only: bool",
+    "CreateKeyOption": "key!: str, read_only: bool, title!: str",
     "CreateFileOptions": f"{_COMMIT}, content!: str",
     "CreateReleaseOption": (
         "body: str, draft: bool, name: str, prerelease: bool, tag_message: str, tag_name!: str, target_commitish: str"
@@ -96,6 +97,7 @@ MODELS = {
     ),
     "CreateVariableOption": "description: str, value!: str",
     "CreateWikiPageOptions": "content_base64: str, message: str, title: str",
+    "EditGitHookOption": "content: str",
     "EditActionRunnerOption": "disabled!: bool",
     "EditAttachmentOptions": "name: str",
     "EditBranchProtectionOption": _PROTECTION,

@@ -312,3 +312,14 @@ def test_commits_between_and_read_commits_agree_with_git_when_answered_from_memo
     assert remembered == (git.commits_between(base, top), treeops.read_commits(git, [top, base]))
     assert remembered[0] == [top]
     assert git.commits_between(base, base) == []
+
+
+def test_stream_yields_output_in_chunks_and_raises_before_any_output(git: Git) -> None:
+    commit = _commit(git, {"a.txt": b"a" * 5000}, None)
+    chunks = list(git.stream("cat-file", "blob", f"{commit}:a.txt", chunk=1024))
+    assert b"".join(chunks) == b"a" * 5000 and len(chunks) >= 2
+    with pytest.raises(GitError):
+        next(git.stream("cat-file", "blob", "no-such-object"))
+    stopped = git.stream("cat-file", "blob", f"{commit}:a.txt", chunk=10)
+    assert next(stopped) == b"a" * 10
+    stopped.close()  # the process is ended, not left running

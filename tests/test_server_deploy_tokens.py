@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_server_repos import assert_error, create_repo, live_url, make_user, run_git
 
+from reference_server.deploy_tokens.models import verify_token
 from reference_server.events import PushEvent
 
 __all__ = ["live_url"]
@@ -165,3 +167,67 @@ def test_real_git_push_with_a_read_write_token_publishes_a_push_event(
     assert [(e.ref, e.after, e.pusher_id) for e in events] == [("refs/heads/main", head, owner_id)]
     other = run_git("push", "-q", f"http://deploy:{writer}@{host}/olga/other.git", "main", cwd=work)
     assert other.returncode != 0
+
+
+# -- SSH deploy keys (POST /keys), listed with the tokens --------------------------------------------------
+
+
+def _ssh_key(tmp_path: Path, name: str, kind: str = "ed25519", bits: int = 0) -> str:
+    path = tmp_path / name
+    args = ["ssh-keygen", "-q", "-N", "", "-t", kind, "-f", str(path), "-C", f"{name}@example"]
+    if bits:
+        args += ["-b", str(bits)]
+    subprocess.run(args, check=True, capture_output=True)
+    return (tmp_path / f"{name}.pub").read_text()
+
+
+KEYS = keys_url("olga/app")
+
+
+def test_deploy_key_is_parsed_fingerprinted_and_listed_with_tokens(
+    client: FlaskClient, owner: dict[str, str], tmp_path: Path
+) -> None:
+    public = _ssh_key(tmp_path, "k1")
+    expected = subprocess.run(
+        ["ssh-keygen", "-l", "-f", str(tmp_path / "k1.pub")], check=True, capture_output=True, text=True
+    ).stdout.split()[1]
+    created = client.post(f"{KEYS}", headers=owner, json={"title": "ci", "key": public, "read_only": True})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    body = created.get_json()
+    assert body["fingerprint"] == expected
+    assert body["key"] == " ".join(public.split()[:2])
+    assert body["read_only"] is True and body["key_id"] == body["id"]
+    assert "repository" not in body
+    token = client.post(f"{KEYS}/tokens", headers=owner, json={"title": "tok"})
+    assert token.status_code == 201
+    listed = client.get(KEYS, headers=owner).get_json()
+    assert [item["title"] for item in listed] == ["ci", "tok"]
+    fetched = client.get(f"{KEYS}/{body['id']}", headers=owner).get_json()
+    assert fetched["fingerprint"] == expected and fetched["key"] == body["key"]
+    assert client.delete(f"{KEYS}/{body['id']}", headers=owner).status_code == 204
+
+
+def test_deploy_key_refusals(client: FlaskClient, owner: dict[str, str], tmp_path: Path) -> None:
+    public = _ssh_key(tmp_path, "k2")
+    assert client.post(KEYS, headers=owner, json={"title": "one", "key": public}).status_code == 201
+    again = client.post(KEYS, headers=owner, json={"title": "two", "key": public})
+    assert again.status_code == 422
+    assert again.get_json()["message"] == "This key has already been added to this repository"
+    other = _ssh_key(tmp_path, "k3")
+    taken = client.post(KEYS, headers=owner, json={"title": "one", "key": other})
+    assert taken.status_code == 422 and taken.get_json()["message"] == "A key with the same name already exists"
+    garbage = client.post(KEYS, headers=owner, json={"title": "bad", "key": "ssh-ed25519 notbase64!"})
+    assert garbage.status_code == 422 and garbage.get_json()["message"].startswith("Invalid key content")
+    small = _ssh_key(tmp_path, "k4", "rsa", 2048)
+    weak = client.post(KEYS, headers=owner, json={"title": "weak", "key": small})
+    assert weak.status_code == 422
+    assert weak.get_json()["message"] == "Invalid key content: key length is not enough: got 2048, needs 3071"
+    missing = client.post(KEYS, headers=owner, json={"title": "none"})
+    assert missing.status_code == 422
+
+
+def test_a_deploy_key_is_no_password(client: FlaskClient, owner: dict[str, str], tmp_path: Path) -> None:
+    public = _ssh_key(tmp_path, "k5")
+    assert client.post(KEYS, headers=owner, json={"title": "ssh", "key": public}).status_code == 201
+    with client.application.app_context():
+        assert verify_token(public) is None

@@ -212,3 +212,20 @@ def test_media_serves_the_lfs_object_a_pointer_names(app: Flask, client: FlaskCl
     assert elsewhere.status_code == 404 and set(js(elsewhere)) == {"message", "url"}
     assert client.get("/api/v1/repos/lena/media/media/missing.bin", headers=owner).status_code == 404
     assert client.get("/api/v1/repos/lena/media/media/big.bin").status_code == 404
+
+
+def test_raw_serves_the_lfs_object_a_pointer_names(client: FlaskClient, owner: dict[str, str]) -> None:
+    """``/raw`` resolves an LFS pointer to the stored object as Gitea's GetRawFile does (``/media`` too)."""
+    assert upload(client, owner).status_code == 200
+    pointer = f"version https://git-lfs.github.com/spec/v1\noid sha256:{OID}\nsize {len(CONTENT)}\n"
+    unknown = "version https://git-lfs.github.com/spec/v1\noid sha256:" + "b" * 64 + "\nsize 10\n"
+    for path, text in (("big.bin", pointer), ("unknown.bin", unknown)):
+        body = {"content": base64.b64encode(text.encode()).decode(), "message": f"add {path}"}
+        assert client.post(f"/api/v1/repos/lena/media/contents/{path}", headers=owner, json=body).status_code == 201
+    raw = client.get("/api/v1/repos/lena/media/raw/big.bin", headers=owner)
+    assert raw.status_code == 200 and raw.data == CONTENT
+    assert raw.headers["ETag"] == f'"{OID}"' and raw.headers["X-Content-Type-Options"] == "nosniff"
+    ranged = client.get("/api/v1/repos/lena/media/raw/big.bin", headers={**owner, "Range": "bytes=0-9"})
+    assert ranged.status_code == 206 and ranged.data == CONTENT[:10]
+    not_held = client.get("/api/v1/repos/lena/media/raw/unknown.bin", headers=owner)
+    assert not_held.status_code == 200 and not_held.data == unknown.encode()

@@ -33,6 +33,10 @@ class DeployTokensApi(ApiArea):
         """``POST .../keys/tokens`` with any body (for the refusals of bad options)."""
         return self.http.post(f"{self._keys(owner, repo)}/tokens", json=dict(body))
 
+    def create_key(self, owner: str, repo: str, title: str, key: str, *, read_only: bool) -> requests.Response:
+        """``POST .../keys`` (``repoCreateKey``): an SSH deploy key, 201 ``DeployKey`` with its fingerprint."""
+        return self.http.post(self._keys(owner, repo), json={"title": title, "key": key, "read_only": read_only})
+
     def list_keys(self, owner: str, repo: str, **params: int) -> requests.Response:
         """``GET .../keys`` (deploy keys and tokens; ``key_id``, ``page``, ``limit``)."""
         return self.http.get(self._keys(owner, repo), params=params)

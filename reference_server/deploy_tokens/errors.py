@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from ..errors import NotFound, Unprocessable
 
-__all__ = ["DeployKeyNotFound", "DeployKeyTitleTaken", "InvalidDeployTokenOption"]
+__all__ = [
+    "DeployKeyAlreadyAdded",
+    "DeployKeyNotFound",
+    "DeployKeyTitleTaken",
+    "InvalidDeployTokenOption",
+    "InvalidKeyContent",
+]
 
 
 class DeployKeyNotFound(NotFound):
@@ -17,3 +23,11 @@ class DeployKeyTitleTaken(Unprocessable):
 
 class InvalidDeployTokenOption(Unprocessable):
     default_message = "invalid deploy token option"
+
+
+class DeployKeyAlreadyAdded(Unprocessable):
+    default_message = "This key has already been added to this repository"
+
+
+class InvalidKeyContent(Unprocessable):
+    default_message = "Invalid key content"

@@ -25,13 +25,21 @@ from ..rest import Page
 from ..users import models as users
 from ..users.tokens import principal_for_token, token_hash
 from . import store
-from .errors import DeployKeyNotFound, DeployKeyTitleTaken, InvalidDeployTokenOption
+from .errors import (
+    DeployKeyAlreadyAdded,
+    DeployKeyNotFound,
+    DeployKeyTitleTaken,
+    InvalidDeployTokenOption,
+    InvalidKeyContent,
+)
+from .sshkeys import KeyRefusal, parse_public_key
 
 __all__ = [
     "TOKEN_LENGTH",
     "TOKEN_PREFIX",
     "DeployToken",
     "NewDeployToken",
+    "create_key",
     "create_token",
     "delete_token",
     "deploy_principal",
@@ -39,6 +47,7 @@ __all__ = [
     "git_principal_for_token",
     "list_tokens",
     "on_repo_deleted",
+    "prepare_table",
     "regenerate_token",
     "token_by_id",
     "verify_token",
@@ -63,6 +72,15 @@ class DeployToken:
     last_eight: str
     created: int
     updated: int
+    key_content: str = ""
+    """An SSH deploy key's ``<type> <base64>``; empty for a deploy token."""
+    fingerprint: str = ""
+    key_id: int = 0
+
+    @property
+    def is_key(self) -> bool:
+        """Whether the row is an SSH deploy key rather than a deploy token."""
+        return bool(self.key_content)
 
     @classmethod
     def from_row(cls, row: Row) -> DeployToken:
@@ -74,6 +92,9 @@ class DeployToken:
             last_eight=row["token_last_eight"],
             created=row["created"],
             updated=row["updated"],
+            key_content=row["key_content"],
+            fingerprint=row["fingerprint"],
+            key_id=row["key_id"],
         )
 
 
@@ -131,6 +152,39 @@ def create_token(repo: repos.Repo, options: Mapping[str, Any]) -> NewDeployToken
     return NewDeployToken(get_token(repo, token_id), plaintext)
 
 
+def prepare_table() -> None:
+    """Give an existing table the SSH deploy key columns (at start, before any request)."""
+    store.upgrade(forge().db)
+
+
+def create_key(repo: repos.Repo, options: Mapping[str, Any]) -> DeployToken:
+    """A new SSH deploy key of ``repo`` (Gitea's ``AddDeployKey``): 422 for a malformed or refused key
+    (``Invalid key content: ...``), a key already added to this repository, or a title already used in it."""
+    title = _title(options)
+    read_only = _read_only(options)
+    text = options.get("key")
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidDeployTokenOption("[Key]: Required")
+    try:
+        parsed = parse_public_key(text)
+    except KeyRefusal as refusal:
+        raise InvalidKeyContent(f"Invalid key content: {refusal}") from None
+    with forge().db.transaction():
+        if store.key_in_repo(repo.id, parsed.fingerprint):
+            raise DeployKeyAlreadyAdded()
+        if store.title_taken(repo.id, title):
+            raise DeployKeyTitleTaken()
+        key_id = store.insert_key(
+            repo_id=repo.id,
+            title=title,
+            content=parsed.content,
+            fingerprint=parsed.fingerprint,
+            read_only=read_only,
+            now=now_seconds(),
+        )
+    return get_token(repo, key_id)
+
+
 def get_token(repo: repos.Repo, token_id: int) -> DeployToken:
     """The token ``token_id`` of ``repo``; 404 when missing or another repository's."""
     row = store.token_by_id(repo.id, token_id)
@@ -166,7 +220,8 @@ def verify_token(plaintext: str) -> DeployToken | None:
     if not plaintext.startswith(TOKEN_PREFIX) or len(plaintext) > 128:
         return None
     row = store.token_by_hash(token_hash(plaintext))
-    return DeployToken.from_row(row) if row is not None else None
+    found = DeployToken.from_row(row) if row is not None else None
+    return found if found is not None and not found.is_key else None
 
 
 # -- Git and LFS requests ------------------------------------------------------------------------

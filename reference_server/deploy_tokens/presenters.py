@@ -14,17 +14,22 @@ from .models import DeployToken
 __all__ = ["token_to_api"]
 
 
-def token_to_api(token: DeployToken, repo: Repo, plaintext: str = "") -> dict[str, Any]:
-    """Gitea's ``DeployKey`` for a token: ``key`` holds the plaintext only right after creation or regeneration."""
+def token_to_api(
+    token: DeployToken, repo: Repo, plaintext: str = "", *, with_repository: bool = True
+) -> dict[str, Any]:
+    """Gitea's ``DeployKey``: for a token ``key`` holds the plaintext only right after creation or regeneration;
+    for an SSH key it is the public key, with its fingerprint and the id shared by every repository's copy."""
     path = f"{quote(repo.owner_name)}/{quote(repo.name)}"
-    return {
+    body = {
         "id": token.id,
-        "key_id": 0,
-        "key": plaintext,
+        "key_id": token.key_id,
+        "key": token.key_content or plaintext,
         "url": forge().api_url(f"repos/{path}/keys/{token.id}"),
         "title": token.title,
-        "fingerprint": "",
+        "fingerprint": token.fingerprint,
         "created_at": iso(token.created),
         "read_only": token.read_only,
-        "repository": repo_to_api(repo),
     }
+    if with_repository:  # Gitea leaves it out of the answer that adds an SSH key
+        body["repository"] = repo_to_api(repo)
+    return body

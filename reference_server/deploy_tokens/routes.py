@@ -39,6 +39,13 @@ def repo_create_deploy_token(owner: str, repo: str) -> Response:
     return json_response(token_to_api(created.token, found, created.plaintext), status=201)
 
 
+def repo_create_key(owner: str, repo: str) -> Response:
+    """Add an SSH deploy key (listed, read and deleted with the tokens under ``/keys``)."""
+    found = current_repo()
+    created = models.create_key(found, json_body())
+    return json_response(token_to_api(created, found, with_repository=False), status=201)
+
+
 def repo_list_keys(owner: str, repo: str) -> Response:
     """List a repository's deploy keys and tokens (``key_id`` filters by id)."""
     found = current_repo()
@@ -72,7 +79,8 @@ def repo_regenerate_deploy_token(owner: str, repo: str, key_id: str) -> Response
 
 
 def register(app: Flask) -> None:
-    """Drop a deleted repository's tokens."""
+    """Add the SSH key columns to the table; drop a deleted repository's tokens and keys."""
+    models.prepare_table()
     forge().events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
 
 
@@ -86,6 +94,18 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("repository", repo="admin"),
         returns="deploy_key_list",
         errors=(404,),
+    ),
+    Endpoint(
+        "POST",
+        API + "/repos/<owner>/<repo>/keys",
+        "repoCreateKey",
+        repo_create_key,
+        "repository",
+        token("repository", repo="admin"),
+        body="CreateKeyOption",
+        status=201,
+        returns="deploy_key",
+        errors=(404, 422),
     ),
     Endpoint(
         "POST",

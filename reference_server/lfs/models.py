@@ -44,6 +44,7 @@ __all__ = [
     "media_file",
     "object_path",
     "on_repo_deleted",
+    "pointed_object",
     "receive_object",
     "transfer_principal",
     "verify_object",
@@ -291,13 +292,21 @@ def media_file(repo: repos.Repo, filepath: str, ref: str | None) -> tuple[Path |
     raw = repo.git.read_blob(found[1], filepath) if found is not None else None
     if raw is None:
         raise LfsNotFound("file does not exist")
-    pointer = parse_pointer(raw)
     name = filepath.rstrip("/").rsplit("/", 1)[-1]
-    if pointer is not None:
-        linked = store.meta_object(repo.id, pointer[0])
-        if linked is not None and linked["size"] == pointer[1] and forge().blobs.exists(blob_key(pointer[0])):
-            return forge().blobs.path(blob_key(pointer[0])), name
-    return raw, name
+    stored = pointed_object(repo, raw)
+    return (raw if stored is None else stored), name
+
+
+def pointed_object(repo: repos.Repo, raw: bytes) -> Path | None:
+    """The stored LFS object a pointer file's bytes name when ``repo`` holds it with that size, else None
+    (not a pointer, or an object this repository never received): the file is then served as it is."""
+    pointer = parse_pointer(raw)
+    if pointer is None:
+        return None
+    linked = store.meta_object(repo.id, pointer[0])
+    if linked is not None and linked["size"] == pointer[1] and forge().blobs.exists(blob_key(pointer[0])):
+        return forge().blobs.path(blob_key(pointer[0]))
+    return None
 
 
 def verify_object(repo: repos.Repo, body: Mapping[str, Any]) -> None:
