@@ -65,7 +65,7 @@ def test_swagger_lists_the_registered_api_routes(app: Flask, client: FlaskClient
     ]
     assert "/-/reference/clock" not in paths  # reference-only hooks are not part of the forge API
     registered = {
-        re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule[len("/api/v1") :])
+        re.sub(r"<(?:[^:<>]+:)?(\w+)>", r"{\1}", rule.rule[len("/api/v1") :])
         for rule in app.url_map.iter_rules()
         if rule.rule.startswith("/api/v1/") and "/-/" not in rule.rule
     }

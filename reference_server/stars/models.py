@@ -13,6 +13,7 @@ from flask import has_request_context
 
 from ..auth import Principal, optional_principal
 from ..context import forge, now_seconds
+from ..errors import Forbidden
 from ..events import RepoCreatedEvent
 from ..orgs import store as orgs_store
 from ..permissions import permission
@@ -37,7 +38,10 @@ log = logging.getLogger(__name__)
 
 
 def mark(kind: Kind, user_id: int, repo: Repo) -> None:
-    """Star or watch the repository (doing it twice changes nothing)."""
+    """Star or watch the repository (doing it twice changes nothing); the built-in Actions user of a job token
+    has no account to keep a star or a watch (403)."""
+    if user_id <= 0:
+        raise Forbidden(f"the Actions user cannot {'star' if kind == 'star' else 'watch'} repositories")
     with forge().db.transaction():
         store.mark(kind, user_id, repo.id, now_seconds())
 
