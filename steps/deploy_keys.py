@@ -34,6 +34,8 @@ class DeployKeys:
 
     lines: dict[str, str] = field(default_factory=dict)
     blobs: dict[str, bytes] = field(default_factory=dict)
+    ids: dict[str, int] = field(default_factory=dict)
+    """The ids of the keys Given steps added, by title."""
 
     def make(self, fake: SeededData, name: str, kind: str) -> str:
         """A public key line of ``kind`` (``ed25519``, or ``weak rsa`` of 2048 bits) drawn from the seed."""
@@ -73,7 +75,15 @@ def given_key(
 ) -> None:
     """A read-only Ed25519 deploy key added by the repository's owner."""
     _add(ctx, "", repo, title, deploy_keys.make(fake, name, "ed25519"))
-    expect_status(ctx.last_response(), 201, f'adding the deploy key "{title}"')
+    added = expect_status(ctx.last_response(), 201, f'adding the deploy key "{title}"')
+    deploy_keys.ids[title] = int(added["id"])
+
+
+@when(phrase('"{who}" reads the deploy key titled "{title}" of "{repo}"'))
+def when_read_key(ctx: ScenarioContext, deploy_keys: DeployKeys, *, who: str, title: str, repo: str) -> None:
+    """``GET .../keys/{id}`` of a key a Given step added."""
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, DeployTokensApi).get_key(ref.owner, ref.name, deploy_keys.ids[title])
 
 
 @when(phrase('"{who}" adds the "{kind}" public key "{name}" to "{repo}" as a deploy key titled "{title}"'))

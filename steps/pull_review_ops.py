@@ -104,6 +104,26 @@ def when_dismiss(ctx: ScenarioContext, pull_notes: PullNotes, *, who: str, index
     ctx.response = api.dismiss_review(ref.owner, ref.name, index, _review_id(pull_notes), message)
 
 
+@when(phrase('"{who}" undismisses the review on pull request {index:d} of "{repo}"'))
+def when_undismiss(ctx: ScenarioContext, pull_notes: PullNotes, *, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, PullsApi).undismiss_review(ref.owner, ref.name, index, _review_id(pull_notes))
+
+
+@given(phrase('"{who}" resolved the review comment on "{repo}"'))
+def given_resolved(ctx: ScenarioContext, pull_notes: PullNotes, *, who: str, repo: str) -> None:
+    ref = ctx.repo(repo)
+    response = acting(ctx, who, PullsApi).resolve_comment(ref.owner, ref.name, int(pull_notes.comment()["id"]))
+    expect_status(response, 204, "resolve the review comment")
+
+
+@when(phrase('"{who}" unresolves the review comment on "{repo}"'))
+def when_unresolve(ctx: ScenarioContext, pull_notes: PullNotes, *, who: str, repo: str) -> None:
+    ref = ctx.repo(repo)
+    comment_id = int(pull_notes.comment()["id"])
+    ctx.response = acting(ctx, who, PullsApi).resolve_comment(ref.owner, ref.name, comment_id, resolve=False)
+
+
 @when(phrase('"{who}" resolves the review comment on "{repo}"'))
 def when_resolve(ctx: ScenarioContext, pull_notes: PullNotes, who: str, repo: str) -> None:
     ref = ctx.repo(repo)
@@ -155,6 +175,16 @@ def comment_resolved(ctx: ScenarioContext, pull_notes: PullNotes, index: int, re
     )
     resolver = comments[0].get("resolver") or {}
     assert resolver.get("login") == user_name(ctx, who), f"resolver: {resolver!r}"
+
+
+@then(phrase('the review comment on pull request {index:d} of "{repo}" is not resolved'))
+def comment_unresolved(ctx: ScenarioContext, pull_notes: PullNotes, *, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    review_id = _review_id(pull_notes)
+    comments = expect_status(
+        acting(ctx, ADMIN, PullsApi).review_comments(ref.owner, ref.name, index, review_id), 200, "read comments"
+    )
+    assert comments[0].get("resolver") is None, f"still resolved by {comments[0].get('resolver')!r}"
 
 
 @then(phrase('the response lists the users "{users}"'))

@@ -48,3 +48,10 @@ Feature: SSH deploy keys are added to a repository and listed with its keys
     Given a user "bob"
     When "bob" adds the "ed25519" public key "k1" to "dev/app" as a deploy key titled "ci"
     Then the request is refused with status 403
+
+  @gitea
+  Scenario: A deploy key is read back by its id
+    Given the repository "dev/app" has the deploy key "laptop" titled "Laptop"
+    When "dev" reads the deploy key titled "Laptop" of "dev/app"
+    Then the response status is 200
+    And the answer is the read-only deploy key "laptop" titled "Laptop" with its fingerprint

@@ -111,6 +111,22 @@ Feature: Review requests, pending reviews, dismissals and resolved conversations
     And the review comment on pull request 1 of "dev/app" was resolved by "dev"
 
   @gitea
+  Scenario: A dismissed review is undismissed by a repository administrator
+    Given "bob" approved pull request 1 of "dev/app"
+    And "dev" dismissed the review on pull request 1 of "dev/app" saying "Not this way"
+    When "dev" undismisses the review on pull request 1 of "dev/app"
+    Then the response status is 200
+    And the response field "dismissed" is false
+
+  @gitea
+  Scenario: A resolved conversation is reopened by unresolving it
+    Given "bob" reviewed pull request 1 of "dev/app" commenting "Why?" on line 2 of "code.txt"
+    And "dev" resolved the review comment on "dev/app"
+    When "dev" unresolves the review comment on "dev/app"
+    Then the response status is 204
+    And the review comment on pull request 1 of "dev/app" is not resolved
+
+  @gitea
   Scenario: A reader cannot resolve a review conversation
     Given "carol" is a collaborator of "dev/app" with the permission "read"
     And "bob" reviewed pull request 1 of "dev/app" commenting "Why?" on line 2 of "code.txt"
