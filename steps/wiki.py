@@ -13,8 +13,9 @@ from pytest_bdd import given, then, when
 
 from conformance.api.wiki import WikiApi
 from conformance.context import ScenarioContext
-from steps.actors import ADMIN, acting, repo_owner
+from steps.actors import ADMIN, acting, git_credentials, repo_owner
 from steps.common import comma_list, expect_status, response_json
+from steps.git_https import GitWorld
 from steps.parsing import phrase
 
 __all__: list[str] = []
@@ -174,3 +175,13 @@ def then_revisions(ctx: ScenarioContext, docstring: str) -> None:
     expected = [line.strip() for line in docstring.splitlines() if line.strip()]
     assert found == expected, f"the revisions are {found}, expected {expected}"
     assert body["count"] == len(expected), f"count is {body['count']}, expected {len(expected)}"
+
+
+@when(phrase('"{who}" clones the wiki of "{repo}" over HTTPS'))
+def clone_wiki(ctx: ScenarioContext, git_world: GitWorld, who: str, repo: str) -> None:
+    """``git clone <owner>/<repo>.wiki.git`` with the user's account token; the clone is "<repo>.wiki"."""
+    ref = ctx.repo(repo)
+    url = f"{ctx.admin.site_url.rstrip('/')}/{ref.owner}/{ref.name}.wiki.git"
+    path, git_world.result = git_world.client.clone(url, f"wiki-{len(git_world.clones) + 1}", git_credentials(ctx, who))
+    if git_world.result.ok:
+        git_world.clones[f"{repo}.wiki"] = path

@@ -185,3 +185,17 @@ Feature: A repository's wiki keeps one Markdown page per file, written by writer
     When "dev" deletes the wiki page "Home" of "dev/app"
     Then the request is refused with status 423
     And the wiki page "Home" of "dev/app" has the content "home"
+
+  @gitea
+  Scenario: The wiki is cloned over Git smart HTTP like its repository
+    Given the wiki of "dev/app" has the page "Home" with the content "Welcome to the app"
+    When "bob" clones the wiki of "dev/app" over HTTPS
+    Then the clone succeeds
+    And the clone of "dev/app.wiki" has the file "Home.md" with content "Welcome to the app"
+
+  @gitea
+  Scenario: A private repository's wiki is not cloned by someone who cannot read it
+    Given a private repository "dev/secret"
+    And the wiki of "dev/secret" has the page "Home" with the content "Hidden"
+    When "bob" clones the wiki of "dev/secret" over HTTPS
+    Then the clone is refused

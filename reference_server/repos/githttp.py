@@ -11,6 +11,8 @@ import logging
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import BinaryIO
 
 from flask import Response, request
@@ -60,6 +62,36 @@ def _authorize(owner: str, name: str, service: str) -> models.Repo | Response:
     return repo
 
 
+WIKI_SUFFIX = ".wiki"
+"""``<repo>.wiki.git`` names a repository's wiki (no repository may end in ``.wiki``)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a Git request reaches: the repository whose permissions apply, and the Git directory served (the
+    repository's own, or its wiki's)."""
+
+    repo: models.Repo
+    path: Path
+
+    @property
+    def is_wiki(self) -> bool:
+        return self.path != self.repo.git_path
+
+
+def _target(owner: str, name: str, service: str) -> Target | Response:
+    """The repository or wiki a Git request names, when the caller may use ``service`` on it (a wiki with the
+    permissions of its repository; 404 while the wiki has no page yet), else the answer to give."""
+    wiki = name.lower().endswith(WIKI_SUFFIX)
+    found = _authorize(owner, name[: -len(WIKI_SUFFIX)] if wiki else name, service)
+    if isinstance(found, Response):
+        return found
+    if not wiki:
+        return Target(found, found.git_path)
+    path = found.git_path.with_name(found.git_path.name.removesuffix(".git") + ".wiki.git")
+    return Target(found, path) if path.is_dir() else _text(404, "not found")
+
+
 def _spool_body() -> tuple[BinaryIO, int]:
     body = tempfile.TemporaryFile()  # noqa: SIM115 - handed to the backend, closed by the caller
     shutil.copyfileobj(request.stream, body, CHUNK)
@@ -69,7 +101,7 @@ def _spool_body() -> tuple[BinaryIO, int]:
 
 
 def _start(
-    repo: models.Repo,
+    path: Path,
     suffix: str,
     principal: Principal | None,
     body: BinaryIO,
@@ -78,7 +110,7 @@ def _start(
     hook: ReceivePackSettings | None = None,
 ) -> BackendProcess:
     root = forge().config.data_dir / "git"
-    relative = repo.git_path.relative_to(root).as_posix()
+    relative = path.relative_to(root).as_posix()
     cgi = {
         "PATH_INFO": f"/{relative}/{suffix}",
         "REQUEST_METHOD": request.method,
@@ -135,36 +167,32 @@ def info_refs(owner: str, repo: str) -> Response:
     service = request.args.get("service", "")
     if service not in SERVICES:
         return _text(403, "only the smart HTTP protocol is served: give ?service=git-upload-pack or git-receive-pack")
-    found = _authorize(owner, repo, service)
+    found = _target(owner, repo, service)
     if isinstance(found, Response):
         return found
     body = tempfile.TemporaryFile()  # noqa: SIM115 - closed when the answer has been streamed
-    return _streamed(_start(found, "info/refs", optional_principal(), body, 0), body)
+    return _streamed(_start(found.path, "info/refs", optional_principal(), body, 0), body)
 
 
 def service_rpc(owner: str, repo: str, service: str) -> Response:
     """Run ``git-upload-pack`` (streamed back) or ``git-receive-pack`` (then announce the moved refs)."""
-    found = _authorize(owner, repo, service)
-    if isinstance(found, Response):
-        return found
+    target = _target(owner, repo, service)
+    if isinstance(target, Response):
+        return target
     principal = optional_principal()
     body, size = _spool_body()
     if not SERVICES[service]:
-        return _streamed(_start(found, service, principal, body, size), body)
+        return _streamed(_start(target.path, service, principal, body, size), body)
     assert principal is not None  # _authorize challenges anonymous pushes
+    if target.is_wiki:  # a wiki has no protections, hooks or push events of its repository
+        with models.repo_lock(target.repo):
+            status, headers, output = _run_to_end(_start(target.path, service, principal, body, size), body)
+        return _answer(status, headers, output)
+    found = target.repo
     with models.repo_lock(found):
         before = found.git.ref_commits()
-        backend = _start(found, service, principal, body, size, hook=receive_pack_settings(found, principal))
-        try:
-            status, headers = _cgi_headers(backend)
-            assert backend.process.stdout is not None
-            output = backend.process.stdout.read()
-            backend.process.wait()
-            if backend.process.returncode != 0:
-                log.warning("git receive-pack into %s failed: %s", found.full_name, backend.error_text())
-        finally:
-            backend.close()
-            body.close()
+        backend = _start(found.git_path, service, principal, body, size, hook=receive_pack_settings(found, principal))
+        status, headers, output = _run_to_end(backend, body)
         after = found.git.ref_commits()
         moved = sorted(ref for ref in before.keys() | after.keys() if before.get(ref) != after.get(ref))
         if moved:
@@ -173,6 +201,25 @@ def service_rpc(owner: str, repo: str, service: str) -> Response:
         forge().events.publish(
             PushEvent(found.id, ref, before.get(ref, ZERO_SHA), after.get(ref, ZERO_SHA), principal.user_id)
         )
+    return _answer(status, headers, output)
+
+
+def _run_to_end(backend: BackendProcess, body: BinaryIO) -> tuple[int, list[tuple[str, str]], bytes]:
+    """Run a receive-pack to its end (inside the caller's lock); its status, headers and whole output."""
+    try:
+        status, headers = _cgi_headers(backend)
+        assert backend.process.stdout is not None
+        output = backend.process.stdout.read()
+        backend.process.wait()
+        if backend.process.returncode != 0:
+            log.warning("git receive-pack failed: %s", backend.error_text())
+    finally:
+        backend.close()
+        body.close()
+    return status, headers, output
+
+
+def _answer(status: int, headers: list[tuple[str, str]], output: bytes) -> Response:
     response = Response(output, status=status)
     for header, value in headers:
         response.headers[header] = value

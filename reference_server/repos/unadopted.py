@@ -48,6 +48,8 @@ def unadopted_names(pattern: str = "") -> list[str]:
             continue
         for repo_dir in sorted(owner_dir.glob("*" + GIT_SUFFIX)):
             name = repo_dir.name.removesuffix(GIT_SUFFIX)
+            if name.lower().endswith(".wiki"):
+                continue  # a wiki is its repository's, never a repository of its own
             if (
                 repo_dir.is_dir()
                 and store.repo_by_name(account.name, name) is None
