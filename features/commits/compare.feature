@@ -18,6 +18,14 @@ Feature: Comparing two branches or commits
     And the comparison counts 2 commits
     And the response lists the commits made on "feature" of "alice/demo", newest first
 
+  @gitea
+  Scenario: The compared commits name the files they changed
+    The files come from the scenario's own commits, not from the forge: a comparison whose commits list no
+    (or other) files fails here.
+    When "alice" compares "main...feature" in "alice/demo"
+    Then the response status is 200
+    And the compared commits changed exactly the files "feature-1.txt, feature-2.txt"
+
   @spec @clause_S4_3_compare
   Scenario: Two dots compare the same commits
     When "alice" compares "main..feature" in "alice/demo"

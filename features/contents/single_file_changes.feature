@@ -16,6 +16,13 @@ Feature: Single files are created, read, updated and deleted through the content
     And the response holds the file "notes/todo.txt" with content "first"
 
   @gitea
+  Scenario: The sha of a file read is Git's own blob hash of its content
+    The expected sha is computed here as Git computes it (git hash-object), not taken from the forge.
+    When "alice" reads the file "notes/todo.txt" of "alice/demo"
+    Then the response status is 200
+    And the response field "sha" is the Git blob hash of "first"
+
+  @gitea
   Scenario: Creating a file commits it on top of the branch head
     When "alice" creates the file "notes/done.txt" in "alice/demo" with content "shipped"
     Then the response status is 201

@@ -11,6 +11,7 @@ from ..context import forge
 from ..permissions import permission
 from ..protections import guard
 from ..protections import models as protections
+from ..protections.merging import can_merge
 from ..protections.rules import first_matching_rule
 from ..repos import models as repos
 from ..repos.contents import NOT_SIGNED
@@ -27,7 +28,8 @@ def _person(name: str, email: str) -> dict[str, str]:
 
 def _protection_fields(repo: repos.Repo, name: str, principal: Principal | None, can_write: bool) -> dict[str, Any]:
     """What the branch's effective protection rule (the first matching one by priority) says, as Gitea
-    shows it on a ``Branch``; a caller may push only when the rule lets them."""
+    shows it on a ``Branch``; a caller may push only when the rule lets them, and merge into it only when its
+    merge allow-list (if on) names them."""
     rule = first_matching_rule(protections.branch_rules(repo.id), name)
     if rule is None:
         return {
@@ -48,7 +50,7 @@ def _protection_fields(repo: repos.Repo, name: str, principal: Principal | None,
         "enable_status_check": bool(settings.get("enable_status_check", False)),
         "status_check_contexts": list(settings.get("status_check_contexts", [])),
         "user_can_push": can_push,
-        "user_can_merge": can_write,
+        "user_can_merge": principal is not None and can_merge(stored, principal.user_id, can_write=can_write),
         "effective_branch_protection_name": rule.rule_name,
     }
 
