@@ -276,3 +276,11 @@ def update_comment_content(comment_id: int, content: str, now: int) -> None:
 
 def delete_comment(comment_id: int) -> None:
     forge().db.execute("DELETE FROM comment WHERE id = ?", (comment_id,))
+
+
+def count_open(repo_id: int, *, pulls: bool) -> int:
+    """The repository's open issues (or open pull requests), Gitea's ``NumOpenIssues``/``NumOpenPulls``."""
+    value = forge().db.scalar(
+        "SELECT COUNT(*) FROM issue WHERE repo_id = ? AND is_pull = ? AND is_closed = 0", (repo_id, int(pulls))
+    )
+    return value if isinstance(value, int) else 0

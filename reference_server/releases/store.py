@@ -157,3 +157,9 @@ def attachment_uuids_of_repo(repo_id: int) -> list[str]:
 def delete_repo_rows(repo_id: int) -> None:
     forge().db.execute("DELETE FROM release_attachment WHERE repo_id = ?", (repo_id,))
     forge().db.execute("DELETE FROM release WHERE repo_id = ?", (repo_id,))
+
+
+def count_published(repo_id: int) -> int:
+    """The repository's releases that are not drafts, Gitea's ``NumReleases``."""
+    value = forge().db.scalar("SELECT COUNT(*) FROM release WHERE repo_id = ? AND is_draft = 0", (repo_id,))
+    return value if isinstance(value, int) else 0

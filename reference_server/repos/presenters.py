@@ -11,8 +11,10 @@ from flask import has_request_context
 from ..auth import Principal, optional_principal
 from ..avatars.models import repo_avatar_url
 from ..context import forge
+from ..issues import store as issues_store
 from ..licenses.models import repo_licenses
 from ..permissions import permission
+from ..releases import store as releases_store
 from ..repo_transfers.presenters import repo_transfer_to_api
 from ..stars.store import count_of_repo
 from ..timefmt import iso, iso_or_zero
@@ -72,9 +74,9 @@ def repo_to_api(repo: Repo, viewer: Principal | None = None, *, as_parent: bool 
         "stars_count": count_of_repo("star", repo.id),
         "forks_count": store.count_forks(repo.id),
         "watchers_count": count_of_repo("watch", repo.id),
-        "open_issues_count": 0,
-        "open_pr_counter": 0,
-        "release_counter": 0,
+        "open_issues_count": issues_store.count_open(repo.id, pulls=False),
+        "open_pr_counter": issues_store.count_open(repo.id, pulls=True),
+        "release_counter": releases_store.count_published(repo.id),
         "default_branch": repo.default_branch,
         "archived": repo.archived,
         "created_at": iso(repo.created),
