@@ -8,12 +8,11 @@ from ..access import ADMIN, token
 from ..auth import check_scope, current_principal, optional_principal
 from ..endpoints import EMPTY, Endpoint
 from ..permissions import current_org, current_user, is_org_member
-from ..repos.presenters import repo_to_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from ..users.errors import UserNotFound
 from ..users.presenters import user_to_api
-from . import admin_accounts, listing, models, rename, store, teams
+from . import admin_accounts, listing, models, rename, store, team_routes, teams
 from .presenters import org_to_api, team_to_api
 
 __all__ = ["ENDPOINTS", "register"]
@@ -130,94 +129,6 @@ def org_conceal_member(org: str, username: str) -> Response:
     return _set_public(org, username, False)
 
 
-# -- teams ---------------------------------------------------------------------------------------
-
-
-def org_list_teams(org: str) -> Response:
-    """An organization's teams (members of the organization)."""
-    page = page_params()
-    found_teams, total = teams.list_teams(current_org(), page.limit, page.offset)
-    return paged_response([team_to_api(team, with_org=False) for team in found_teams], page, total)
-
-
-def org_create_team(org: str) -> Response:
-    """Create a team (owner or site admin)."""
-    team = teams.create_team(current_org(), json_body())
-    return json_response(team_to_api(team, with_org=True), status=201)
-
-
-def org_get_team(id: int) -> Response:
-    """A team (its members, the organization's owners, site admins)."""
-    team = teams.get_team_for(id, current_principal())
-    return json_response(team_to_api(team, with_org=True))
-
-
-def org_edit_team(id: int) -> Response:
-    """Edit a team (owner or site admin)."""
-    team = teams.get_team_for(id, current_principal(), owner=True)
-    return json_response(team_to_api(teams.edit_team(team, json_body()), with_org=False))
-
-
-def org_delete_team(id: int) -> Response:
-    """Delete a team other than Owners (owner or site admin)."""
-    teams.delete_team(teams.get_team_for(id, current_principal(), owner=True))
-    return empty()
-
-
-def org_list_team_members(id: int) -> Response:
-    """A team's members."""
-    team = teams.get_team_for(id, current_principal())
-    page = page_params()
-    members, total = teams.list_team_members(team, page.limit, page.offset)
-    return paged_response([user_to_api(member) for member in members], page, total)
-
-
-def org_list_team_member(id: int, username: str) -> Response:
-    """One member of a team."""
-    team = teams.get_team_for(id, current_principal())
-    return json_response(user_to_api(teams.team_member(team, username)))
-
-
-def org_add_team_member(id: int, username: str) -> Response:
-    """Add a user to a team (owner or site admin)."""
-    teams.add_member(teams.get_team_for(id, current_principal(), owner=True), username)
-    return empty()
-
-
-def org_remove_team_member(id: int, username: str) -> Response:
-    """Remove a user from a team (owner or site admin)."""
-    teams.remove_member(teams.get_team_for(id, current_principal(), owner=True), username)
-    return empty()
-
-
-def org_list_team_repos(id: int) -> Response:
-    """A team's repositories."""
-    team = teams.get_team_for(id, current_principal())
-    page = page_params()
-    found, total = teams.list_team_repos(team, page.limit, page.offset)
-    return paged_response([repo_to_api(repo) for repo in found], page, total)
-
-
-def org_list_team_repo(id: int, org: str, repo: str) -> Response:
-    """One repository of a team."""
-    team = teams.get_team_for(id, current_principal())
-    return json_response(repo_to_api(teams.team_repo(team, repo)))
-
-
-def org_add_team_repository(id: int, org: str, repo: str) -> Response:
-    """Give a team a repository of its organization (admin of the repository)."""
-    principal = current_principal()
-    teams.add_repo(teams.get_team_for(id, principal), repo, principal)
-    return empty()
-
-
-def org_remove_team_repository(id: int, org: str, repo: str) -> Response:
-    """Take a repository from a team (admin of the repository); the repository itself stays."""
-    principal = current_principal()
-    teams.remove_repo(teams.get_team_for(id, principal), repo, principal)
-    return empty()
-
-
 # -- the caller's and a user's organizations and teams -------------------------------------------
 
 
@@ -288,6 +199,7 @@ def register(app: Flask) -> None:
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
+    *team_routes.ENDPOINTS,
     *admin_accounts.ENDPOINTS,
     *listing.ENDPOINTS,
     Endpoint(
@@ -427,144 +339,6 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         org_conceal_member,
         "organization",
         token("organization", org="member"),
-        status=204,
-        returns=EMPTY,
-        errors=(403, 404),
-    ),
-    Endpoint(
-        "GET",
-        API + "/orgs/<org>/teams",
-        "orgListTeams",
-        org_list_teams,
-        "organization",
-        token("organization", org="member"),
-        returns="[team]",
-        errors=(404,),
-    ),
-    Endpoint(
-        "POST",
-        API + "/orgs/<org>/teams",
-        "orgCreateTeam",
-        org_create_team,
-        "organization",
-        token("organization", org="owner"),
-        body="CreateTeamOption",
-        status=201,
-        returns="team",
-        errors=(404, 422),
-    ),
-    Endpoint(
-        "GET",
-        API + "/teams/<int:id>",
-        "orgGetTeam",
-        org_get_team,
-        "miscellaneous",
-        token("organization"),
-        returns="team",
-        errors=(404,),
-    ),
-    Endpoint(
-        "PATCH",
-        API + "/teams/<int:id>",
-        "orgEditTeam",
-        org_edit_team,
-        "miscellaneous",
-        token("organization"),
-        body="EditTeamOption",
-        returns="team",
-        errors=(404,),
-    ),
-    Endpoint(
-        "DELETE",
-        API + "/teams/<int:id>",
-        "orgDeleteTeam",
-        org_delete_team,
-        "miscellaneous",
-        token("organization"),
-        status=204,
-        returns=EMPTY,
-        errors=(404,),
-    ),
-    Endpoint(
-        "GET",
-        API + "/teams/<int:id>/members",
-        "orgListTeamMembers",
-        org_list_team_members,
-        "miscellaneous",
-        token("organization"),
-        returns="[user]",
-        errors=(404,),
-    ),
-    Endpoint(
-        "GET",
-        API + "/teams/<int:id>/members/<username>",
-        "orgListTeamMember",
-        org_list_team_member,
-        "miscellaneous",
-        token("organization"),
-        returns="user",
-        errors=(404,),
-    ),
-    Endpoint(
-        "PUT",
-        API + "/teams/<int:id>/members/<username>",
-        "orgAddTeamMember",
-        org_add_team_member,
-        "miscellaneous",
-        token("organization"),
-        status=204,
-        returns=EMPTY,
-        errors=(403, 404),
-    ),
-    Endpoint(
-        "DELETE",
-        API + "/teams/<int:id>/members/<username>",
-        "orgRemoveTeamMember",
-        org_remove_team_member,
-        "miscellaneous",
-        token("organization"),
-        status=204,
-        returns=EMPTY,
-        errors=(404,),
-    ),
-    Endpoint(
-        "GET",
-        API + "/teams/<int:id>/repos",
-        "orgListTeamRepos",
-        org_list_team_repos,
-        "miscellaneous",
-        token("organization"),
-        returns="[repository]",
-        errors=(404,),
-    ),
-    Endpoint(
-        "GET",
-        API + "/teams/<int:id>/repos/<org>/<repo>",
-        "orgListTeamRepo",
-        org_list_team_repo,
-        "miscellaneous",
-        token("organization"),
-        returns="repository",
-        errors=(404,),
-    ),
-    Endpoint(
-        "PUT",
-        API + "/teams/<int:id>/repos/<org>/<repo>",
-        "orgAddTeamRepository",
-        org_add_team_repository,
-        "miscellaneous",
-        token("organization"),
-        status=204,
-        returns=EMPTY,
-        errors=(403, 404),
-    ),
-    Endpoint(
-        "DELETE",
-        API + "/teams/<int:id>/repos/<org>/<repo>",
-        "orgRemoveTeamRepository",
-        org_remove_team_repository,
-        "miscellaneous",
-        token("organization"),
         status=204,
         returns=EMPTY,
         errors=(403, 404),
