@@ -57,9 +57,9 @@ def _on_push(event: PushEvent) -> None:
     """A push (or a commit made through the API) queues a sync of the mirrors marked sync_on_commit."""
     mirror_ids = models.commit_synced_mirrors(event.repo_id)
     if mirror_ids:
-        worker = current_app.extensions[EXTENSION]
+        worker: MirrorSyncWorker = current_app.extensions[EXTENSION]
         for mirror_id in mirror_ids:
-            worker.submit(event.repo_id, mirror_id)
+            worker.submit((event.repo_id, mirror_id))
 
 
 def register(app: Flask) -> None:

@@ -12,8 +12,6 @@ import hashlib
 import hmac
 import json
 import logging
-import queue
-import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -25,6 +23,7 @@ from flask import Flask, Response, current_app, g, has_app_context, has_request_
 
 from ..context import forge, now_seconds
 from ..outgoing import checked_session
+from ..workers import IdleWorker
 from . import store
 from .models import Hook
 
@@ -114,51 +113,15 @@ def _body(delivery: Delivery) -> bytes:
     return b"payload=" + quote(delivery.payload.decode(), safe="").encode()
 
 
-class DeliveryWorker:
-    """A queue and one thread that sends deliveries in order; the thread ends when idle and restarts on demand."""
+class DeliveryWorker(IdleWorker[Delivery]):
+    """Sends deliveries in order on one background thread (``workers.IdleWorker``)."""
 
     def __init__(self, app: Flask, *, timeout: float = DELIVERY_TIMEOUT_SECONDS, idle: float = IDLE_SECONDS) -> None:
+        super().__init__(self._deliver, name="webhook-delivery", what="a webhook delivery", idle=idle)
         self._app = app
         self._timeout = timeout
-        self._idle = idle
-        self._queue: queue.Queue[Delivery] = queue.Queue()
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
         services = app.extensions["forge"]
         self._session = checked_session(services.webhook_hosts, services.resolver)
-
-    def submit(self, delivery: Delivery) -> None:
-        self._queue.put(delivery)
-        with self._lock:
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="webhook-delivery", daemon=True)
-                self._thread.start()
-
-    def wait_idle(self, timeout: float) -> bool:
-        """Whether every submitted delivery was attempted within ``timeout`` seconds (for tests and shutdown)."""
-        deadline = time.monotonic() + timeout
-        while self._queue.unfinished_tasks:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.02)
-        return True
-
-    def _run(self) -> None:
-        while True:
-            try:
-                delivery = self._queue.get(timeout=self._idle)
-            except queue.Empty:
-                with self._lock:
-                    if self._queue.empty():
-                        self._thread = None
-                        return
-                continue
-            try:
-                self._deliver(delivery)
-            except Exception:
-                log.exception("webhooks: delivery to hook %s failed unexpectedly", delivery.hook_id)
-            finally:
-                self._queue.task_done()
 
     def _deliver(self, delivery: Delivery) -> None:
         delivery_id = str(uuid.uuid4())
