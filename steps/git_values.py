@@ -8,7 +8,7 @@ import hashlib
 from pytest_bdd import then
 
 from conformance.context import ScenarioContext
-from steps.common import comma_list, response_json
+from steps.common import comma_list, field_value, response_json
 from steps.parsing import phrase
 
 
@@ -19,10 +19,7 @@ def git_blob_sha(content: bytes) -> str:
 
 @then(phrase('the response field "{path}" is the Git blob hash of "{content}"'))
 def field_is_blob_hash(ctx: ScenarioContext, path: str, content: str) -> None:
-    body = response_json(ctx)
-    found = body
-    for part in path.split("."):
-        found = found[part]
+    found = field_value(response_json(ctx), path)
     expected = git_blob_sha(content.encode("utf-8"))
     assert found == expected, f'{path} is {found!r}, but Git hashes "{content}" to {expected}'
 

@@ -8,14 +8,13 @@ view's needs, or whose view checks nothing itself, shows here, route by route.
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
-from test_security_routes import fill, methods_of
+from test_security_routes import _basic, fill, methods_of
 from werkzeug.routing import Rule as UrlRule
 
 from reference_server import Config, create_app
@@ -64,20 +63,16 @@ class World:
 
     def call(self, method: str, path: str, who: str, *, basic: bool = False) -> tuple[int, str]:
         """The answer to ``who`` calling, with its token or (``basic``) its password."""
-        auth = _basic(*self.logins[who]) if basic else f"token {self.tokens[who]}"
-        answer = self.client.open(path, method=method, headers={"Authorization": auth})
+        headers = _basic(*self.logins[who]) if basic else {"Authorization": f"token {self.tokens[who]}"}
+        answer = self.client.open(path, method=method, headers=headers)
         return _passed(answer.status_code), answer.get_data(as_text=True)
-
-
-def _basic(name: str, password: str) -> str:
-    return "Basic " + base64.b64encode(f"{name}:{password}".encode()).decode()
 
 
 def _signed_up(client: FlaskClient, admin: dict[str, str], name: str, visibility: str = "public") -> str:
     """A new account with a token of every scope."""
     body = {"username": name, "email": f"{name}@example.com", "password": PASSWORD, "visibility": visibility}
     assert client.post("/api/v1/admin/users", headers=admin, json=body).status_code == 201
-    basic = {"Authorization": _basic(name, PASSWORD)}
+    basic = _basic(name, PASSWORD)
     made = client.post(f"/api/v1/users/{name}/tokens", headers=basic, json={"name": "all", "scopes": ["all"]})
     assert made.status_code == 201, made.get_data(as_text=True)
     return str(made.get_json()["sha1"])
