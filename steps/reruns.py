@@ -7,8 +7,12 @@ Gitea 1.27 shows a blocked job as ``waiting`` or ``pending``: features write ``b
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+import requests
 from pytest_bdd import given, then, when
 
 from conformance.api.actions import ActionsApi
@@ -23,6 +27,18 @@ from steps.parsing import phrase
 __all__: list[str] = []
 
 BLOCKED = ("waiting", "pending")
+
+
+@dataclass
+class RerunNotes:
+    """The answers of reruns sent together (the scenario's last response is only one of them)."""
+
+    together: list[requests.Response] = field(default_factory=list)
+
+
+@pytest.fixture
+def rerun_notes() -> RerunNotes:
+    return RerunNotes()
 
 
 def _results(text: str) -> dict[str, str]:
@@ -96,6 +112,17 @@ def when_rerun(ci_world: CiWorld, who: str, file_name: str) -> None:
     ctx.response = acting(ctx, who, RerunsApi).rerun(repo.owner, repo.name, _run_id(ci_world, file_name))
 
 
+@when(phrase('"{who}" sends {count:d} reruns of the run of "{file_name}" at once'))
+def when_reruns_together(ci_world: CiWorld, rerun_notes: RerunNotes, who: str, count: int, file_name: str) -> None:
+    """The reruns leave together from a thread each, so a forge must settle which one opens the attempt."""
+    repo = ci_world.repository()
+    run_id = _run_id(ci_world, file_name)
+    api = acting(ci_world.ctx, who, RerunsApi)
+    with ThreadPoolExecutor(count) as pool:
+        rerun_notes.together = list(pool.map(lambda _: api.rerun(repo.owner, repo.name, run_id), range(count)))
+    ci_world.ctx.response = rerun_notes.together[-1]
+
+
 @when(phrase('"{who}" reruns the failed jobs of the run of "{file_name}"'))
 def when_rerun_failed(ci_world: CiWorld, who: str, file_name: str) -> None:
     repo = ci_world.repository()
@@ -161,6 +188,16 @@ def then_listed_job_states(ctx: ScenarioContext, states: str) -> None:
     expected = _results(states)
     assert found == expected, f"the listed jobs are {found}, expected {expected}"
     assert body.get("total_count") == len(expected), f"total_count is {body.get('total_count')}"
+
+
+@then(phrase("one of the reruns sent at once is accepted and the others are refused with 409 or 400"))
+def then_one_rerun_won(rerun_notes: RerunNotes) -> None:
+    """Gitea answers 409 to a rerun whose attempt another one opened first, 400 to one that arrives once the
+    run is running again; either way exactly one is accepted."""
+    statuses = sorted(response.status_code for response in rerun_notes.together)
+    assert statuses.count(201) == 1, f"the reruns sent at once were answered {statuses}"
+    refused = [status for status in statuses if status != 201]
+    assert all(status in (400, 409) for status in refused), f"the refused reruns were answered {refused}"
 
 
 @then(phrase('the run of "{file_name}" is in attempt {attempt:d}'))

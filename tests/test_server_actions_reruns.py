@@ -3,8 +3,15 @@ is running, the answers of earlier attempts, and the runs of one workflow."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
 from forge_proto import runner_pb2
 from test_server_actions_support import SIMPLE_WORKFLOW, RunnerIdentity, World, world
+
+from reference_server.actions import reruns
+from reference_server.actions.models import Job
 
 __all__ = ["world"]
 
@@ -118,3 +125,28 @@ def test_a_disabled_workflow_is_not_rerun(world: World) -> None:
     answer = world.api("POST", f"repos/alice/app/actions/runs/{run_id}/rerun", "alice")
     assert answer.status_code == 400 and answer.get_json()["message"] == "workflow chain.yml is disabled"
     assert world.runs("alice", "app")[0]["run_attempt"] == 1
+
+
+def test_two_reruns_racing_open_one_attempt_and_the_loser_gets_409(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both reruns see attempt 1 before either opens attempt 2 (a barrier holds them there); the one that
+    commits second finds the attempt taken and answers Gitea's 409, opening nothing."""
+    run_id, _ = _finished_chain(world, {})
+    both_observed = threading.Barrier(2, timeout=10)
+    real_jobs_of_run = reruns.jobs_of_run  # type: ignore[attr-defined]
+
+    def jobs_after_both_observed(run: int) -> list[Job]:
+        both_observed.wait()
+        return real_jobs_of_run(run)
+
+    monkeypatch.setattr(reruns, "jobs_of_run", jobs_after_both_observed)
+    url = f"/api/v1/repos/alice/app/actions/runs/{run_id}/rerun"
+    headers = world.user("alice")
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda _: world.app.test_client().post(url, headers=headers), range(2)))
+    statuses = sorted(answer.status_code for answer in answers)
+    assert statuses == [201, 409]
+    refused = next(answer for answer in answers if answer.status_code == 409)
+    assert refused.get_json()["message"] == f"workflow run attempt 2 for run {run_id} already exists"
+    assert world.runs("alice", "app")[0]["run_attempt"] == 2

@@ -4,7 +4,8 @@ Feature: A finished run is rerun, whole, its failed jobs or one job with what ne
   .../rerun-failed-jobs the failed and cancelled ones (201, 400 when there are none) and
   .../jobs/{job_id}/rerun one job (201 with the job, 404 for a job not of the run). Every job that needs
   a rerun job reruns too and waits blocked behind it; the other jobs keep their results; rerun jobs are
-  handed to runners again. A run that is not done is refused with 400. Each rerun opens the next
+  handed to runners again. A run that is not done is refused with 400, and a rerun whose attempt another
+  rerun opened first with 409. Each rerun opens the next
   attempt: run_attempt counts them, previous_attempt_url names the one before, and GET
   .../attempts/{attempt} and .../attempts/{attempt}/jobs answer an earlier attempt as it ended
   (services/actions/rerun.go, routers/api/v1/repo/action.go of Gitea 1.27).
@@ -37,6 +38,13 @@ Feature: A finished run is rerun, whole, its failed jobs or one job with what ne
     Then the response status is 201
     And the response field "run_attempt" is 2
     And the jobs of the run of "pipeline.yml" are "build: queued, test: blocked, lint: queued"
+    And the run of "pipeline.yml" is in attempt 2
+
+  @gitea
+  Scenario: Reruns sent at once open one attempt; the others are refused
+    Given the mock runner has run the jobs of "pipeline.yml" with the results "lint: failure"
+    When "dev" sends 3 reruns of the run of "pipeline.yml" at once
+    Then one of the reruns sent at once is accepted and the others are refused with 409 or 400
     And the run of "pipeline.yml" is in attempt 2
 
   @gitea

@@ -18,7 +18,7 @@ from ..access import token
 from ..auth import current_principal
 from ..context import forge, now_seconds
 from ..endpoints import API, EMPTY, Endpoint
-from ..errors import BadRequest, NotFound
+from ..errors import BadRequest, Conflict, NotFound
 from ..permissions import current_repo
 from ..repos.models import Repo
 from ..rest import empty, json_response, page_params, paged_response
@@ -35,6 +35,10 @@ RUN = API + "/repos/<owner>/<repo>/actions/runs/<run_id>"
 
 class AttemptNotFound(NotFound):
     default_message = "workflow run attempt not found"
+
+
+class AttemptExists(Conflict):
+    """Another rerun opened the attempt this one meant to open (Gitea's ErrAlreadyExist: 409)."""
 
 
 def _rerun_set(jobs: list[Job], targets: list[Job]) -> set[int]:
@@ -65,11 +69,14 @@ def rerun(run: Run, repo: Repo, targets: list[Job] | None, doer_id: int) -> int:
         raise RunNotDone()
     if run.workflow_id in store.disabled_workflows(repo.id):
         raise BadRequest(f"workflow {run.workflow_id} is disabled")
+    observed = attempts.current_attempt(run.id)
     jobs = jobs_of_run(run.id)
     chosen = _rerun_set(jobs, jobs if targets is None else targets)
     rerun_keys = {job.job_key for job in jobs if job.id in chosen}
     now = now_seconds()
     with forge().db.transaction():
+        if attempts.current_attempt(run.id) != observed:  # a concurrent rerun committed first
+            raise AttemptExists(f"workflow run attempt {observed + 1} for run {run.id} already exists")
         attempt = attempts.record_rerun(run.id, run.trigger_user_id, _snapshot(run, repo, jobs), doer_id, now)
         store.update_run_state(run.id, int(Status.WAITING), 0, 0, now)
         for job in jobs:
