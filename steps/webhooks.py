@@ -304,6 +304,18 @@ def then_actions(hook_notes: HookNotes, webhook_receiver: WebhookReceiver, event
     assert order == expected, f'"{event}" actions arrived in the order {first_seen}'
 
 
+@then(phrase('the webhook receives "{event}" deliveries with the actions "{actions}" and no other'))
+def then_only_actions(hook_notes: HookNotes, webhook_receiver: WebhookReceiver, event: str, actions: str) -> None:
+    """Exactly these deliveries of ``event``, in this order: waiting for each shows the earlier ones arrived
+    (a forge's queue sends one hook's deliveries in order), so an extra one would already be there."""
+    hook = hook_notes.hook()
+    expected = [action.strip() for action in actions.split(",")]
+    for action in expected:
+        _wait_delivery(webhook_receiver, hook, event, action)
+    arrived = [request.action for request in _deliveries(webhook_receiver, hook, event)]
+    assert arrived == expected, f'the "{event}" deliveries were {arrived}, expected {expected}'
+
+
 @then(phrase('every "{event}" delivery is signed with the secret "{secret}"'))
 def then_signed(hook_notes: HookNotes, webhook_receiver: WebhookReceiver, event: str, secret: str) -> None:
     """``X-Hub-Signature-256`` is ``sha256=`` and ``X-Gitea-Signature`` the hex HMAC-SHA256 of the payload."""

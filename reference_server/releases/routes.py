@@ -15,7 +15,7 @@ from ..filenames import content_disposition
 from ..permissions import current_repo, permission, require_repo
 from ..repos import models as repos
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
-from . import models, tags
+from . import hooks, models, tags
 from .errors import AttachmentNotFound
 from .presenters import annotated_tag_to_api, attachment_to_api, release_to_api, tag_to_api
 
@@ -41,6 +41,12 @@ def _optional_bool(name: str) -> bool | None:
         return None
 
 
+def _delete(repo: repos.Repo, release: models.Release) -> None:
+    """Announce the release as it was, then delete it (the delivery leaves once the request succeeds)."""
+    hooks.announce_deleted(repo, release, current_principal().user_id)
+    models.delete_release(repo, release)
+
+
 def repo_list_releases(owner: str, repo: str) -> Response:
     """Releases newest first; drafts only for writers; ``draft`` and ``pre-release`` filter."""
     found = current_repo()
@@ -61,6 +67,7 @@ def repo_create_release(owner: str, repo: str) -> Response:
     """Create a release (writers); its missing tag is created unless it is a draft."""
     found = current_repo()
     release = models.create_release(found, current_principal(), json_body())
+    hooks.announce_created(found, release)
     response = _render(release, found)
     response.status_code = 201
     return response
@@ -78,12 +85,15 @@ def repo_get_release(owner: str, repo: str, release_id: int) -> Response:
 
 def repo_edit_release(owner: str, repo: str, release_id: int) -> Response:
     found = current_repo()
-    return _render(models.edit_release(found, current_principal(), release_id, json_body()), found)
+    before = models.get_release(found, release_id)
+    after = models.edit_release(found, current_principal(), release_id, json_body())
+    hooks.announce_edited(found, before, after, current_principal().user_id)
+    return _render(after, found)
 
 
 def repo_delete_release(owner: str, repo: str, release_id: int) -> Response:
     found = current_repo()
-    models.delete_release(found, models.get_release(found, release_id))
+    _delete(found, models.get_release(found, release_id))
     return empty()
 
 
@@ -95,7 +105,7 @@ def repo_get_release_by_tag(owner: str, repo: str, tag: str) -> Response:
 def repo_delete_release_by_tag(owner: str, repo: str, tag: str) -> Response:
     """Delete the release of ``tag``; the Git tag stays."""
     found = current_repo()
-    models.delete_release(found, models.release_by_tag(found, tag))
+    _delete(found, models.release_by_tag(found, tag))
     return empty()
 
 

@@ -14,6 +14,7 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -25,12 +26,13 @@ from ..context import forge, now_seconds
 from ..outgoing import checked_session
 from ..workers import IdleWorker
 from . import store
-from .models import Hook
+from .models import Hook, subscribed_hooks
 
 __all__ = [
     "DELIVERY_TIMEOUT_SECONDS",
     "Delivery",
     "DeliveryWorker",
+    "announce",
     "delivery_for",
     "install_delivery",
     "request_headers",
@@ -164,6 +166,15 @@ def worker_of(app: Flask) -> DeliveryWorker:
     if not isinstance(worker, DeliveryWorker):  # pragma: no cover - set by install_delivery only
         raise TypeError("the webhook delivery worker is not installed")
     return worker
+
+
+def announce(repo_id: int, event: str, payload: Callable[[], dict[str, Any]]) -> None:
+    """Deliver ``event`` to every hook of the repository that takes it; the payload is built only when one does
+    (families above this one render their own models and hand the payload over here)."""
+    hooks = subscribed_hooks(repo_id, event)
+    if hooks:
+        built = payload()
+        schedule([delivery_for(hook, event, built) for hook in hooks])
 
 
 def schedule(deliveries: list[Delivery]) -> None:

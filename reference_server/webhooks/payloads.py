@@ -1,4 +1,5 @@
-"""Gitea's ``WorkflowRunPayload`` and ``WorkflowJobPayload``, built from the REST shapes of the actions family.
+"""Gitea's ``WorkflowRunPayload`` and ``WorkflowJobPayload``, built from the REST shapes of the actions family, and
+the envelope (``repository``, ``organization``, ``sender``) every payload carries.
 
 Payloads are built when the status changes (inside the publisher's transaction), so they show the state
 the event announces even when the run moves on before the delivery goes out.
@@ -24,7 +25,7 @@ from ..users.presenters import user_to_api
 if TYPE_CHECKING:
     from ..repos.models import Repo
 
-__all__ = ["job_action", "job_payload", "push_test_payload", "run_action", "run_payload"]
+__all__ = ["envelope", "job_action", "job_payload", "push_test_payload", "run_action", "run_payload"]
 
 
 def run_action(status: Status) -> str:
@@ -50,7 +51,7 @@ def _workflow(run: Run, repo: Repo) -> dict[str, Any]:
         return {"id": run.workflow_id, "name": run.name, "path": run.workflow_path, "state": "active"}
 
 
-def _envelope(repo: Repo, sender_id: int) -> dict[str, Any]:
+def envelope(repo: Repo, sender_id: int) -> dict[str, Any]:
     """``repository``, ``sender`` and, for an organization's repository, ``organization``."""
     envelope: dict[str, Any] = {"repository": repo_to_api(repo)}
     if repo.owner_is_org:
@@ -68,7 +69,7 @@ def run_payload(run: Run, repo: Repo) -> dict[str, Any]:
         "action": run_action(run.status),
         "workflow": _workflow(run, repo),
         "workflow_run": run_to_api(run, repo),
-        **_envelope(repo, run.trigger_user_id),
+        **envelope(repo, run.trigger_user_id),
     }
 
 
@@ -77,7 +78,7 @@ def job_payload(job: Job, run: Run, repo: Repo) -> dict[str, Any]:
     return {
         "action": job_action(job.status),
         "workflow_job": job_to_api(job, run, repo),
-        **_envelope(repo, run.trigger_user_id),
+        **envelope(repo, run.trigger_user_id),
     }
 
 
@@ -101,7 +102,7 @@ def push_test_payload(repo: Repo, branch: str, sender_id: int) -> dict[str, Any]
     """The ``push`` payload of a hook test: the branch's head commit as if just pushed (none when empty)."""
     head = repo.git.rev_parse(f"refs/heads/{branch}")
     commits = [_commit(repo, head)] if head else []
-    envelope = _envelope(repo, sender_id)
+    around = envelope(repo, sender_id)
     return {
         "ref": f"refs/heads/{branch}",
         "before": head or ZERO_SHA,
@@ -110,6 +111,6 @@ def push_test_payload(repo: Repo, branch: str, sender_id: int) -> dict[str, Any]
         "commits": commits,
         "total_commits": len(commits),
         "head_commit": commits[0] if commits else None,
-        **envelope,
-        "pusher": envelope["sender"],
+        **around,
+        "pusher": around["sender"],
     }
