@@ -5,6 +5,8 @@ copy are listed by Gitea's switch names (``git_content, topics, labels``)."""
 from __future__ import annotations
 
 import base64
+import calendar
+from datetime import date, datetime
 
 from pytest_bdd import then, when
 
@@ -50,11 +52,32 @@ def generate_nothing(ctx: ScenarioContext, ledger: CleanupLedger, *, who: str, r
     _generate(ctx, ledger, who, repo=repo, template=template, items="")
 
 
+def _filled_in(text: str, ref: RepoRef, created: date) -> str:
+    """``text`` with the variables features use replaced by what the kit knows of the repository: its names
+    (and their upper- and lower-case forms) and the date it was created on."""
+    values = {
+        "${REPO_NAME_UPPER}": ref.name.upper(),
+        "${REPO_NAME_LOWER}": ref.name.lower(),
+        "${MONTH_ENGLISH_UPPER}": calendar.month_name[created.month].upper(),
+        "${YEAR}": f"{created.year}",
+        "${MONTH}": f"{created.month:02d}",
+        "${DAY}": f"{created.day:02d}",
+        "$REPO_NAME": ref.name,
+        "$REPO_OWNER": ref.owner,
+    }
+    for variable, value in values.items():
+        text = text.replace(variable, value)
+    return text
+
+
 @then(phrase('the file "{path}" of "{repo}" holds "{text}" filled in for "{repo_again}"'))
 def file_expanded(ctx: ScenarioContext, path: str, repo: str, text: str, repo_again: str) -> None:
-    """The file holds ``text`` with ``$REPO_NAME`` and ``$REPO_OWNER`` replaced by the repository's names."""
+    """The file (its path filled in too) holds ``text`` with the repository's names and creation date in place
+    of the variables ``_filled_in`` knows; the rest of ``text`` is what the forge must write as it is."""
     ref = ctx.repo(repo_again)
-    wanted = text.replace("$REPO_NAME", ref.name).replace("$REPO_OWNER", ref.owner)
+    answer = expect_status(ctx.admin.repos.get(ref.owner, ref.name), 200, f'read "{repo_again}"')
+    created = datetime.fromisoformat(str(answer["created_at"])).date()
+    wanted, path = _filled_in(text, ref, created), _filled_in(path, ref, created)
     body = expect_status(ctx.admin.contents.get(ctx.repo(repo).owner, ctx.repo(repo).name, path), 200, f'read "{path}"')
     actual = base64.b64decode(body.get("content") or "").decode("utf-8")
     assert actual == wanted, f'"{path}" holds {actual!r}, expected {wanted!r}'

@@ -3,8 +3,9 @@ Feature: Generating a repository from a template
   POST /repos/{template_owner}/{template_repo}/generate creates a repository from a template repository
   and answers it (201). git_content copies the template's default branch as ONE new commit by the
   caller, without the template's history; the files the template's .gitea/template file lists have
-  $REPO_NAME, $REPO_OWNER and the like filled in, and .gitea/template itself is left out. topics and
-  labels copy those. Without git_content the new repository is empty. The source must be marked as a
+  $REPO_NAME, $REPO_OWNER and the like filled in (their case variants such as ${REPO_NAME_SNAKE} and the
+  date too; a variable Gitea does not know becomes its bare name, as Go's os.Expand makes it), in their
+  content and their paths, and .gitea/template itself is left out. topics and labels copy those. Without git_content the new repository is empty. The source must be marked as a
   template (422), at least one item must be chosen (422), a user generates only for themself or an
   organization where they may create repositories (403), and a taken name is 409.
 
@@ -31,6 +32,14 @@ Feature: Generating a repository from a template
     And the file "about.md" of "alice/copy" holds "This is $REPO_NAME of $REPO_OWNER" filled in for "alice/copy"
     And the file "notes.txt" of "alice/copy" holds "hello"
     And the file ".gitea/template" of "alice/copy" does not exist
+
+  @gitea
+  Scenario: Case variants, the date and unknown variables are filled in as Gitea's expansion does, in paths too
+    Given the repository "alice/starter" has the file ".gitea/template" with content "src/**"
+    And the repository "alice/starter" has the file "src/${REPO_NAME_LOWER}.txt" with content "${REPO_NAME_UPPER} ${MONTH_ENGLISH_UPPER} ${YEAR}-${MONTH}-${DAY} ${NOT_A_VARIABLE} $$5"
+    When "alice" generates "alice/copy" from "alice/starter" with "git_content"
+    Then the response status is 201
+    And the file "src/${REPO_NAME_LOWER}.txt" of "alice/copy" holds "${REPO_NAME_UPPER} ${MONTH_ENGLISH_UPPER} ${YEAR}-${MONTH}-${DAY} NOT_A_VARIABLE $5" filled in for "alice/copy"
 
   @gitea
   Scenario: Files the template file does not list are copied as they are

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from ..auth import Principal
@@ -27,8 +28,9 @@ from ..repos.models import Repo
 from ..topics.models import replace_topics, topic_names
 from ..users import models as users
 from ..webhooks.models import copy_hooks
+from .casing import TRANSFORMERS
 from .errors import NotATemplate, NoTemplateItem, OtherUsersRepository, OwnerNotFound
-from .expansion import TEMPLATE_FILE, expand, matcher
+from .expansion import TEMPLATE_FILE, expand, matcher, sanitized_path
 
 __all__ = ["GenerateOptions", "generate_repo", "parse_options"]
 
@@ -81,14 +83,24 @@ def _owner(options: GenerateOptions, principal: Principal) -> users.User:
 
 
 def _values(template: Repo, owner: users.User, options: GenerateOptions) -> dict[str, str]:
+    """Gitea's variables: names and owners with their case variants (``REPO_NAME_SNAKE``, ...), descriptions,
+    links and clone URLs as written, and the date of generation (UTC) with the month's English name."""
     new_path = f"{owner.name}/{options.name}"
-    return {
+    today = datetime.fromtimestamp(now_seconds(), tz=UTC)
+    month = today.strftime("%B")  # the C locale's English month name, as Go's time.Month.String()
+    with_variants = {
+        "MONTH_ENGLISH": month,
         "REPO_NAME": options.name,
         "TEMPLATE_NAME": template.name,
-        "REPO_DESCRIPTION": options.description,
-        "TEMPLATE_DESCRIPTION": template.description,
         "REPO_OWNER": owner.name,
         "TEMPLATE_OWNER": template.owner_name,
+    }
+    values = {
+        "YEAR": str(today.year),
+        "MONTH": f"{today.month:02d}",
+        "DAY": f"{today.day:02d}",
+        "REPO_DESCRIPTION": options.description,
+        "TEMPLATE_DESCRIPTION": template.description,
         "REPO_LINK": forge().url(new_path),
         "TEMPLATE_LINK": forge().url(template.full_name),
         "REPO_HTTPS_URL": forge().url(f"{new_path}.git"),
@@ -96,6 +108,11 @@ def _values(template: Repo, owner: users.User, options: GenerateOptions) -> dict
         "REPO_SSH_URL": "",
         "TEMPLATE_SSH_URL": "",
     }
+    for name, value in with_variants.items():
+        values[name] = value
+        for suffix, transform in TRANSFORMERS:
+            values[f"{name}_{suffix}"] = transform(value)
+    return values
 
 
 def _tree(git: Git, commit: str) -> list[tuple[str, str, str]]:
@@ -125,7 +142,9 @@ def _copy_content(git: Git, template: Repo, branch: str, doer: users.User, value
             continue
         if mode.startswith("100") and any(pattern.match(path) for pattern in patterns):
             content = (git.read_object(sha) or b"").decode("utf-8", "surrogateescape")
-            entries[expand(path, values)] = (mode, expand(content, values).encode("utf-8", "surrogateescape"))
+            target = sanitized_path(expand(path, values))
+            if target:  # a path that expands to nothing names no file: Gitea drops it
+                entries[target] = (mode, expand(content, values).encode("utf-8", "surrogateescape"))
         else:
             entries[path] = (mode, sha)
     now = now_seconds()
