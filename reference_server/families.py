@@ -115,7 +115,6 @@ FAMILIES: tuple[Family, ...] = (
     Family("forks", forks_routes.ENDPOINTS, forks_store.SCHEMA),
     Family("actions", actions_routes.ENDPOINTS, actions_store.SCHEMA, actions_routes.register),
     Family("artifacts", artifacts_routes.ENDPOINTS, artifacts_store.SCHEMA, artifacts_routes.register),
-    Family("cron", cron_routes.ENDPOINTS, cron_store.SCHEMA),
     Family("webhooks", webhooks_routes.ENDPOINTS, webhooks_store.SCHEMA, webhooks_routes.register),
     Family("deploy_tokens", deploy_tokens_routes.ENDPOINTS, deploy_tokens_store.SCHEMA, deploy_tokens_routes.register),
     Family("lfs", lfs_routes.ENDPOINTS, lfs_store.SCHEMA, lfs_routes.register),
@@ -146,6 +145,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("releases", releases_routes.ENDPOINTS, releases_store.SCHEMA, releases_routes.register),
     Family("wiki", wiki_routes.ENDPOINTS, register=wiki_routes.register),
     Family("mirrors", mirrors_routes.ENDPOINTS, mirrors_store.SCHEMA, mirrors_routes.register),
+    Family("cron", cron_routes.ENDPOINTS, cron_store.SCHEMA),
     Family("times", times_routes.ENDPOINTS, times_store.SCHEMA, times_routes.register),
 )
 

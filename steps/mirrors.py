@@ -5,12 +5,14 @@ Branch heads are compared with the forks steps (``the branch ... points at the h
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from pytest_bdd import given, then, when
 
+from conformance.api.admin import AdminApi
 from conformance.api.branches import BranchesApi
 from conformance.api.contents import ContentsApi
 from conformance.api.mirrors import MirrorsApi
@@ -45,14 +47,30 @@ def _clone_url(ctx: ScenarioContext, repo: str) -> str:
     return str(body["clone_url"])
 
 
-def _body(ctx: ScenarioContext, who: str, target: str, password: str | None = None) -> dict[str, Any]:
+def _body(
+    ctx: ScenarioContext,
+    who: str,
+    target: str,
+    password: str | None = None,
+    *,
+    interval: str = "8h",
+    on_commit: bool = True,
+) -> dict[str, Any]:
     return {
         "remote_address": _clone_url(ctx, target),
         "remote_username": ctx.user(who).username,
         "remote_password": ctx.user(who).token if password is None else password,
-        "interval": "8h",
-        "sync_on_commit": True,
+        "interval": interval,
+        "sync_on_commit": on_commit,
     }
+
+
+def _wait(condition: Callable[[], bool], what: str) -> None:
+    """Poll ``condition`` for up to ``SYNC_SECONDS``: Gitea queues mirror syncs."""
+    deadline = time.monotonic() + SYNC_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} did not happen within {SYNC_SECONDS:.0f} s"
+        time.sleep(0.2)
 
 
 def _name(ctx: ScenarioContext, notes: MirrorNotes, repo: str) -> str:
@@ -69,6 +87,31 @@ def given_mirror(ctx: ScenarioContext, mirror_notes: MirrorNotes, who: str, repo
     ref = ctx.repo(repo)
     response = acting(ctx, who, MirrorsApi).add(ref.owner, ref.name, _body(ctx, who, target))
     mirror_notes.names[repo] = str(expect_status(response, 200, "add a push mirror")["remote_name"])
+
+
+@given(phrase('"{who}" added a push mirror of "{repo}" to "{target}" every "{interval}", not syncing on commit'))
+def given_periodic_mirror(
+    ctx: ScenarioContext, mirror_notes: MirrorNotes, *, who: str, repo: str, target: str, interval: str
+) -> None:
+    """A mirror only the interval (Gitea's update_mirrors task) or a manual sync pushes; the latest one made is
+    "the push mirror of" the repository."""
+    ref = ctx.repo(repo)
+    body = _body(ctx, who, target, interval=interval, on_commit=False)
+    response = acting(ctx, who, MirrorsApi).add(ref.owner, ref.name, body)
+    mirror_notes.names[repo] = str(expect_status(response, 200, "add a push mirror")["remote_name"])
+
+
+@given(phrase('the admin has run the cron task "update_mirrors" and the push mirror of "{repo}" has synced'))
+def given_periodic_sync(ctx: ScenarioContext, mirror_notes: MirrorNotes, repo: str) -> None:
+    """The task runs (204) and the mirror's ``last_update`` is set: its first sync is over."""
+    expect_status(ctx.admin.area(AdminApi).run_cron_task("update_mirrors"), 204, "run update_mirrors")
+    ref, name = ctx.repo(repo), _name(ctx, mirror_notes, repo)
+
+    def synced() -> bool:
+        response = acting(ctx, ADMIN, MirrorsApi).get(ref.owner, ref.name, name)
+        return bool(expect_status(response, 200, "read the push mirror").get("last_update"))
+
+    _wait(synced, f'the first sync of the push mirror of "{repo}"')
 
 
 @given(phrase('"{who}" added a push mirror of "{repo}" to "{target}" with a wrong password'))
@@ -163,10 +206,15 @@ def _head(ctx: ScenarioContext, repo: str, branch: str) -> str | None:
 def then_soon_same_head(ctx: ScenarioContext, branch: str, target: str, branch2: str, repo: str) -> None:
     """A sync on commit runs in the background (Gitea queues it): poll for up to 30 seconds."""
     wanted = _head(ctx, repo, branch2)
-    deadline = time.monotonic() + SYNC_SECONDS
-    while _head(ctx, target, branch) != wanted:
-        assert time.monotonic() < deadline, f'"{target}" did not get {wanted} within {SYNC_SECONDS:.0f} s'
-        time.sleep(0.2)
+    _wait(lambda: _head(ctx, target, branch) == wanted, f'"{target}" getting {wanted}')
+
+
+@then(phrase('the branch "{branch}" of "{target}" does not point at the head of the branch "{branch2}" of "{repo}"'))
+def then_not_same_head(ctx: ScenarioContext, branch: str, target: str, branch2: str, repo: str) -> None:
+    """The mirror was not pushed again (say it after a check that waited for the same task's other work)."""
+    head = _head(ctx, target, branch)
+    assert head is not None, f'"{target}" has no branch "{branch}"'
+    assert head != _head(ctx, repo, branch2), f'"{target}" got the head of "{repo}" ({head})'
 
 
 @then(phrase('the push mirror of "{repo}" is gone'))

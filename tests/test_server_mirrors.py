@@ -14,7 +14,7 @@ from test_server_branches_support import API, basic, commit_file, head_of, make_
 from test_server_orgs_support import PASSWORD
 from waitress.server import create_server
 
-from reference_server.mirrors.models import format_duration, parse_duration
+from reference_server.timefmt import format_duration, parse_duration
 
 MIRRORS = f"{API}/repos/ann/code/push_mirrors"
 

@@ -101,3 +101,36 @@ Feature: A repository pushes every branch to its push mirrors, whose passwords n
       | /srv/git/private.git                | 401    |
       | http://169.254.169.254/latest/x.git | 401    |
       | http://10.0.0.1/x.git               | 401    |
+
+  # Periodic syncs: Gitea's update_mirrors task (every 10 minutes) pushes the mirrors whose interval has
+  # passed since their last sync (a new mirror has never synced, so it is due); an interval of 0 turns
+  # periodic syncs off. Gitea queues the pushes, so the checks wait for them; a mirror that must stay
+  # behind is checked once another mirror pushed by the same run of the task has arrived.
+
+  @gitea @destructive
+  Scenario: The update_mirrors task pushes a mirror whose interval has passed
+    Given the branch "main" of "alice/demo" has 1 more commits
+    And "alice" added a push mirror of "alice/demo" to "alice/backup" every "10m", not syncing on commit
+    When the admin runs the cron task "update_mirrors"
+    Then the response status is 204
+    And the branch "main" of "alice/backup" soon points at the head of the branch "main" of "alice/demo"
+
+  @gitea @destructive
+  Scenario: A mirror synced less than its interval ago is not pushed by the task
+    Given an empty repository "alice/second"
+    And "alice" added a push mirror of "alice/demo" to "alice/backup" every "10m", not syncing on commit
+    And the admin has run the cron task "update_mirrors" and the push mirror of "alice/demo" has synced
+    And the branch "main" of "alice/demo" has 1 more commits
+    And "alice" added a push mirror of "alice/demo" to "alice/second" every "10m", not syncing on commit
+    When the admin runs the cron task "update_mirrors"
+    Then the branch "main" of "alice/second" soon points at the head of the branch "main" of "alice/demo"
+    And the branch "main" of "alice/backup" does not point at the head of the branch "main" of "alice/demo"
+
+  @gitea @destructive
+  Scenario: A mirror with an interval of 0 is never pushed by the task
+    Given an empty repository "alice/second"
+    And "alice" added a push mirror of "alice/demo" to "alice/backup" every "0", not syncing on commit
+    And "alice" added a push mirror of "alice/demo" to "alice/second" every "10m", not syncing on commit
+    When the admin runs the cron task "update_mirrors"
+    Then the branch "main" of "alice/second" soon points at the head of the branch "main" of "alice/demo"
+    And the repository "alice/backup" is still empty

@@ -14,7 +14,9 @@ from datetime import UTC, datetime, timedelta
 
 from ..artifacts.models import cleanup_expired_artifacts
 from ..gitcli import Git, GitError
+from ..mirrors.models import sync_due_mirrors
 from ..repos.models import all_repos
+from ..timefmt import parse_duration
 
 __all__ = ["TASKS", "Task", "next_run"]
 
@@ -44,11 +46,19 @@ def _git_gc_repos() -> None:
             log.warning("git gc of %s failed: %s", repo.full_name, error)
 
 
+def _update_mirrors() -> None:
+    """Gitea's ``update_mirrors``: push mirrors whose ``interval`` has passed since their last sync are pushed
+    (the reference keeps no pull mirrors that would update)."""
+    synced = sync_due_mirrors()
+    log.info("update_mirrors: synced %d push mirrors", synced)
+
+
 TASKS: dict[str, Task] = {
     task.name: task
     for task in (
         Task("cleanup_actions", "@midnight", _cleanup_actions),
         Task("git_gc_repos", "@every 72h", _git_gc_repos),
+        Task("update_mirrors", "@every 10m", _update_mirrors),
     )
 }
 """Every task by name, in the order Gitea lists them (by name)."""
@@ -58,9 +68,11 @@ def next_run(schedule: str, prev: datetime | None, now: datetime) -> datetime:
     """When the schedule next comes after ``now`` (``@every`` counts from the last run, or from now)."""
     if schedule == "@midnight":
         return datetime(now.year, now.month, now.day, tzinfo=UTC) + timedelta(days=1)
-    hours = int(schedule.removeprefix("@every ").removesuffix("h"))
+    step = timedelta(microseconds=(parse_duration(schedule.removeprefix("@every ")) or 0) // 1000)
+    if step <= timedelta(0):  # pragma: no cover - every schedule of TASKS is a positive duration
+        raise ValueError(f"not a schedule: {schedule!r}")
     start = prev if prev is not None else now
-    upcoming = start + timedelta(hours=hours)
+    upcoming = start + step
     while upcoming <= now:
-        upcoming += timedelta(hours=hours)
+        upcoming += step
     return upcoming

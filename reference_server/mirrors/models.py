@@ -12,7 +12,6 @@ Sources: Gitea 1.27 routers/api/v1/repo/mirror.go, services/mirror/mirror_push.g
 from __future__ import annotations
 
 import base64
-import re
 import secrets
 import string
 from collections.abc import Mapping
@@ -27,6 +26,7 @@ from ..gitcli import GitError
 from ..outgoing import curl_pin
 from ..repos import models as repos
 from ..repos.commit_gate import require_unarchived
+from ..timefmt import parse_duration
 from . import store
 from .errors import MirrorAddressRefused, MirrorBadRequest, MirrorNotFound
 
@@ -34,65 +34,19 @@ __all__ = [
     "commit_synced_mirrors",
     "create_mirror",
     "delete_mirror",
-    "format_duration",
     "get_mirror",
     "list_mirrors",
     "on_repo_deleted",
-    "parse_duration",
+    "sync_due_mirrors",
     "sync_mirrors",
     "sync_one",
 ]
 
+UPDATE_LIMIT = 50
+"""Gitea's ``[cron.update_mirrors] PUSH_LIMIT``: mirrors synced by one run of the task."""
 MIN_INTERVAL_NS = 10 * 60 * 10**9
 """Gitea's ``Mirror.MinInterval`` (10 minutes); 0 turns periodic syncs off."""
-_UNITS = {"ns": 1, "us": 10**3, "µs": 10**3, "μs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9, "h": 3600 * 10**9}
-_COMPONENT = re.compile(r"(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)")
 _ALPHABET = string.ascii_letters + string.digits
-
-
-def parse_duration(text: str) -> int | None:
-    """Go's ``time.ParseDuration`` in nanoseconds; None when Go would refuse the text."""
-    if not text:
-        return None
-    sign = -1 if text[0] == "-" else 1
-    rest = text[1:] if text[0] in "+-" else text
-    if rest == "0":
-        return 0
-    total, position = 0.0, 0
-    while position < len(rest):
-        match = _COMPONENT.match(rest, position)
-        if match is None:
-            return None
-        total += float(match.group(1)) * _UNITS[match.group(2)]
-        position = match.end()
-    return sign * round(total) if rest else None
-
-
-def format_duration(nanoseconds: int) -> str:
-    """Go's ``Duration.String`` (``8h0m0s``, ``10m0s``, ``0s``, ``1.5s``, ``250ms``)."""
-    if nanoseconds == 0:
-        return "0s"
-    sign, value = ("-" if nanoseconds < 0 else ""), abs(nanoseconds)
-    if value < 10**9:
-        for unit, size in (("ms", 10**6), ("µs", 10**3), ("ns", 1)):
-            if value >= size or unit == "ns":
-                return sign + _decimal(value, size) + unit
-    hours, remainder = divmod(value, 3600 * 10**9)
-    minutes, remainder = divmod(remainder, 60 * 10**9)
-    seconds = _decimal(remainder, 10**9) + "s"
-    if hours:
-        return f"{sign}{hours}h{minutes}m{seconds}"
-    if minutes:
-        return f"{sign}{minutes}m{seconds}"
-    return sign + seconds
-
-
-def _decimal(value: int, unit: int) -> str:
-    whole, fraction = divmod(value, unit)
-    if not fraction:
-        return str(whole)
-    digits = len(str(unit)) - 1
-    return f"{whole}.{str(fraction).rjust(digits, '0').rstrip('0')}"
 
 
 def _text(options: Mapping[str, Any], key: str) -> str:
@@ -212,6 +166,15 @@ def sync_one(repo_id: int, mirror_id: int) -> None:
         error = _push(repo, row)
     with forge().db.transaction():
         store.record_sync(mirror_id, now_seconds(), error)
+
+
+def sync_due_mirrors(limit: int = UPDATE_LIMIT) -> int:
+    """The push half of Gitea's ``update_mirrors`` task: sync every mirror whose interval has passed since its
+    last sync (oldest first, at most ``limit``); how many were synced."""
+    due = store.due_mirrors(now_seconds(), limit)
+    for row in due:
+        sync_one(int(row["repo_id"]), int(row["id"]))
+    return len(due)
 
 
 def commit_synced_mirrors(repo_id: int) -> list[int]:

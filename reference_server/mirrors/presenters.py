@@ -6,8 +6,7 @@ from typing import Any
 
 from ..db import Row
 from ..repos.models import Repo
-from ..timefmt import iso
-from .models import format_duration
+from ..timefmt import format_duration, iso
 
 __all__ = ["push_mirror_to_api"]
 

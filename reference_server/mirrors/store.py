@@ -9,6 +9,7 @@ __all__ = [
     "SCHEMA",
     "delete_mirror",
     "delete_mirrors_of_repo",
+    "due_mirrors",
     "insert_mirror",
     "list_mirrors",
     "mirror_by_id",
@@ -61,6 +62,17 @@ def mirror_by_id(mirror_id: int) -> Row | None:
 
 def sync_on_commit_mirrors(repo_id: int) -> list[Row]:
     return forge().db.all("SELECT * FROM push_mirror WHERE repo_id = ? AND sync_on_commit = 1 ORDER BY id", (repo_id,))
+
+
+def due_mirrors(now: int, limit: int) -> list[Row]:
+    """Mirrors with an interval whose last sync is at least that long ago, oldest sync first, skipping archived
+    repositories (Gitea's ``PushMirrorsIterate``)."""
+    return forge().db.all(
+        "SELECT push_mirror.* FROM push_mirror LEFT JOIN repo_settings ON repo_settings.repo_id = push_mirror.repo_id "
+        "WHERE push_mirror.interval_ns != 0 AND push_mirror.last_update + push_mirror.interval_ns / 1000000000 <= ? "
+        "AND COALESCE(repo_settings.archived, 0) = 0 ORDER BY push_mirror.last_update, push_mirror.id LIMIT ?",
+        (now, limit),
+    )
 
 
 def delete_mirror(mirror_id: int) -> None:
