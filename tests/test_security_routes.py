@@ -271,6 +271,6 @@ def test_git_and_lfs_need_credentials_with_the_repository_scope(world: World) ->
 def test_the_rule_table_covers_every_kind_of_surface() -> None:
     """A sanity floor, so a rewrite that empties the table cannot pass the checks above vacuously."""
     kinds = {kind for rule in RULES.values() for kind in rule.kinds}
-    assert kinds == {"public", "token", "basic", "admin", "signed", "runner", "job", "git"}
+    assert kinds == {"public", "token", "basic", "admin", "signed", "runner", "job", "git", "package"}
     assert len(TOKEN_ROUTES) > 250
     assert isinstance(next(iter(RULES.values())), Rule)
