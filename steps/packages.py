@@ -20,14 +20,16 @@ from conformance.api.packages import PackagesApi
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.seeding import SeededData
-from steps.actors import acting
+from steps.actors import acting, basic_api
 from steps.common import comma_list, expect_status, response_json
-from steps.parsing import phrase
+from steps.parsing import phrase, register_type
 
 __all__: list[str] = []
 
 GENERIC = "generic"
 CHALLENGE = 'Basic realm="Gitea Package API"'
+
+register_type("PackageSecret", "password|token as the password")
 
 
 @dataclass
@@ -123,6 +125,33 @@ def upload(
     ctx.response = _upload(ctx, package_notes, identities, who, drawn)
     if previous is not None and ctx.response.status_code != 201:
         package_notes.files[where] = previous  # a refused upload leaves the stored bytes as they were
+
+
+@when(
+    phrase(
+        '"{who}" uploads the file "{filename}" to the generic package "{package}" version "{version}"'
+        " with basic auth and their {secret:PackageSecret}"
+    )
+)
+def upload_with_basic_auth(
+    ctx: ScenarioContext,
+    package_notes: PackageNotes,
+    identities: IdentityFactory,
+    fake: SeededData,
+    *,
+    who: str,
+    filename: str,
+    package: str,
+    version: str,
+    secret: str,
+) -> None:
+    """The upload as package clients send it: basic auth with the password, or with a token in its place."""
+    identity = ctx.user(who)
+    api = basic_api(ctx, who, identity.token if secret.startswith("token") else None).area(PackagesApi)
+    package_notes.files[package, version, filename] = fake.data(fake.random.randint(1, 4096))
+    owner, name = _package(ctx, package)
+    identities.ledger.record_package(owner, GENERIC, name)
+    ctx.response = api.upload_generic(owner, name, version, filename, package_notes.files[package, version, filename])
 
 
 @when(phrase('"{who}" downloads the file "{filename}" of the generic package "{package}" version "{version}"'))

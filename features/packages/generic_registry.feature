@@ -26,6 +26,17 @@ Feature: The generic package registry
     And the files of the generic package "alice/tool" version "2.1.0" are the bytes uploaded as "tool.bin"
 
   @gitea
+  Scenario Outline: Package clients upload with basic auth
+    When "alice" uploads the file "tool.bin" to the generic package "alice/tool" version "1.0.0" with basic auth and their <secret>
+    Then the response status is 201
+    And "bob" downloads "tool.bin" of the generic package "alice/tool" version "1.0.0" as uploaded
+
+    Examples:
+      | secret                |
+      | password              |
+      | token as the password |
+
+  @gitea
   Scenario: A version already holding a file of that name keeps it
     Given "alice" uploaded the file "tool.bin" to the generic package "alice/tool" version "1.0.0"
     When "alice" uploads the file "tool.bin" to the generic package "alice/tool" version "1.0.0"
@@ -124,6 +135,14 @@ Feature: The generic package registry
     Given "alice" uploaded the file "a.bin" to the generic package "alice/tool" version "1.0.0"
     When "bob" downloads the file "b.bin" of the generic package "alice/tool" version "1.0.0"
     Then the registry refuses with status 404 saying "package file does not exist"
+
+  @gitea
+  Scenario: The files of a private organization are not served to outsiders
+    Given an organization "acme" owned by "alice"
+    And the organization "acme" is private
+    And "alice" uploaded the file "tool.bin" to the generic package "acme/tool" version "1.0.0"
+    When "bob" downloads the file "tool.bin" of the generic package "acme/tool" version "1.0.0"
+    Then the registry asks for credentials
 
   @gitea
   Scenario: Package types the forge does not serve are not found

@@ -81,6 +81,25 @@ Feature: Gitea's package API
     Then the request is refused with status 403
 
   @gitea
+  Scenario: The packages of a private organization are refused to outsiders
+    Given an organization "acme" owned by "alice"
+    And the organization "acme" is private
+    And "alice" uploaded the file "tool.bin" to the generic package "acme/tool" version "1.0.0"
+    When "bob" lists the packages of "acme"
+    Then the request is refused with status 403
+    And the error message mentions "specific permission"
+
+  @gitea
+  Scenario: The packages of a private organization are listed for its members
+    Given an organization "acme" owned by "alice"
+    And the organization "acme" is private
+    And a team "readers" of "acme" with the permission "read"
+    And "bob" is in the team "readers" of "acme"
+    And "alice" uploaded the file "tool.bin" to the generic package "acme/tool" version "1.0.0"
+    When "bob" lists the packages of "acme"
+    Then the packages listed are "tool@1.0.0"
+
+  @gitea
   Scenario: The owner deletes one version
     When "alice" deletes the version "1.0.0" of the "generic" package "alice/tool"
     Then the response status is 204
