@@ -152,3 +152,27 @@ def test_listing_paging_latest_link_and_delete(client: FlaskClient, admin_header
     assert client.get(f"{API}/packages/olga", headers=basic("olga")).headers["X-Total-Count"] == "1"
     assert client.delete(f"{API}/packages/olga/generic/other/0.1", headers=basic("olga")).status_code == 204
     assert_error(client.get(f"{API}/packages/olga"), 401)
+
+
+def test_a_deleted_account_takes_its_packages_and_their_bytes(
+    app: Flask, client: FlaskClient, admin_headers: dict[str, str]
+) -> None:
+    for name in ("olga", "pete"):
+        make_user(client, admin_headers, name)
+    assert client.put(_generic("olga", filename="f"), headers=basic("olga"), data=b"shared").status_code == 201
+    assert client.put(_generic("pete", filename="f"), headers=basic("pete"), data=b"shared").status_code == 201
+    assert client.put(_generic("olga", filename="g"), headers=basic("olga"), data=b"own").status_code == 201
+    assert len(_blob_files(app)) == 2
+    assert client.delete(f"{API}/admin/users/olga?purge=true", headers=admin_headers).status_code == 204
+    assert len(_blob_files(app)) == 1 and client.get(_generic("pete", filename="f")).data == b"shared"
+
+
+def test_a_deleted_repository_unlinks_its_packages(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    make_user(client, admin_headers, "olga")
+    assert client.put(_generic("olga", filename="f"), headers=basic("olga"), data=b"x").status_code == 201
+    assert client.post(f"{API}/user/repos", headers=basic("olga"), json={"name": "app"}).status_code == 201
+    assert client.post(f"{API}/packages/olga/generic/tool/-/link/app", headers=basic("olga")).status_code == 201
+    assert client.delete(f"{API}/repos/olga/app", headers=basic("olga")).status_code == 204
+    package = client.get(f"{API}/packages/olga/generic/tool/1.0.0", headers=basic("olga")).get_json()
+    assert package["repository"] is None
+    assert client.post(f"{API}/packages/olga/generic/tool/-/unlink", headers=basic("olga")).status_code == 400

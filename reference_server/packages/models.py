@@ -21,7 +21,7 @@ from typing import IO
 
 from ..auth import Principal, has_scope
 from ..context import forge, now_seconds
-from ..events import RepoDeletedEvent
+from ..events import AccountDeletedEvent, RepoDeletedEvent
 from ..orgs import store as orgs_store
 from ..permissions import is_visible_to, permission, rank
 from ..repos.errors import RepoNotFound
@@ -56,6 +56,7 @@ __all__ = [
     "latest_version",
     "link",
     "linked_repo",
+    "on_account_deleted",
     "on_repo_deleted",
     "require_surface_access",
     "require_write",
@@ -397,3 +398,11 @@ def unlink(owner: User, package_type: str, name: str, principal: Principal) -> N
 def on_repo_deleted(event: RepoDeletedEvent) -> None:
     """A deleted repository's packages stay, unlinked (Gitea sets their ``repo_id`` to 0)."""
     store.unlink_repo_everywhere(event.repo_id)
+
+
+def on_account_deleted(event: AccountDeletedEvent) -> None:
+    """A deleted account's packages go with it, and the bytes no other file uses (inside the deletion's
+    transaction)."""
+    with forge().db.transaction():
+        store.delete_packages_of_owner(event.account_id)
+        _drop_unreferenced_blobs()

@@ -14,7 +14,7 @@ from ..auth import current_principal, optional_principal
 from ..context import forge
 from ..endpoints import API, EMPTY, FILE, Endpoint
 from ..errors import ApiError
-from ..events import RepoDeletedEvent
+from ..events import AccountDeletedEvent, RepoDeletedEvent
 from ..filenames import content_disposition
 from ..permissions import current_user
 from ..rest import empty, json_response, page_params, paged_response
@@ -35,8 +35,9 @@ P = ParamSpec("P")
 
 
 def register(app: Flask) -> None:
-    """A deleted repository's packages stay, unlinked."""
+    """A deleted repository's packages stay, unlinked; a deleted account's go with it."""
     forge().events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
+    forge().events.subscribe(AccountDeletedEvent, models.on_account_deleted)
 
 
 # -- the generic registry ------------------------------------------------------------------------

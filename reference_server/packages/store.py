@@ -94,6 +94,10 @@ def delete_package(package_id: int) -> None:
     forge().db.execute("DELETE FROM package WHERE id = ?", (package_id,))
 
 
+def delete_packages_of_owner(owner_id: int) -> None:
+    forge().db.execute("DELETE FROM package WHERE owner_id = ?", (owner_id,))
+
+
 def delete_package_if_empty(package_id: int) -> None:
     forge().db.execute(
         "DELETE FROM package WHERE id = ? AND NOT EXISTS (SELECT 1 FROM package_version WHERE package_id = ?)",
