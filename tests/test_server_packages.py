@@ -10,6 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_server_orgs_support import API, assert_error, basic, make_org, make_user
 
+from reference_server.cli import build_parser
+
 GENERIC = "/api/packages/{owner}/generic"
 
 
@@ -176,3 +178,8 @@ def test_a_deleted_repository_unlinks_its_packages(client: FlaskClient, admin_he
     package = client.get(f"{API}/packages/olga/generic/tool/1.0.0", headers=basic("olga")).get_json()
     assert package["repository"] is None
     assert client.post(f"{API}/packages/olga/generic/tool/-/unlink", headers=basic("olga")).status_code == 400
+
+
+def test_the_command_sets_the_generic_size_limit() -> None:
+    assert build_parser().parse_args([]).package_generic_max_bytes == -1
+    assert build_parser().parse_args(["--package-generic-max-bytes", "10"]).package_generic_max_bytes == 10
