@@ -58,8 +58,8 @@ __all__ = [
     "linked_repo",
     "on_account_deleted",
     "on_repo_deleted",
+    "require_api_access",
     "require_surface_access",
-    "require_write",
     "unlink",
     "upload_generic",
     "versions_page",
@@ -182,9 +182,10 @@ def require_surface_access(owner: User, principal: Principal | None, *, write: b
         raise PackageUnauthorized()
 
 
-def require_write(owner: User, principal: Principal | None) -> None:
-    """The REST API's ``reqPackageAccess(write)``: 403 for a caller who may read but not write."""
-    if not _may(owner, principal, "write"):
+def require_api_access(owner: User, principal: Principal | None, *, write: bool) -> None:
+    """The REST API's ``reqPackageAccess``: 403 for a caller who may not read the owner's packages, or
+    (``write``) not write them."""
+    if not _may(owner, principal, "write" if write else "read"):
         raise PackageAccessDenied()
 
 
@@ -228,6 +229,7 @@ def upload_generic(owner: User, creator: Principal, body: IO[bytes], *, name: st
     staged = forge().blobs.write(f"packages/uploads/{uuid.uuid4().hex}", _hashed(body, hashes, limit))
     digests = {key: digest.hexdigest() for key, digest in hashes.items()} | {"sha256": staged.sha256}
     now = now_seconds()
+    moved: Path | None = None
     try:
         with forge().db.transaction():
             package_id = store.ensure_package(owner.id, GENERIC, name)
@@ -240,7 +242,12 @@ def upload_generic(owner: User, creator: Principal, body: IO[bytes], *, name: st
             if blob is None or not target.is_file():  # moved while this transaction holds the write lock
                 target.parent.mkdir(parents=True, exist_ok=True)
                 staged.path.replace(target)
+                moved = target if blob is None else None
             store.insert_file(version_id, blob_id, filename, now)
+    except BaseException:
+        if moved is not None:  # the blob's row was rolled back: its bytes go too
+            moved.unlink(missing_ok=True)
+        raise
     finally:
         staged.path.unlink(missing_ok=True)
 

@@ -21,7 +21,6 @@ from ..rest import empty, json_response, page_params, paged_response
 from ..users.errors import UserNotFound
 from ..users.models import User, find_account
 from . import models
-from .errors import PackageAccessDenied
 from .presenters import package_file_to_api, package_to_api
 
 __all__ = ["ENDPOINTS", "register"]
@@ -109,14 +108,9 @@ def generic_delete_version(username: str, name: str, version: str) -> Response:
 
 
 def _owner(*, write: bool = False) -> User:
-    """The owner the path names (found by the declared rule), once the caller passed ``reqPackageAccess``:
-    403 for an owner whose packages it may not read, or write."""
+    """The owner the path names (found by the declared rule), once the caller passed ``reqPackageAccess``."""
     owner = current_user()
-    principal = optional_principal()
-    if write:
-        models.require_write(owner, principal)
-    elif models.access_mode(owner, principal) == "none" and not (principal is not None and principal.is_admin):
-        raise PackageAccessDenied()
+    models.require_api_access(owner, optional_principal(), write=write)
     return owner
 
 
@@ -190,8 +184,8 @@ def unlink_package(username: str, package_type: str, name: str) -> Response:
     return empty()
 
 
-_READ = token("package", user="exists")
-_WRITE = token("package", user="exists")
+_API = token("package", user="exists")
+"""Every API route: a token with the ``package`` category, an owner that exists; the views check the access."""
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
@@ -227,14 +221,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         status=204,
         returns=EMPTY,
     ),
-    Endpoint("GET", PACKAGES, "listPackages", list_packages, "package", _READ, returns="[package]", errors=(404,)),
+    Endpoint("GET", PACKAGES, "listPackages", list_packages, "package", _API, returns="[package]", errors=(404,)),
     Endpoint(
         "GET",
         PACKAGE_PATH,
         "listPackageVersions",
         list_package_versions,
         "package",
-        _READ,
+        _API,
         returns="[package]",
         errors=(404,),
     ),
@@ -244,7 +238,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "deletePackage",
         delete_package,
         "package",
-        _WRITE,
+        _API,
         status=204,
         returns=EMPTY,
         errors=(404,),
@@ -255,7 +249,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "getLatestPackageVersion",
         get_latest_package_version,
         "package",
-        _READ,
+        _API,
         returns="package",
         errors=(404,),
     ),
@@ -265,7 +259,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "linkPackage",
         link_package,
         "package",
-        _WRITE,
+        _API,
         status=201,
         returns=EMPTY,
         errors=(404,),
@@ -276,7 +270,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "unlinkPackage",
         unlink_package,
         "package",
-        _WRITE,
+        _API,
         status=204,
         returns=EMPTY,
         errors=(404,),
@@ -287,7 +281,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "getPackage",
         get_package,
         "package",
-        _READ,
+        _API,
         returns="package",
         errors=(404,),
     ),
@@ -297,7 +291,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "deletePackageVersion",
         delete_package_version,
         "package",
-        _WRITE,
+        _API,
         status=204,
         returns=EMPTY,
         errors=(404,),
@@ -308,7 +302,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "listPackageFiles",
         list_package_files,
         "package",
-        _READ,
+        _API,
         returns="[package_file]",
         errors=(404,),
     ),
