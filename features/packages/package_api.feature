@@ -58,6 +58,13 @@ Feature: Gitea's package API
     And the package answered is linked to no repository
 
   @gitea
+  Scenario: Names and versions are matched without regard to case
+    Given "alice" uploaded the file "tool.bin" to the generic package "alice/MyTool" version "2.0.0-RC1"
+    When "bob" gets the version "2.0.0-rc1" of the "generic" package "alice/mytool"
+    Then the response status is 200
+    And the package answered is "alice/MyTool" version "2.0.0-RC1" uploaded by "alice"
+
+  @gitea
   Scenario: A version that was never uploaded is not found
     When "bob" gets the version "9.9.9" of the "generic" package "alice/tool"
     Then the request is refused with status 404
