@@ -3,8 +3,9 @@
 Cleanup runs after each scenario (:meth:`CleanupLedger.cleanup_scenario`), so a run on a shared live
 forge leaves at most one scenario's things behind at any moment, and once more at the end of the
 run (:meth:`CleanupLedger.cleanup`, the sweep) for whatever a scenario's cleanup could not delete.
-Order: repositories, then organizations, then users (with ``purge``, which also removes their tokens
-and anything they still own). A 404 means the thing is already gone (a scenario deleted it itself).
+Order: packages (an organization that owns one cannot be deleted on Gitea), repositories, then
+organizations, then users (with ``purge``, which also removes their tokens and anything they still own).
+A 404 means the thing is already gone (a scenario deleted it itself).
 What the sweep cannot delete either is a leak, listed in the report so a person (or ``conformance
 janitor``) can remove it.
 """
@@ -17,16 +18,18 @@ from dataclasses import dataclass, field
 import requests
 
 from .api import ForgeApi
+from .api.packages import PackagesApi
 
 __all__ = ["CleanupLedger", "Leak", "LedgerEntry"]
 
 GONE_STATUSES = frozenset({200, 202, 204, 404})
-KIND_ORDER = ("repository", "organization", "user")
+KIND_ORDER = ("package", "repository", "organization", "user")
 
 
 @dataclass(frozen=True)
 class LedgerEntry:
-    """One created thing: ``kind`` is repository, organization or user; ``name`` is ``owner/repo`` for a repository."""
+    """One created thing: ``kind`` is package, repository, organization or user; ``name`` is ``owner/repo`` for a
+    repository, ``owner/type/name`` for a package."""
 
     kind: str
     name: str
@@ -73,6 +76,10 @@ class CleanupLedger:
         """A repository the run created."""
         self._add(LedgerEntry("repository", f"{owner}/{name}"))
 
+    def record_package(self, owner: str, package_type: str, name: str) -> None:
+        """A package the run uploaded (all its versions go together)."""
+        self._add(LedgerEntry("package", f"{owner}/{package_type}/{name}"))
+
     def ordered(self) -> list[LedgerEntry]:
         """Entries in deletion order: by kind (repositories first), newest first within a kind."""
         with self._lock:
@@ -80,6 +87,9 @@ class CleanupLedger:
         return [entry for kind in KIND_ORDER for entry in reversed(entries) if entry.kind == kind]
 
     def _delete(self, entry: LedgerEntry) -> requests.Response:
+        if entry.kind == "package":
+            owner, package_type, name = entry.name.split("/", 2)
+            return self.admin.area(PackagesApi).delete_package(owner, package_type, name)
         if entry.kind == "repository":
             owner, _, name = entry.name.partition("/")
             return self.admin.repos.delete(owner, name)

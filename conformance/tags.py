@@ -49,6 +49,7 @@ AREAS: tuple[str, ...] = (
     "api_description",
     "auth",
     "gitdata",
+    "packages",
 )
 
 SOURCES: dict[str, str] = {

@@ -20,6 +20,7 @@ __all__ = [
     "GIT",
     "JOB_OR_SIGNED",
     "JOB_TOKEN_REFUSAL",
+    "PACKAGE",
     "PUBLIC",
     "RUNNER",
     "SIGNED",
@@ -32,7 +33,7 @@ __all__ = [
     "token",
 ]
 
-Kind = Literal["public", "token", "basic", "admin", "signed", "runner", "job", "git"]
+Kind = Literal["public", "token", "basic", "admin", "signed", "runner", "job", "git", "package"]
 Need = Literal["read", "write", "admin", "owner"]
 """What a caller needs on a repository: Gitea's reader, writer, admin (``reqAdmin``) or owner (``reqOwner``)."""
 OrgNeed = Literal["visible", "member", "owner"]
@@ -52,7 +53,9 @@ class Rule:
     password, is refused), ``admin`` (a site administrator with ``admin`` scope),
     ``signed`` (a signed URL, never an account token), ``runner`` (a runner's uuid and token, or a
     registration token for Register), ``job`` (an Actions runtime token), ``git`` (Git credentials: a
-    password, an account, job or deploy token as password; an LFS transfer token on LFS routes only)."""
+    password, an account, job or deploy token as password; an LFS transfer token on LFS routes only),
+    ``package`` (the package registry under ``/api/packages``: anonymous, a password or an account token,
+    checked by the registry itself against the owner, refusing with 401 and a challenge as Gitea does)."""
     categories: tuple[str, ...] = ()
     """Scope categories an account token needs (all of them); empty for ``token``: any valid token."""
     anonymous_read: bool = False
@@ -96,6 +99,8 @@ ADMIN_WRITE = Rule(("admin",), ("admin",), write_on_read=True)
 SIGNED = Rule(("signed",))
 RUNNER = Rule(("runner",))
 GIT = Rule(("git",))
+PACKAGE = Rule(("package",), ("package",))
+"""The package registry's surface: the ``package`` scope and the owner's package access, checked by the registry."""
 JOB_OR_SIGNED = Rule(("job", "signed"))
 """The artifact service: RPCs with the runtime token, ``UploadArtifact``/``DownloadArtifact`` signed."""
 

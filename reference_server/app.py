@@ -147,7 +147,7 @@ def _install_request_hooks(app: Flask) -> None:
 
     @app.before_request
     def authenticate() -> None:
-        if request.path.startswith("/api/v1/"):
+        if request.path.startswith(("/api/v1/", "/api/packages/")):
             resolve_credentials(principal_for_token, principal_for_password)
         elif ".git/info/lfs/" in request.path:
             resolve_credentials(lfs_principal_for_token, principal_for_password)  # also deploy and LFS transfer tokens

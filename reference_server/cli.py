@@ -40,6 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--max-pinned-issues", type=int, default=3, help="pinned issues allowed per repository")
     parser.add_argument(
+        "--package-generic-max-bytes",
+        type=int,
+        default=-1,
+        help="largest generic package file in bytes, -1 for no limit (Gitea's [packages] LIMIT_SIZE_GENERIC)",
+    )
+    parser.add_argument(
         "--test-hooks",
         action="store_true",
         help="expose /api/v1/-/reference/clock and /hosts so @reference_only scenarios can move the clock and "
@@ -83,7 +89,13 @@ def main(argv: list[str] | None = None) -> int:
         base_url=options.base_url or f"http://{options.host}:{options.port}/",
         admin_username=options.admin_username,
         admin_token=options.admin_token,
-        limits=replace(Limits(), max_pinned_issues=options.max_pinned_issues),
+        limits=replace(
+            Limits(),
+            max_pinned_issues=options.max_pinned_issues,
+            package_generic_max_bytes=None
+            if options.package_generic_max_bytes < 0
+            else options.package_generic_max_bytes,
+        ),
         clock=SystemClock(),
         test_hooks=options.test_hooks,
         badges=badges,

@@ -51,6 +51,8 @@ class Limits:
     max_block_bytes: int = 256 * 1024 * 1024
     release_attachment_max_bytes: int = 2048 * 1024 * 1024
     """Gitea's ``[repository.release] FILE_MAX_SIZE`` (2048 MiB by default): a larger asset is refused, 413."""
+    package_generic_max_bytes: int | None = None
+    """Gitea's ``[packages] LIMIT_SIZE_GENERIC`` (-1, no limit, by default): a larger generic file is refused, 403."""
 
 
 @dataclass

@@ -66,7 +66,18 @@ TAGS = (
 )
 """Gitea's API tags, in Gitea's (alphabetical) order; every ``/api/v1`` operation carries one."""
 SURFACES = frozenset(
-    {"activitypub", "artifacts", "attachments", "avatars", "description", "git", "lfs", "reference", "runner"}
+    {
+        "activitypub",
+        "artifacts",
+        "attachments",
+        "avatars",
+        "description",
+        "git",
+        "lfs",
+        "packages",
+        "reference",
+        "runner",
+    }
 )
 """Tags of the routes outside Gitea's REST description: wire protocols, pictures, the description itself and
 the test hooks."""

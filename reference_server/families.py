@@ -55,6 +55,8 @@ from .mirrors import store as mirrors_store
 from .misc import routes as misc_routes
 from .orgs import routes as orgs_routes
 from .orgs import store as orgs_store
+from .packages import routes as packages_routes
+from .packages import store as packages_store
 from .pins import routes as pins_routes
 from .pins import store as pins_store
 from .projects import routes as projects_routes
@@ -147,6 +149,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("mirrors", mirrors_routes.ENDPOINTS, mirrors_store.SCHEMA, mirrors_routes.register),
     Family("cron", cron_routes.ENDPOINTS, cron_store.SCHEMA),
     Family("times", times_routes.ENDPOINTS, times_store.SCHEMA, times_routes.register),
+    Family("packages", packages_routes.ENDPOINTS, packages_store.SCHEMA, packages_routes.register),
 )
 
 SCHEMAS: tuple[str, ...] = (

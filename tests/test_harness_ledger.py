@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pytest
 import requests
 
 from conformance.api import ForgeApi
+from conformance.api.packages import PackagesApi
 from conformance.client import HttpClient
 from conformance.ledger import CleanupLedger, Leak
 
@@ -131,3 +133,18 @@ def test_what_a_scenario_cleanup_could_not_delete_is_retried_by_the_sweep_and_th
     assert fake.calls[-2:] == ["organization busy", "user stuck"]
     assert [(leak.kind, leak.name) for leak in leaks] == [("user", "stuck")]
     assert ledger.leaks == leaks and ledger.deferred == [] and ledger.entries == []
+
+
+def test_packages_go_before_the_organizations_that_own_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeAdmin()
+
+    def delete_package(_api: PackagesApi, owner: str, package_type: str, name: str) -> requests.Response:
+        return fake._delete(f"package {owner}/{package_type}/{name}")
+
+    monkeypatch.setattr(PackagesApi, "delete_package", delete_package)
+    ledger = _ledger(fake)
+    ledger.record_org("o1")
+    ledger.record_package("o1", "generic", "tool")
+    ledger.record_repo("o1", "r1")
+    assert ledger.cleanup() == []
+    assert fake.calls == ["package o1/generic/tool", "repository o1/r1", "organization o1"]

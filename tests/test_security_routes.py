@@ -268,9 +268,21 @@ def test_git_and_lfs_need_credentials_with_the_repository_scope(world: World) ->
     assert refused.status_code == 403
 
 
+def test_the_package_registry_needs_the_package_scope(world: World) -> None:
+    """The registry's own check: 401 with the challenge for a token without the category or its level."""
+    path = "/api/packages/forge_admin/generic/tool/1.0.0/tool.bin"
+    refused = world.call("PUT", path, world.lacking("package"), data=b"x")
+    assert refused.status_code == 401 and refused.headers["WWW-Authenticate"].startswith("Basic")
+    assert world.call("PUT", path, world.token(("read:package",)), data=b"x").status_code == 401
+    assert world.call("PUT", path, world.token(("write:package",)), data=b"x").status_code == 201
+    assert world.call("GET", path, world.lacking("package")).status_code == 401
+    assert world.call("GET", path, world.token(("read:package",))).status_code == 200
+    assert world.call("DELETE", path, world.token(("read:package",))).status_code == 401
+
+
 def test_the_rule_table_covers_every_kind_of_surface() -> None:
     """A sanity floor, so a rewrite that empties the table cannot pass the checks above vacuously."""
     kinds = {kind for rule in RULES.values() for kind in rule.kinds}
-    assert kinds == {"public", "token", "basic", "admin", "signed", "runner", "job", "git"}
+    assert kinds == {"public", "token", "basic", "admin", "signed", "runner", "job", "git", "package"}
     assert len(TOKEN_ROUTES) > 250
     assert isinstance(next(iter(RULES.values())), Rule)

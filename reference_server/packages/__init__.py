@@ -1,0 +1,1 @@
+"""The package registry: generic packages on disk and Gitea's package API."""
