@@ -20,7 +20,7 @@ from .db import Database
 from .deploy_tokens.models import git_principal_for_token
 from .diskfull import INSUFFICIENT_STORAGE, is_disk_full
 from .diskfull import MESSAGE as DISK_FULL_MESSAGE
-from .endpoints import Endpoint, enforce_access, enforce_permissions, register_endpoints
+from .endpoints import Endpoint, LazyBuildRule, enforce_access, enforce_permissions, register_endpoints
 from .errors import ApiError, ConnectError, TwirpError
 from .events import EventBus
 from .families import FAMILIES, SCHEMAS
@@ -171,6 +171,7 @@ def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = Non
     """Build one reference server instance over ``config.data_dir`` (created if missing)."""
     config.data_dir.mkdir(parents=True, exist_ok=True)
     app = Flask("reference_server")
+    app.url_rule_class = LazyBuildRule
     app.url_map.converters["int"] = Int64Converter
     app.config["MAX_CONTENT_LENGTH"] = config.limits.max_request_body_bytes
     app.json.sort_keys = False  # type: ignore[attr-defined]

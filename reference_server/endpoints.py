@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app, g, request
+from werkzeug.routing import Rule as WerkzeugRule
 
 from .access import JOB_TOKEN_REFUSAL, Rule, job_token_may
 from .auth import check_scope, current_principal
@@ -31,6 +32,7 @@ __all__ = [
     "TEXT",
     "WIRE",
     "Endpoint",
+    "LazyBuildRule",
     "endpoint_of",
     "endpoints_of",
     "enforce_access",
@@ -121,6 +123,24 @@ REQUEST_STATE = ("endpoint", "target_repo", "target_org", "target_user")
 """What the checks keep in ``g`` for the view, forgotten when the next request starts."""
 TEST_HOOKS = API + "/-/"
 """Paths of the reference's test hooks, served only with ``config.test_hooks``."""
+
+
+class LazyBuildRule(WerkzeugRule):
+    """A URL rule that compiles its URL builders on first use. Werkzeug generates and compiles two builder
+    functions per rule as the rule is added (most of the cost of making an app: about 80 % of ``create_app``
+    for ~500 rules), while the reference matches every request but builds URLs from rules almost never; the
+    unit tests make an app per test. Matching is compiled as before."""
+
+    def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
+        compile_now = super()._compile_builder
+        attribute = "_build_unknown" if append_unknown else "_build"
+
+        def build_later(rule: WerkzeugRule, *args: Any, **kwargs: Any) -> tuple[str, str]:
+            builder: Callable[..., tuple[str, str]] = compile_now(append_unknown).__get__(rule, None)
+            setattr(rule, attribute, builder)  # later builds go straight to the compiled builder
+            return builder(*args, **kwargs)
+
+        return build_later
 
 
 def register_endpoints(app: Flask, endpoints: Iterable[Endpoint], *, test_hooks: bool) -> None:
