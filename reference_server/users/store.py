@@ -42,6 +42,14 @@ CREATE TABLE IF NOT EXISTS accounts (
     last_login INTEGER NOT NULL DEFAULT 0
 );
 CREATE UNIQUE INDEX IF NOT EXISTS accounts_user_email ON accounts(lower_email) WHERE is_org = 0 AND lower_email != '';
+CREATE TABLE IF NOT EXISTS email_address (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    email TEXT NOT NULL,
+    lower_email TEXT NOT NULL UNIQUE,
+    is_activated INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX IF NOT EXISTS email_address_user ON email_address (user_id, id);
 CREATE TABLE IF NOT EXISTS access_tokens (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     user_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
@@ -300,3 +308,35 @@ def save_settings(
         " hide_email = excluded.hide_email, hide_activity = excluded.hide_activity",
         (user_id, language, theme, diff_view_style, int(hide_email), int(hide_activity)),
     )
+
+
+# -- additional e-mail addresses (the primary one is the account's own ``email``) -------------------
+
+
+def email_taken(lower_email: str) -> bool:
+    """Whether any user has this address, as its primary or as an additional one."""
+    row = forge().db.one(
+        "SELECT 1 FROM accounts WHERE is_org = 0 AND lower_email = ?"
+        " UNION ALL SELECT 1 FROM email_address WHERE lower_email = ?",
+        (lower_email, lower_email),
+    )
+    return row is not None
+
+
+def extra_emails(user_id: int) -> list[Row]:
+    return forge().db.all("SELECT * FROM email_address WHERE user_id = ? ORDER BY id", (user_id,))
+
+
+def insert_email(user_id: int, email: str, *, activated: bool) -> None:
+    forge().db.execute(
+        "INSERT INTO email_address (user_id, email, lower_email, is_activated) VALUES (?, ?, ?, ?)",
+        (user_id, email, email.lower(), int(activated)),
+    )
+
+
+def delete_email(user_id: int, lower_email: str) -> bool:
+    """Remove an additional address of the user; False when it has none such."""
+    cursor = forge().db.execute(
+        "DELETE FROM email_address WHERE user_id = ? AND lower_email = ?", (user_id, lower_email)
+    )
+    return cursor.rowcount > 0
