@@ -170,3 +170,21 @@ def test_gpg_keys(client: FlaskClient, admin_headers: dict[str, str]) -> None:
     assert client.delete(f"{API}/user/gpg_keys/{key['id']}", headers=basic("olga")).status_code == 204
     assert client.delete(f"{API}/user/gpg_keys/{key['id']}", headers=basic("olga")).status_code == 204
     assert client.get(f"{API}/user/gpg_keys", headers=basic("olga")).get_json() == []
+
+
+def test_admin_lists_added_addresses_and_filters_users(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    setup(client, admin_headers)
+    assert (
+        client.post(f"{API}/user/emails", headers=basic("olga"), json={"emails": ["second@x.test"]}).status_code == 201
+    )
+    found = client.get(f"{API}/admin/emails/search?q=olga", headers=admin_headers).get_json()
+    assert [(e["email"], e["primary"]) for e in found] == [("olga@example.test", True), ("second@x.test", False)]
+    edit = {"login_name": "olga", "source_id": 0, "active": False}
+    assert client.patch(f"{API}/admin/users/olga", headers=admin_headers, json=edit).status_code == 200
+    inactive = client.get(f"{API}/admin/users?is_active=false", headers=admin_headers).get_json()
+    assert [user["login"] for user in inactive] == ["olga"]
+    by_login = client.get(f"{API}/admin/users?login_name=pete", headers=admin_headers).get_json()
+    assert [user["login"] for user in by_login] == ["pete"]
+    assert client.get(f"{API}/admin/users?is_2fa_enabled=true", headers=admin_headers).get_json() == []
+    admins = client.get(f"{API}/admin/users?is_admin=true&q=o", headers=admin_headers).get_json()
+    assert all(user["is_admin"] for user in admins) and "olga" not in [user["login"] for user in admins]

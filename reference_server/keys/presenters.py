@@ -7,13 +7,12 @@ from typing import Any
 from ..auth import Principal
 from ..context import forge
 from ..timefmt import iso, iso_or_zero
-from ..users.emails import EmailAddress
 from ..users.models import get_user
 from ..users.presenters import user_to_api
 from .gpg import GpgKey
 from .ssh import SshKey
 
-__all__ = ["email_address_to_api", "gpg_key_to_api", "public_key_to_api"]
+__all__ = ["gpg_key_to_api", "public_key_to_api"]
 
 
 def public_key_to_api(key: SshKey, viewer: Principal | None) -> dict[str, Any]:
@@ -56,14 +55,3 @@ def gpg_key_to_api(key: GpgKey) -> dict[str, Any]:
         body["emails"] = None
         body["subkeys"] = None
     return body
-
-
-def email_address_to_api(address: EmailAddress) -> dict[str, Any]:
-    """Gitea's ``Email``."""
-    return {
-        "email": address.email,
-        "verified": address.verified,
-        "primary": address.primary,
-        "user_id": address.user_id,
-        "username": address.username,
-    }

@@ -11,8 +11,9 @@ from ..permissions import current_user
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import emails
 from ..users.models import User, get_user, get_user_by_name
+from ..users.presenters import email_to_api
 from . import gpg, ssh
-from .presenters import email_address_to_api, gpg_key_to_api, public_key_to_api
+from .presenters import gpg_key_to_api, public_key_to_api
 
 __all__ = ["ENDPOINTS"]
 
@@ -125,13 +126,13 @@ def _addresses(field: str = "emails") -> list[object]:
 
 def user_list_emails() -> Response:
     """The caller's e-mail addresses, the primary first."""
-    return json_response([email_address_to_api(address) for address in emails.list_emails(_me())])
+    return json_response([email_to_api(address) for address in emails.list_emails(_me())])
 
 
 def user_add_email() -> Response:
     """Add e-mail addresses; the answer lists all the caller's addresses."""
     added = emails.add_emails(_me(), _addresses())
-    return json_response([email_address_to_api(address) for address in added], status=201)
+    return json_response([email_to_api(address) for address in added], status=201)
 
 
 def user_delete_email() -> Response:

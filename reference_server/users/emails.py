@@ -12,7 +12,7 @@ from ..errors import NotFound, Unprocessable
 from . import store
 from .models import User, validate_email
 
-__all__ = ["EmailAddress", "add_emails", "delete_emails", "list_emails"]
+__all__ = ["EmailAddress", "add_emails", "delete_emails", "list_emails", "search_emails"]
 
 
 @dataclass(frozen=True)
@@ -74,3 +74,13 @@ def delete_emails(user: User, values: Sequence[object]) -> None:
                 raise Unprocessable(f"Primary email address cannot be deleted [email: {email}]")
             if not store.delete_email(user.id, email.lower()):
                 raise NotFound(f"Email address does not exist [email: {email}]")
+
+
+def search_emails(keyword: str, limit: int, offset: int) -> tuple[list[EmailAddress], int]:
+    """A page of every user's addresses (the admin's ``/admin/emails``), primary and additional, and the total."""
+    rows, total = store.search_emails(keyword, limit, offset)
+    found = [
+        EmailAddress(row["email"], bool(row["verified"]), bool(row["is_primary"]), row["user_id"], row["username"])
+        for row in rows
+    ]
+    return found, total

@@ -110,17 +110,33 @@ def account_by_name(name: str) -> Row | None:
     return forge().db.one("SELECT * FROM accounts WHERE lower_name = ?", (name.lower(),))
 
 
+SEARCH_FILTERS = ("login_name", "active", "is_admin", "restricted", "prohibit_login", "visibility")
+"""Columns the admin's user search may require to equal a value (Gitea's ``SearchUserOptions``)."""
+
+
 def search_accounts(
-    *, is_org: bool, keyword: str, limit: int, offset: int, with_email: bool = False
+    *,
+    is_org: bool,
+    keyword: str,
+    limit: int,
+    offset: int,
+    with_email: bool = False,
+    filters: dict[str, object] | None = None,
 ) -> tuple[list[Row], int]:
     """Users or organizations whose name, full name or e-mail contains ``keyword`` (any case), oldest first;
-    ``with_email``: only those with an e-mail address."""
+    ``with_email``: only those with an e-mail address; ``filters``: columns of :data:`SEARCH_FILTERS` that
+    must equal their value."""
     pattern = "%" + keyword.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     where = (
         "is_org = ? AND (lower_name LIKE ? ESCAPE '\\' OR lower(full_name) LIKE ? ESCAPE '\\'"
         " OR lower_email LIKE ? ESCAPE '\\')" + (" AND lower_email != ''" if with_email else "")
     )
     params: tuple[object, ...] = (int(is_org), pattern, pattern, pattern)
+    for column, value in (filters or {}).items():
+        if column not in SEARCH_FILTERS:
+            raise ValueError(f"not a search filter: {column}")
+        where += f" AND {column} = ?"
+        params = (*params, value)
     total = _count(f"SELECT COUNT(*) FROM accounts WHERE {where}", params)  # noqa: S608 - fixed text
     rows = forge().db.all(
         f"SELECT * FROM accounts WHERE {where} ORDER BY id LIMIT ? OFFSET ?",  # noqa: S608 - fixed text
@@ -340,3 +356,26 @@ def delete_email(user_id: int, lower_email: str) -> bool:
         "DELETE FROM email_address WHERE user_id = ? AND lower_email = ?", (user_id, lower_email)
     )
     return cursor.rowcount > 0
+
+
+_ADDRESSES = (
+    "SELECT a.email AS email, a.active AS verified, 1 AS is_primary, a.id AS user_id, a.name AS username,"
+    " a.lower_name AS lower_name, a.lower_email AS lower_email, 0 AS position"
+    " FROM accounts a WHERE a.is_org = 0 AND a.lower_email != ''"
+    " UNION ALL SELECT e.email, e.is_activated, 0, a.id, a.name, a.lower_name, e.lower_email, e.id"
+    " FROM email_address e JOIN accounts a ON a.id = e.user_id"
+)
+"""Every user's addresses, primary and additional, as Gitea's ``email_address`` table holds them."""
+
+
+def search_emails(keyword: str, limit: int, offset: int) -> tuple[list[Row], int]:
+    """The addresses whose text or user's name contains ``keyword`` (any case), by user then primary first."""
+    pattern = "%" + keyword.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    where = "lower_email LIKE ? ESCAPE '\\' OR lower_name LIKE ? ESCAPE '\\'"
+    total = _count(f"SELECT COUNT(*) FROM ({_ADDRESSES}) WHERE {where}", (pattern, pattern))  # noqa: S608
+    rows = forge().db.all(
+        f"SELECT * FROM ({_ADDRESSES}) WHERE {where}"  # noqa: S608 - fixed text
+        " ORDER BY user_id, position LIMIT ? OFFSET ?",
+        (pattern, pattern, limit, offset),
+    )
+    return rows, total
