@@ -21,6 +21,11 @@ Feature: A site administrator searches and deletes users
     Then the user list holds only "bob"
 
   @gitea
+  Scenario: An active user is not among the inactive ones
+    When the admin searches the users named like "bob" with "is_active" set to "false"
+    Then the response is a list of 0 items
+
+  @gitea
   Scenario: A deactivated user is found among the inactive ones only
     Given the admin edits the user "bob" with
       """
@@ -42,6 +47,11 @@ Feature: A site administrator searches and deletes users
       """
     When the admin searches the users named like "bob" with "is_restricted" set to "true"
     Then the user list holds only "bob"
+
+  @gitea
+  Scenario: A user who is not restricted is not among the restricted ones
+    When the admin searches the users named like "bob" with "is_restricted" set to "true"
+    Then the response is a list of 0 items
 
   @gitea
   Scenario: A user who owns a repository is not deleted without purge
