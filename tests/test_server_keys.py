@@ -188,3 +188,24 @@ def test_admin_lists_added_addresses_and_filters_users(client: FlaskClient, admi
     assert client.get(f"{API}/admin/users?is_2fa_enabled=true", headers=admin_headers).get_json() == []
     admins = client.get(f"{API}/admin/users?is_admin=true&q=o", headers=admin_headers).get_json()
     assert all(user["is_admin"] for user in admins) and "olga" not in [user["login"] for user in admins]
+
+
+def test_deleted_account_takes_its_keys_and_addresses(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    setup(client, admin_headers)
+    line, _ = _ed25519(b"gone")
+    pair = make_key("Olga", ["olga@example.test"])
+    assert client.post(f"{API}/user/keys", headers=basic("olga"), json={"title": "t", "key": line}).status_code == 201
+    body = {"armored_public_key": pair.armored_public}
+    assert client.post(f"{API}/user/gpg_keys", headers=basic("olga"), json=body).status_code == 201
+    assert client.post(f"{API}/user/emails", headers=basic("olga"), json={"emails": ["o2@x.test"]}).status_code == 201
+    assert client.delete(f"{API}/admin/users/olga", headers=admin_headers).status_code == 204
+    # the key, the GPG key id and the address are free again
+    assert client.post(f"{API}/user/keys", headers=basic("pete"), json={"title": "t", "key": line}).status_code == 201
+    assert client.post(f"{API}/user/emails", headers=basic("pete"), json={"emails": ["o2@x.test"]}).status_code == 201
+    signed = {
+        **body,
+        "armored_signature": pair.sign(
+            client.get(f"{API}/user/gpg_key_token", headers=basic("pete")).get_data(as_text=True)
+        ),
+    }
+    assert client.post(f"{API}/user/gpg_keys", headers=basic("pete"), json=signed).status_code == 201
