@@ -25,6 +25,7 @@ AREAS: tuple[str, ...] = (
     "avatars",
     "orgs",
     "users",
+    "keys",
     "deploy_tokens",
     "issues",
     "pulls",

@@ -43,6 +43,8 @@ from .gitdata import routes as gitdata_routes
 from .issue_config import routes as issue_config_routes
 from .issues import routes as issues_routes
 from .issues import store as issues_store
+from .keys import routes as keys_routes
+from .keys import store as keys_store
 from .labels import routes as labels_routes
 from .labels import store as labels_store
 from .lfs import routes as lfs_routes
@@ -119,6 +121,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("artifacts", artifacts_routes.ENDPOINTS, artifacts_store.SCHEMA, artifacts_routes.register),
     Family("webhooks", webhooks_routes.ENDPOINTS, webhooks_store.SCHEMA, webhooks_routes.register),
     Family("deploy_tokens", deploy_tokens_routes.ENDPOINTS, deploy_tokens_store.SCHEMA, deploy_tokens_routes.register),
+    Family("keys", keys_routes.ENDPOINTS, keys_store.SCHEMA),
     Family("lfs", lfs_routes.ENDPOINTS, lfs_store.SCHEMA, lfs_routes.register),
     Family("gitdata", gitdata_routes.ENDPOINTS),
     Family("protections", protections_routes.ENDPOINTS, protections_store.SCHEMA, protections_routes.register),

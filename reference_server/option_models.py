@@ -49,8 +49,11 @@ MODELS = {
         "body: str, draft: bool, name: str, prerelease: bool, tag_message: str, tag_name!: str, target_commitish: str"
     ),
     "CreateTagOption": "message: str, tag_name!: str, target: str",
+    "DeleteEmailOption": "emails: List[str]",
     "DeleteFileOptions": f"{_COMMIT}, sha!: str",
+    "CreateEmailOption": "emails: List[str]",
     "CreateForkOption": "name: str, organization: str",
+    "CreateGPGKeyOption": "armored_public_key!: str, armored_signature: str",
     "CreateHookOption": (
         "active: bool, authorization_header: str, branch_filter: str, config!: Dict[str, str], events: List[str], "
         "name: str, type!: str"
@@ -172,6 +175,7 @@ MODELS = {
         "description: str, diff_view_style: str, full_name: str, hide_activity: bool, hide_email: bool, "
         "language: str, location: str, theme: str, website: str"
     ),
+    "VerifyGPGKeyOption": "armored_signature!: str, key_id!: str",
 }
 _FIELD = re.compile(r"^(?P<name>[a-z_][a-z0-9_]*)(?P<required>!)?: (?P<type>.+)$")
 

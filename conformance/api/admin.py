@@ -27,3 +27,11 @@ class AdminApi(ApiArea):
     def delete_unadopted(self, owner: str, repo: str) -> requests.Response:
         """``DELETE /admin/unadopted/{owner}/{repo}``: remove unadopted Git data."""
         return self.http.delete(f"admin/unadopted/{quote_path(owner)}/{quote_path(repo)}")
+
+    def organizations(self, *, page: int = 1, limit: int = 50) -> requests.Response:
+        """``GET /admin/orgs``: every organization, private ones too (site admin)."""
+        return self.http.get("admin/orgs", params={"page": page, "limit": limit})
+
+    def search_users(self, **filters: str) -> requests.Response:
+        """``GET /admin/users`` with Gitea's filters (``q``, ``login_name``, ``is_active``, ``is_admin``, ...)."""
+        return self.http.get("admin/users", params=filters)

@@ -46,6 +46,14 @@ class HooksApi(ApiArea):
         """``POST /admin/hooks``: a system webhook, fired for every repository (site admin)."""
         return self.http.post("admin/hooks", json=option)
 
+    def get_system_hook(self, hook_id: int) -> requests.Response:
+        """``GET /admin/hooks/{id}``."""
+        return self.http.get(f"admin/hooks/{hook_id}")
+
+    def edit_system_hook(self, hook_id: int, option: dict[str, Any]) -> requests.Response:
+        """``PATCH /admin/hooks/{id}`` with an ``EditHookOption``."""
+        return self.http.patch(f"admin/hooks/{hook_id}", json=option)
+
     def delete_system_hook(self, hook_id: int) -> requests.Response:
         """``DELETE /admin/hooks/{id}``."""
         return self.http.delete(f"admin/hooks/{hook_id}")

@@ -22,3 +22,25 @@ Feature: A site administrator's system webhooks hear every repository
     Given a user "bob"
     When "bob" sends GET "/admin/hooks"
     Then the request is refused with status 403
+
+  @gitea
+  Scenario: The admin reads a system webhook back
+    Given the admin has a system webhook for the events "push" with the secret "sys-secret-2"
+    When the admin reads the system webhook
+    Then the response status is 200
+    And the answer is the active system webhook for the events "push"
+
+  @gitea
+  Scenario: The admin changes a system webhook's events and switches it off
+    Given the admin has a system webhook for the events "push" with the secret "sys-secret-3"
+    When the admin changes the system webhook to the events "issues, create", inactive
+    Then the response status is 200
+    And the system webhook reads back with the events "issues, create", inactive
+
+  @gitea
+  Scenario: The admin deletes a system webhook
+    Given the admin has a system webhook for the events "push" with the secret "sys-secret-4"
+    When the admin deletes the system webhook
+    Then the response status is 204
+    And the system webhook is no longer found
+

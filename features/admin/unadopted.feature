@@ -14,6 +14,13 @@ Feature: A site administrator finds and adopts repository directories nobody cla
     And the repository "dev/app" is still there
 
   @gitea
+  Scenario: The files of a repository that has its record are not deleted as unadopted
+    Given a repository "dev/app"
+    When the admin deletes the unadopted repository "dev/app"
+    Then the request is refused with status 404
+    And the repository "dev/app" is still there
+
+  @gitea
   Scenario: A directory that is not there cannot be adopted
     Given a user "dev"
     When the admin adopts the unadopted repository "dev/nothing-here"

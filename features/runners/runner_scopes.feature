@@ -75,6 +75,14 @@ Feature: Runners are managed at the instance, user, organization and repository 
     And the answer is the runner "repo-runner" with disabled false
 
   @gitea @clause_S4_4_runners
+  Scenario: The instance scope deletes the runner of a repository
+    Given a mock runner "repo-runner" registered at repository "dev/app" with the labels "ubuntu-latest"
+    When "the admin" deletes the runner "repo-runner" at the instance
+    Then the response status is 204
+    When "dev" gets the runner "repo-runner" at repository "dev/app"
+    Then the request is refused with status 404
+
+  @gitea @clause_S4_4_runners
   Scenario Outline: A runner of another scope is not found
     Given a mock runner "mine" registered at <home> with the labels "ubuntu-latest"
     When "dev" gets the runner "mine" at <elsewhere>

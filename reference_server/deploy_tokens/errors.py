@@ -10,6 +10,7 @@ __all__ = [
     "DeployKeyTitleTaken",
     "InvalidDeployTokenOption",
     "InvalidKeyContent",
+    "KeyUsedByAccount",
 ]
 
 
@@ -31,3 +32,9 @@ class DeployKeyAlreadyAdded(Unprocessable):
 
 class InvalidKeyContent(Unprocessable):
     default_message = "Invalid key content"
+
+
+class KeyUsedByAccount(Unprocessable):
+    """The key is already an account's SSH key (one fingerprint is one key on the forge, as in Gitea)."""
+
+    default_message = "Key content has been used as non-deploy key"

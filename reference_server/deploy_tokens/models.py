@@ -18,10 +18,12 @@ from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
 from ..events import RepoDeletedEvent
+from ..keys import store as keys_store
 from ..permissions import RepoBinding, bind_request
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from ..rest import Page
+from ..sshkeys import KeyRefusal, parse_public_key
 from ..users import models as users
 from ..users.tokens import principal_for_token, token_hash
 from . import store
@@ -31,8 +33,8 @@ from .errors import (
     DeployKeyTitleTaken,
     InvalidDeployTokenOption,
     InvalidKeyContent,
+    KeyUsedByAccount,
 )
-from .sshkeys import KeyRefusal, parse_public_key
 
 __all__ = [
     "TOKEN_LENGTH",
@@ -172,6 +174,8 @@ def create_key(repo: repos.Repo, options: Mapping[str, Any]) -> DeployToken:
     with forge().db.transaction():
         if store.key_in_repo(repo.id, parsed.fingerprint):
             raise DeployKeyAlreadyAdded()
+        if keys_store.ssh_key_by_fingerprint(parsed.fingerprint) is not None:
+            raise KeyUsedByAccount()
         if store.title_taken(repo.id, title):
             raise DeployKeyTitleTaken()
         key_id = store.insert_key(

@@ -146,11 +146,18 @@ def actions_user() -> User:
 
 
 def search_accounts(
-    *, is_org: bool, keyword: str, limit: int, offset: int, with_email: bool = False
+    *,
+    is_org: bool,
+    keyword: str,
+    limit: int,
+    offset: int,
+    with_email: bool = False,
+    filters: dict[str, object] | None = None,
 ) -> tuple[list[User], int]:
-    """A page of users (or organizations) matching ``keyword`` for the admin listings, and the total."""
+    """A page of users (or organizations) matching ``keyword`` (and the admin search's ``filters``) for the
+    admin listings, and the total."""
     rows, total = store.search_accounts(
-        is_org=is_org, keyword=keyword, limit=limit, offset=offset, with_email=with_email
+        is_org=is_org, keyword=keyword, limit=limit, offset=offset, with_email=with_email, filters=filters
     )
     return [User.from_row(row) for row in rows], total
 

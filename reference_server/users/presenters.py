@@ -12,6 +12,7 @@ from ..auth import Principal, optional_principal
 from ..avatars.models import account_avatar_url
 from ..context import forge
 from ..timefmt import iso, iso_or_zero
+from .emails import EmailAddress
 from .models import User
 
 __all__ = ["avatar_url", "email_to_api", "user_to_api"]
@@ -69,7 +70,12 @@ def user_to_api(user: User, viewer: Principal | None = None, *, anonymous: bool 
     }
 
 
-def email_to_api(user: User) -> dict[str, Any]:
-    """Gitea's ``Email`` of a user's address: the reference keeps one, primary and (for an active account)
-    verified."""
-    return {"email": user.email, "verified": user.active, "primary": True, "user_id": user.id, "username": user.name}
+def email_to_api(address: EmailAddress) -> dict[str, Any]:
+    """Gitea's ``Email`` of one of a user's addresses."""
+    return {
+        "email": address.email,
+        "verified": address.verified,
+        "primary": address.primary,
+        "user_id": address.user_id,
+        "username": address.username,
+    }

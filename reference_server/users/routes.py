@@ -14,6 +14,7 @@ from ..rest import empty, json_body, json_response, page_params, paged_response,
 from . import models
 from .admin_edit import edit_user
 from .deletion import delete_user, remove_empty_owner_dir
+from .emails import search_emails
 from .presenters import email_to_api, user_to_api
 from .settings import get_user_settings, update_user_settings
 from .token_self import delete_current_token, get_current_token
@@ -29,12 +30,46 @@ def admin_create_user() -> Response:
     return json_response(user_to_api(user), status=201)
 
 
+_OPTIONAL_BOOLS = {"true": 1, "t": 1, "1": 1, "false": 0, "f": 0, "0": 0}
+"""Go's ``ParseBool`` spellings: what Gitea's optional boolean filters understand (anything else: no filter)."""
+_FLAG_FILTERS = {
+    "is_active": "active",
+    "is_admin": "is_admin",
+    "is_restricted": "restricted",
+    "is_prohibit_login": "prohibit_login",
+}
+
+
+def _search_filters() -> dict[str, object]:
+    """The admin user search's filters from the query: the login name, the account flags, the visibility."""
+    filters: dict[str, object] = {}
+    login_name = request.args.get("login_name", "").strip()
+    if login_name:
+        filters["login_name"] = login_name
+    for parameter, column in _FLAG_FILTERS.items():
+        value = _OPTIONAL_BOOLS.get(request.args.get(parameter, "").strip().lower())
+        if value is not None:
+            filters[column] = value
+    visibility = request.args.get("visibility", "").strip()
+    if visibility in models.VISIBILITIES:
+        filters["visibility"] = visibility
+    return filters
+
+
 def admin_search_users() -> Response:
-    """Every user, or those whose name, full name or e-mail contains ``q`` (site admin), oldest first."""
+    """Every user, or those whose name, full name or e-mail contains ``q`` and that pass the filters (site
+    admin), oldest first. No account has two-factor authentication here, so ``is_2fa_enabled=true`` finds
+    none."""
     principal = current_principal()
     page = page_params()
+    if _OPTIONAL_BOOLS.get(request.args.get("is_2fa_enabled", "").strip().lower()) == 1:
+        return paged_response([], page, 0)
     found, total = models.search_accounts(
-        is_org=False, keyword=request.args.get("q", ""), limit=page.limit, offset=page.offset
+        is_org=False,
+        keyword=request.args.get("q", "").strip(),
+        limit=page.limit,
+        offset=page.offset,
+        filters=_search_filters(),
     )
     return paged_response([user_to_api(user, principal) for user in found], page, total)
 
@@ -48,10 +83,8 @@ def admin_edit_user(username: str) -> Response:
 def admin_list_emails() -> Response:
     """Every user's e-mail address, or those matching ``q`` (``/admin/emails/search``), by user (site admin)."""
     page = page_params()
-    found, total = models.search_accounts(
-        is_org=False, keyword=request.args.get("q", ""), limit=page.limit, offset=page.offset, with_email=True
-    )
-    return paged_response([email_to_api(user) for user in found], page, total)
+    found, total = search_emails(request.args.get("q", ""), page.limit, page.offset)
+    return paged_response([email_to_api(address) for address in found], page, total)
 
 
 def admin_delete_user(username: str) -> Response:

@@ -42,6 +42,14 @@ CREATE TABLE IF NOT EXISTS accounts (
     last_login INTEGER NOT NULL DEFAULT 0
 );
 CREATE UNIQUE INDEX IF NOT EXISTS accounts_user_email ON accounts(lower_email) WHERE is_org = 0 AND lower_email != '';
+CREATE TABLE IF NOT EXISTS email_address (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    user_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    email TEXT NOT NULL,
+    lower_email TEXT NOT NULL UNIQUE,
+    is_activated INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX IF NOT EXISTS email_address_user ON email_address (user_id, id);
 CREATE TABLE IF NOT EXISTS access_tokens (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     user_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
@@ -102,17 +110,33 @@ def account_by_name(name: str) -> Row | None:
     return forge().db.one("SELECT * FROM accounts WHERE lower_name = ?", (name.lower(),))
 
 
+SEARCH_FILTERS = ("login_name", "active", "is_admin", "restricted", "prohibit_login", "visibility")
+"""Columns the admin's user search may require to equal a value (Gitea's ``SearchUserOptions``)."""
+
+
 def search_accounts(
-    *, is_org: bool, keyword: str, limit: int, offset: int, with_email: bool = False
+    *,
+    is_org: bool,
+    keyword: str,
+    limit: int,
+    offset: int,
+    with_email: bool = False,
+    filters: dict[str, object] | None = None,
 ) -> tuple[list[Row], int]:
     """Users or organizations whose name, full name or e-mail contains ``keyword`` (any case), oldest first;
-    ``with_email``: only those with an e-mail address."""
+    ``with_email``: only those with an e-mail address; ``filters``: columns of :data:`SEARCH_FILTERS` that
+    must equal their value."""
     pattern = "%" + keyword.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     where = (
         "is_org = ? AND (lower_name LIKE ? ESCAPE '\\' OR lower(full_name) LIKE ? ESCAPE '\\'"
         " OR lower_email LIKE ? ESCAPE '\\')" + (" AND lower_email != ''" if with_email else "")
     )
     params: tuple[object, ...] = (int(is_org), pattern, pattern, pattern)
+    for column, value in (filters or {}).items():
+        if column not in SEARCH_FILTERS:
+            raise ValueError(f"not a search filter: {column}")
+        where += f" AND {column} = ?"
+        params = (*params, value)
     total = _count(f"SELECT COUNT(*) FROM accounts WHERE {where}", params)  # noqa: S608 - fixed text
     rows = forge().db.all(
         f"SELECT * FROM accounts WHERE {where} ORDER BY id LIMIT ? OFFSET ?",  # noqa: S608 - fixed text
@@ -300,3 +324,58 @@ def save_settings(
         " hide_email = excluded.hide_email, hide_activity = excluded.hide_activity",
         (user_id, language, theme, diff_view_style, int(hide_email), int(hide_activity)),
     )
+
+
+# -- additional e-mail addresses (the primary one is the account's own ``email``) -------------------
+
+
+def email_taken(lower_email: str) -> bool:
+    """Whether any user has this address, as its primary or as an additional one."""
+    row = forge().db.one(
+        "SELECT 1 FROM accounts WHERE is_org = 0 AND lower_email = ?"
+        " UNION ALL SELECT 1 FROM email_address WHERE lower_email = ?",
+        (lower_email, lower_email),
+    )
+    return row is not None
+
+
+def extra_emails(user_id: int) -> list[Row]:
+    return forge().db.all("SELECT * FROM email_address WHERE user_id = ? ORDER BY id", (user_id,))
+
+
+def insert_email(user_id: int, email: str, *, activated: bool) -> None:
+    forge().db.execute(
+        "INSERT INTO email_address (user_id, email, lower_email, is_activated) VALUES (?, ?, ?, ?)",
+        (user_id, email, email.lower(), int(activated)),
+    )
+
+
+def delete_email(user_id: int, lower_email: str) -> bool:
+    """Remove an additional address of the user; False when it has none such."""
+    cursor = forge().db.execute(
+        "DELETE FROM email_address WHERE user_id = ? AND lower_email = ?", (user_id, lower_email)
+    )
+    return cursor.rowcount > 0
+
+
+_ADDRESSES = (
+    "SELECT a.email AS email, a.active AS verified, 1 AS is_primary, a.id AS user_id, a.name AS username,"
+    " a.lower_name AS lower_name, a.lower_email AS lower_email, 0 AS position"
+    " FROM accounts a WHERE a.is_org = 0 AND a.lower_email != ''"
+    " UNION ALL SELECT e.email, e.is_activated, 0, a.id, a.name, a.lower_name, e.lower_email, e.id"
+    " FROM email_address e JOIN accounts a ON a.id = e.user_id"
+)
+"""Every user's addresses, primary and additional, as Gitea's ``email_address`` table holds them."""
+
+
+def search_emails(keyword: str, limit: int, offset: int) -> tuple[list[Row], int]:
+    """The addresses whose text or user's name contains ``keyword`` (any case), by user then primary first."""
+    pattern = "%" + keyword.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    where = "lower_email LIKE ? ESCAPE '\\' OR lower_name LIKE ? ESCAPE '\\'"
+    total = _count(f"SELECT COUNT(*) FROM ({_ADDRESSES}) WHERE {where}", (pattern, pattern))  # noqa: S608
+    rows = forge().db.all(
+        f"SELECT * FROM ({_ADDRESSES}) WHERE {where}"  # noqa: S608 - fixed text
+        " ORDER BY user_id, position LIMIT ? OFFSET ?",
+        (pattern, pattern, limit, offset),
+    )
+    return rows, total
