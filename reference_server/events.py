@@ -13,8 +13,10 @@ __all__ = [
     "DefaultBranchChangedEvent",
     "EventBus",
     "IssueActionEvent",
+    "IssueAssignedEvent",
     "JobStatusEvent",
     "PushEvent",
+    "ReleasePublishedEvent",
     "RepoCreatedEvent",
     "RepoDeletedEvent",
     "RepoRenamedEvent",
@@ -82,6 +84,27 @@ class IssueActionEvent:
     doer_id: int
     action: str
     comment_id: int = 0
+
+
+@dataclass(frozen=True)
+class IssueAssignedEvent:
+    """A user was assigned to an issue or pull request (``comment_id``: its timeline entry). Published inside
+    the acting transaction, as :class:`IssueActionEvent`."""
+
+    repo_id: int
+    issue_id: int
+    doer_id: int
+    assignee_id: int
+    comment_id: int = 0
+
+
+@dataclass(frozen=True)
+class ReleasePublishedEvent:
+    """A release was published (created as a non-draft, or a draft made public) by ``doer_id``."""
+
+    repo_id: int
+    release_id: int
+    doer_id: int
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,8 @@ from .markup import routes as markup_routes
 from .mirrors import routes as mirrors_routes
 from .mirrors import store as mirrors_store
 from .misc import routes as misc_routes
+from .notifications import routes as notifications_routes
+from .notifications import store as notifications_store
 from .orgs import routes as orgs_routes
 from .orgs import store as orgs_store
 from .pins import routes as pins_routes
@@ -147,6 +149,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("wiki", wiki_routes.ENDPOINTS, register=wiki_routes.register),
     Family("mirrors", mirrors_routes.ENDPOINTS, mirrors_store.SCHEMA, mirrors_routes.register),
     Family("times", times_routes.ENDPOINTS, times_store.SCHEMA, times_routes.register),
+    Family("notifications", notifications_routes.ENDPOINTS, notifications_store.SCHEMA, notifications_routes.register),
 )
 
 SCHEMAS: tuple[str, ...] = (
