@@ -41,6 +41,7 @@ from .forks import routes as forks_routes
 from .forks import store as forks_store
 from .gitdata import routes as gitdata_routes
 from .issue_config import routes as issue_config_routes
+from .issue_search import routes as issue_search_routes
 from .issues import routes as issues_routes
 from .issues import store as issues_store
 from .labels import routes as labels_routes
@@ -150,6 +151,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("mirrors", mirrors_routes.ENDPOINTS, mirrors_store.SCHEMA, mirrors_routes.register),
     Family("times", times_routes.ENDPOINTS, times_store.SCHEMA, times_routes.register),
     Family("notifications", notifications_routes.ENDPOINTS, notifications_store.SCHEMA, notifications_routes.register),
+    Family("issue_search", issue_search_routes.ENDPOINTS),
 )
 
 SCHEMAS: tuple[str, ...] = (

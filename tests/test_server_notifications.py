@@ -112,3 +112,23 @@ def test_stopwatch_start_stop_cancel(client: FlaskClient, repo: None, admin_head
     assert client.delete(f"{ISSUES}/2/stopwatch/delete", headers=basic("ann")).status_code == 409
     assert client.get(f"{ISSUES}/2/times", headers=basic("ann")).get_json() == []
     assert client.get(f"{API}/user/stopwatches", headers=basic("ann")).get_json() == []
+
+
+def test_issue_search_across_visible_repositories(client: FlaskClient, repo: None) -> None:
+    make_repo(client, "ann", "secret", private=True)
+    client.post(ISSUES, headers=basic("bob"), json={"title": "public bug"})
+    client.post(f"{API}/repos/ann/secret/issues", headers=basic("ann"), json={"title": "hidden bug", "body": "@bob"})
+    client.post(ISSUES, headers=basic("ann"), json={"title": "closed one", "closed": True})
+    search = f"{API}/repos/issues/search"
+    mine = client.get(search, headers=basic("ann"), query_string={"q": "bug"})
+    assert [item["title"] for item in mine.get_json()] == ["hidden bug", "public bug"]
+    assert mine.headers["X-Total-Count"] == "2"
+    assert [item["title"] for item in client.get(search, headers=basic("bob")).get_json()] == ["public bug"]
+    assert [item["title"] for item in client.get(search).get_json()] == ["public bug"]
+    created = client.get(search, headers=basic("bob"), query_string={"created": "true", "state": "all"})
+    assert [item["title"] for item in created.get_json()] == ["public bug"]
+    closed = client.get(search, headers=basic("ann"), query_string={"state": "closed"})
+    assert [item["title"] for item in closed.get_json()] == ["closed one"]
+    assert client.get(search, headers=basic("ann"), query_string={"owner": "nobody"}).status_code == 400
+    assert client.get(search, headers=basic("ann"), query_string={"team": "x"}).status_code == 400
+    assert client.get(search, headers=basic("ann"), query_string={"since": "soon"}).status_code == 422

@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import datetime
 
 from werkzeug.datastructures import MultiDict
 
 from ..auth import ALL_SCOPES, Principal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..errors import BadRequest, Unprocessable
+from ..errors import BadRequest
 from ..events import IssueActionEvent, IssueAssignedEvent, ReleasePublishedEvent
 from ..issues import models as issues
 from ..permissions import permission
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
+from ..timefmt import parse_query_time
 from ..users import models as users
 from ..users.errors import UserNotFound
 from . import store, watches
@@ -174,16 +174,6 @@ def on_release_published(event: ReleasePublishedEvent) -> None:
 # -- reading -----------------------------------------------------------------------------------------
 
 
-def _moment(raw: str, error: type[BadRequest] | type[Unprocessable]) -> int | None:
-    raw = raw.strip()
-    if not raw:
-        return None
-    try:
-        return int(datetime.fromisoformat(raw.replace("Z", "+00:00")).timestamp())
-    except ValueError as exc:
-        raise error(f'parsing time "{raw}" as "2006-01-02T15:04:05Z07:00": cannot parse') from exc
-
-
 def _statuses(values: list[str], default: tuple[str, ...]) -> list[int]:
     """Gitea's status filter: the known names given, else ``default``."""
     chosen = [STATUSES[value.lower()] for value in values if value.lower() in STATUSES]
@@ -222,8 +212,8 @@ def list_threads(principal: Principal, args: MultiDict[str, str], repo: repos.Re
         repo_id=repo.id if repo is not None else None,
         statuses=statuses,
         sources=sources,
-        since=_moment(args.get("since", ""), Unprocessable),
-        before=_moment(args.get("before", ""), Unprocessable),
+        since=parse_query_time(args.get("since", "")),
+        before=parse_query_time(args.get("before", "")),
     )
     return _visible(principal, rows)
 
@@ -231,7 +221,7 @@ def list_threads(principal: Principal, args: MultiDict[str, str], repo: repos.Re
 def mark_threads(principal: Principal, args: MultiDict[str, str], repo: repos.Repo | None = None) -> list[Row]:
     """Set the threads last updated before ``last_read_at`` (unread ones, or of ``status-types``, or every
     one with ``all``) to ``to-status`` (read by default); the threads as changed."""
-    last_read = _moment(args.get("last_read_at", ""), BadRequest)
+    last_read = parse_query_time(args.get("last_read_at", ""), BadRequest)
     statuses: list[int] = []
     if not _flag(args, "all"):
         statuses = _statuses(args.getlist("status-types"), ("unread",))
