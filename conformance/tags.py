@@ -38,6 +38,7 @@ AREAS: tuple[str, ...] = (
     "markup",
     "wiki",
     "mirrors",
+    "notifications",
     "badges",
     "tokens",
     "activitypub",
