@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from test_server_branches_support import API, basic, make_repo, make_user
+
+from reference_server.context import forge
 
 ISSUES = f"{API}/repos/ann/demo/issues"
 
@@ -132,3 +135,13 @@ def test_issue_search_across_visible_repositories(client: FlaskClient, repo: Non
     assert client.get(search, headers=basic("ann"), query_string={"owner": "nobody"}).status_code == 400
     assert client.get(search, headers=basic("ann"), query_string={"team": "x"}).status_code == 400
     assert client.get(search, headers=basic("ann"), query_string={"since": "soon"}).status_code == 422
+
+
+def test_a_deleted_issue_takes_its_threads(app: Flask, client: FlaskClient, repo: None) -> None:
+    """Whoever deletes an issue (Gitea's issueDelete, served by another family) needs no hook here."""
+    client.post(ISSUES, headers=basic("bob"), json={"title": "gone soon"})
+    (thread,) = _threads(client, "ann")
+    with app.app_context(), forge().db.transaction():
+        forge().db.execute("DELETE FROM issue WHERE idx = 1")
+    assert _threads(client, "ann", all="true") == []
+    assert client.get(f"{API}/notifications/threads/{thread['id']}", headers=basic("ann")).status_code == 404

@@ -51,8 +51,12 @@ CREATE INDEX IF NOT EXISTS stopwatch_user ON stopwatch (user_id, id);
 # -- notification threads ----------------------------------------------------------------------------
 
 
+LIVE = "(issue_id = 0 OR issue_id IN (SELECT id FROM issue))"
+"""A thread whose issue was deleted is gone with it (Gitea deletes them together)."""
+
+
 def thread(thread_id: int) -> Row | None:
-    return forge().db.one("SELECT * FROM notification WHERE id = ?", (thread_id,))
+    return forge().db.one(f"SELECT * FROM notification WHERE id = ? AND {LIVE}", (thread_id,))  # noqa: S608
 
 
 def thread_of(user_id: int, *, issue_id: int = 0, release_id: int = 0) -> Row | None:
@@ -104,7 +108,7 @@ def threads_of(
     before: int | None = None,
 ) -> list[Row]:
     """The user's threads matching every filter given, most recently updated first."""
-    clauses = ["user_id = ?"]
+    clauses = ["user_id = ?", LIVE]
     params: list[object] = [user_id]
     if repo_id is not None:
         clauses.append("repo_id = ?")
