@@ -2,13 +2,13 @@
 Feature: Notification threads made by what happens to issues, pull requests and releases
   GET/PUT /notifications, GET /notifications/new, GET/PATCH /notifications/threads/{id} and GET/PUT
   /repos/{owner}/{repo}/notifications (Gitea 1.27). What happens to an issue or pull request (opened,
-  commented, closed, reopened, merged) reaches its explicit subscribers, the repository's watchers and its
-  participants (the poster, the commenters), never the actor nor whoever unsubscribed; an assignment reaches
-  the assignee, a mention the mentioned user, a published release the repository's watchers. One thread per
-  user and issue: news sets a read thread unread again. Listings show unread and pinned threads unless "all"
-  or "status-types" says otherwise; marking answers 205 with the threads changed. A thread is its user's own
-  (403 for others, a site administrator may read it); a thread of a repository the user can no longer read
-  is not shown.
+  commented, reviewed, closed, reopened, merged) reaches its explicit subscribers, the repository's watchers
+  and its participants (the poster, the commenters), never the actor nor whoever unsubscribed; an assignment
+  reaches the assignee, a review request the reviewer, a mention the mentioned user, a published release the
+  repository's watchers. One thread per user and issue: news sets a read thread unread again. Listings show
+  unread and pinned threads unless "all" or "status-types" says otherwise; marking answers 205 with the
+  threads changed. A thread is its user's own (403 for others, a site administrator may read it); a thread of
+  a repository the user can no longer read is not shown.
 
   Background:
     Given a repository "dev/app"
@@ -93,6 +93,28 @@ Feature: Notification threads made by what happens to issues, pull requests and 
     When "carol" lists their notification threads
     Then the response status is 200
     And the thread about "Merge fix" is a "Pull" of issue 1 of "dev/app" in the state "merged"
+
+  @gitea
+  Scenario: The reviewer asked for a review is told
+    Given "carol" is a collaborator of "dev/app" with the permission "write"
+    And "bob" is a collaborator of "dev/app" with the permission "write"
+    And the repository "dev/app" has the branch "fix" changing "README.md" to "fixed"
+    And "carol" opened a pull request of "fix" into "main" in "dev/app"
+    When "carol" requests a review of pull request 1 of "dev/app" from "bob"
+    Then the response status is 201
+    And "bob" has an unread notification thread about "Merge fix"
+
+  @gitea
+  Scenario: A submitted review tells the pull request's poster
+    Given "carol" is a collaborator of "dev/app" with the permission "write"
+    And the repository "dev/app" has the branch "fix" changing "README.md" to "fixed"
+    And "carol" opened a pull request of "fix" into "main" in "dev/app"
+    When "dev" reviews pull request 1 of "dev/app" with the body
+      """
+      {"event": "APPROVED", "body": "Looks right"}
+      """
+    Then the response status is 200
+    And "carol" has an unread notification thread about "Merge fix"
 
   @gitea
   Scenario: A published release tells the repository's watchers, not its publisher

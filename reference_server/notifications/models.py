@@ -2,10 +2,11 @@
 
 One thread per user and issue (or release). What happens to an issue or pull request reaches the issue's
 explicit watchers, the repository's watchers (not for a work-in-progress pull) and its participants, minus
-the actor and whoever unsubscribed; an assignment reaches the assignee, a mention the mentioned user, a
-published release the repository's watchers and its owner. Only users who can read the issues (or pulls) of
-the repository get a thread; a thread that exists is set unread again and points at the newest comment (a
-pinned one stays pinned). Listings hide threads of repositories the user can no longer read.
+the actor and whoever unsubscribed; an assignment reaches the assignee, a review request the reviewer, a
+mention the mentioned user, a published release the repository's watchers and its owner. Only users who can
+read the issues (or pulls) of the repository get a thread; a thread that exists is set unread again and
+points at the newest comment (a pinned one stays pinned). Listings hide threads of repositories the user can
+no longer read.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ..auth import ALL_SCOPES, Principal
 from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import BadRequest
-from ..events import IssueActionEvent, IssueAssignedEvent, ReleasePublishedEvent
+from ..events import IssueActionEvent, IssueAssignedEvent, ReleasePublishedEvent, ReviewRequestedEvent
 from ..issues import models as issues
 from ..permissions import permission
 from ..repos import models as repos
@@ -43,6 +44,7 @@ __all__ = [
     "on_issue_action",
     "on_issue_assigned",
     "on_release_published",
+    "on_review_requested",
 ]
 
 UNREAD, READ, PINNED = 1, 2, 3
@@ -131,7 +133,7 @@ def on_issue_action(event: IssueActionEvent) -> None:
     elif event.action == "commented":
         comment, _ = issues.get_comment(repo, event.comment_id)
         mentioned = _mentioned(repo, issue, comment.content, event.doer_id)
-    comment_id = event.comment_id if event.action == "commented" else 0
+    comment_id = event.comment_id if event.action in ("commented", "reviewed") else 0
     _notify_issue(repo, issue, event.doer_id, comment_id, [*_followers(repo, issue, event.doer_id), *mentioned])
 
 
@@ -141,6 +143,12 @@ def on_issue_assigned(event: IssueAssignedEvent) -> None:
         return
     repo = repos.get_repo_by_id(event.repo_id)
     _notify_issue(repo, issues.get_issue_by_id(event.issue_id), event.doer_id, event.comment_id, [event.assignee_id])
+
+
+def on_review_requested(event: ReviewRequestedEvent) -> None:
+    """The reviewer asked for a review is told."""
+    repo = repos.get_repo_by_id(event.repo_id)
+    _notify_issue(repo, issues.get_issue_by_id(event.issue_id), event.doer_id, event.comment_id, [event.reviewer_id])
 
 
 def on_release_published(event: ReleasePublishedEvent) -> None:

@@ -9,7 +9,7 @@ from ..access import token
 from ..auth import current_principal
 from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
-from ..events import IssueActionEvent, IssueAssignedEvent, ReleasePublishedEvent
+from ..events import IssueActionEvent, IssueAssignedEvent, ReleasePublishedEvent, ReviewRequestedEvent
 from ..issues.models import get_issue
 from ..permissions import current_repo
 from ..rest import empty, json_response, page_params, paged_response
@@ -28,6 +28,7 @@ def register(app: Flask) -> None:
     events = forge().events
     events.subscribe(IssueActionEvent, models.on_issue_action)
     events.subscribe(IssueAssignedEvent, models.on_issue_assigned)
+    events.subscribe(ReviewRequestedEvent, models.on_review_requested)
     events.subscribe(ReleasePublishedEvent, models.on_release_published)
 
 
