@@ -257,3 +257,19 @@ Feature: Notification threads made by what happens to issues, pull requests and 
   Scenario: A thread that does not exist is not found
     When "dev" reads a notification thread that does not exist
     Then the request is refused with status 404
+
+  @gitea
+  Scenario: The threads are paged
+    Given "bob" opened the issue "Crash" in "dev/app"
+    And "bob" opened the issue "Leak" in "dev/app"
+    When "dev" lists their notification threads with "limit=1&page=2"
+    Then the response status is 200
+    And the response is a list of 1 items
+    And the response header "X-Total-Count" is "2"
+    And the response has the header "Link"
+
+  @gitea
+  Scenario: A token without the notification scope may not list the threads
+    Given a user "erin" with a token scoped "read:repository"
+    When "erin" lists their notification threads
+    Then the request is refused with status 403
