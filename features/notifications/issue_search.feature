@@ -2,9 +2,10 @@
 Feature: Searching issues across the repositories a caller can see
   GET /repos/issues/search (Gitea 1.27): the issues and pull requests of public repositories and of the
   private ones the caller can read, newest first, filtered by state (open by default), type, keyword, labels,
-  time of update, the caller's part (created, assigned, mentioned) and the owner (400 for an unknown owner, or
-  a team without an owner). Label names that exist nowhere filter nothing. A malformed time is 422. The
-  scenarios search one owner's repositories, so the other scenarios' issues on a shared forge stay out.
+  time of update, the caller's part (created, assigned, mentioned, review requested, reviewed) and the owner
+  (400 for an unknown owner, or a team without an owner). Label names that exist nowhere filter nothing. A
+  malformed time is 422. The scenarios search one owner's repositories, so the other scenarios' issues on a
+  shared forge stay out.
 
   Background:
     Given a repository "dev/app"
@@ -89,6 +90,26 @@ Feature: Searching issues across the repositories a caller can see
     When "dev" searches issues with "owner=@dev&since=2999-01-01T00:00:00Z"
     Then the response status is 200
     And the issues found are "none"
+
+  @gitea
+  Scenario: Only the pull requests whose review was asked of the caller
+    Given "bob" is a collaborator of "dev/app" with the permission "write"
+    And the repository "dev/app" has the branch "fix" changing "README.md" to "fixed"
+    And "dev" opened a pull request of "fix" into "main" in "dev/app"
+    And "dev" requested a review of pull request 2 of "dev/app" from "bob"
+    When "bob" searches issues with "owner=@dev&review_requested=true"
+    Then the response status is 200
+    And the issues found are "Merge fix"
+
+  @gitea
+  Scenario: Only the pull requests the caller reviewed
+    Given the repository "dev/app" has the branch "fix" changing "README.md" to "fixed"
+    And "bob" is a collaborator of "dev/app" with the permission "write"
+    And "dev" opened a pull request of "fix" into "main" in "dev/app"
+    And "bob" approved pull request 2 of "dev/app"
+    When "bob" searches issues with "owner=@dev&reviewed=true&type=pulls"
+    Then the response status is 200
+    And the issues found are "Merge fix"
 
   @gitea
   Scenario: Pull requests only
