@@ -39,6 +39,7 @@ AREAS: tuple[str, ...] = (
     "markup",
     "wiki",
     "mirrors",
+    "notifications",
     "badges",
     "tokens",
     "activitypub",

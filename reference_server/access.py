@@ -108,7 +108,13 @@ JOB_OR_SIGNED = Rule(("job", "signed"))
 
 JOB_TOKEN_REFUSAL = "job tokens may only act on their own repository"  # noqa: S105 - a message
 REPOSITORY_PREFIX = "/api/v1/repos/<owner>/<repo>"
-JOB_READS_REFUSED = ("/api/v1/user/", "/api/v1/admin", "/api/v1/users/<username>/tokens", "/api/v1/orgs/<org>/actions")
+JOB_READS_REFUSED = (
+    "/api/v1/user/",
+    "/api/v1/admin",
+    "/api/v1/users/<username>/tokens",
+    "/api/v1/orgs/<org>/actions",
+    "/api/v1/notifications",
+)
 JOB_RENDERING = frozenset({"renderMarkup", "renderMarkdown", "renderMarkdownRaw"})
 """Instance-level POST routes that only compute an answer (no state), open to a job's markup previews."""
 

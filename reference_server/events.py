@@ -13,11 +13,14 @@ __all__ = [
     "DefaultBranchChangedEvent",
     "EventBus",
     "IssueActionEvent",
+    "IssueAssignedEvent",
     "JobStatusEvent",
     "PushEvent",
+    "ReleasePublishedEvent",
     "RepoCreatedEvent",
     "RepoDeletedEvent",
     "RepoRenamedEvent",
+    "ReviewRequestedEvent",
     "RunStatusEvent",
 ]
 
@@ -74,7 +77,8 @@ class RepoRenamedEvent:
 @dataclass(frozen=True)
 class IssueActionEvent:
     """Something a user did to an issue or pull request: ``action`` is ``opened``, ``commented``, ``closed``,
-    ``reopened`` or ``merged``; ``comment_id`` names the comment of ``commented`` (0 otherwise). Published
+    ``reopened``, ``merged`` or ``reviewed`` (a pull request's review submitted); ``comment_id`` names the
+    comment of ``commented`` and the review entry of ``reviewed`` (0 otherwise). Published
     inside the acting transaction, so a listener's rows commit or roll back with the action."""
 
     repo_id: int
@@ -82,6 +86,39 @@ class IssueActionEvent:
     doer_id: int
     action: str
     comment_id: int = 0
+
+
+@dataclass(frozen=True)
+class IssueAssignedEvent:
+    """A user was assigned to an issue or pull request (``comment_id``: its timeline entry). Published inside
+    the acting transaction, as :class:`IssueActionEvent`."""
+
+    repo_id: int
+    issue_id: int
+    doer_id: int
+    assignee_id: int
+    comment_id: int = 0
+
+
+@dataclass(frozen=True)
+class ReviewRequestedEvent:
+    """A user was asked to review a pull request (``comment_id``: its timeline entry); inside the acting
+    transaction, as :class:`IssueActionEvent`."""
+
+    repo_id: int
+    issue_id: int
+    doer_id: int
+    reviewer_id: int
+    comment_id: int = 0
+
+
+@dataclass(frozen=True)
+class ReleasePublishedEvent:
+    """A release was published (created as a non-draft, or a draft made public) by ``doer_id``."""
+
+    repo_id: int
+    release_id: int
+    doer_id: int
 
 
 @dataclass(frozen=True)

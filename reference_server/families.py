@@ -41,6 +41,7 @@ from .forks import routes as forks_routes
 from .forks import store as forks_store
 from .gitdata import routes as gitdata_routes
 from .issue_config import routes as issue_config_routes
+from .issue_search import routes as issue_search_routes
 from .issues import routes as issues_routes
 from .issues import store as issues_store
 from .keys import routes as keys_routes
@@ -55,6 +56,8 @@ from .markup import routes as markup_routes
 from .mirrors import routes as mirrors_routes
 from .mirrors import store as mirrors_store
 from .misc import routes as misc_routes
+from .notifications import routes as notifications_routes
+from .notifications import store as notifications_store
 from .orgs import routes as orgs_routes
 from .orgs import store as orgs_store
 from .packages import routes as packages_routes
@@ -153,6 +156,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("cron", cron_routes.ENDPOINTS, cron_store.SCHEMA),
     Family("times", times_routes.ENDPOINTS, times_store.SCHEMA, times_routes.register),
     Family("packages", packages_routes.ENDPOINTS, packages_store.SCHEMA, packages_routes.register),
+    Family("notifications", notifications_routes.ENDPOINTS, notifications_store.SCHEMA, notifications_routes.register),
+    Family("issue_search", issue_search_routes.ENDPOINTS),
 )
 
 SCHEMAS: tuple[str, ...] = (

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-__all__ = ["format_duration", "from_unix", "iso", "iso_or_zero", "parse_duration", "to_unix"]
+from .errors import ApiError, Unprocessable
+
+__all__ = ["format_duration", "from_unix", "iso", "iso_or_zero", "parse_duration", "parse_query_time", "to_unix"]
 
 GO_ZERO_TIME = "0001-01-01T00:00:00Z"
 
@@ -76,3 +78,15 @@ def _decimal(value: int, unit: int) -> str:
         return str(whole)
     digits = len(str(unit)) - 1
     return f"{whole}.{str(fraction).rjust(digits, '0').rstrip('0')}"
+
+
+def parse_query_time(raw: str, error: type[ApiError] = Unprocessable) -> int | None:
+    """An RFC 3339 query parameter (``since``, ``before``, ``last_read_at``) as Unix seconds; None when empty;
+    ``error`` (422 by default, as Gitea's ``GetQueryBeforeSince``) with Go's parse message when malformed."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    try:
+        return to_unix(datetime.fromisoformat(raw.replace("Z", "+00:00")))
+    except ValueError as exc:
+        raise error(f'parsing time "{raw}" as "2006-01-02T15:04:05Z07:00": cannot parse') from exc

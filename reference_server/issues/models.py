@@ -15,7 +15,7 @@ from urllib.parse import quote
 from ..auth import Principal, optional_principal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..events import IssueActionEvent
+from ..events import IssueActionEvent, IssueAssignedEvent
 from ..permissions import Permission, can_be_assigned, permission
 from ..repos import models as repos
 from ..users import models as users
@@ -184,8 +184,10 @@ def assign(issue_id: int, user_ids: list[int], doer_id: int) -> None:
         for user_id in user_ids:
             if user_id not in current:
                 store.add_assignee(issue_id, user_id)
-                add_event(issue_id, CommentType.ASSIGNEES, doer_id, assignee_id=user_id)
+                event_id = add_event(issue_id, CommentType.ASSIGNEES, doer_id, assignee_id=user_id)
                 current.append(user_id)
+                repo_id = get_issue_by_id(issue_id).repo_id
+                forge().events.publish(IssueAssignedEvent(repo_id, issue_id, doer_id, user_id, event_id))
 
 
 def unassign(issue_id: int, user_ids: list[int], doer_id: int) -> None:

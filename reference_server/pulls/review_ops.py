@@ -17,6 +17,7 @@ from ..auth import Principal
 from ..collaborators.models import list_collaborators
 from ..context import forge, now_seconds
 from ..errors import Forbidden
+from ..events import IssueActionEvent, ReviewRequestedEvent
 from ..issues import models as issues
 from ..issues.comments import Comment, CommentType, add_event, delete_review_entries, review_comments
 from ..orgs import store as orgs_store
@@ -169,13 +170,14 @@ def request_reviews(
                     official=official,
                     now=now,
                 )
-                add_event(
+                entry = add_event(
                     pull.issue.id,
                     CommentType.REVIEW_REQUEST,
                     doer.user_id,
                     assignee_id=reviewer.id,
                     review_id=review_id,
                 )
+                forge().events.publish(ReviewRequestedEvent(repo.id, pull.issue.id, doer.user_id, reviewer.id, entry))
                 created.append(review_id)
             elif latest is not None and latest["type"] == ReviewType.REQUEST:
                 store.delete_review(int(latest["id"]))
@@ -211,7 +213,8 @@ def submit_review(repo: repos.Repo, pull: Pull, review: Review, options: Mapping
             store.clear_official(pull.issue.id, doer.user_id)
         fields = {"type": int(review_type), "content": body, "commit_id": commit_id, "official": int(official)}
         store.update_review(review.id, {**fields, "stale": 0}, now_seconds())
-        add_event(pull.issue.id, CommentType.REVIEW, doer.user_id, content=body, review_id=review.id)
+        entry = add_event(pull.issue.id, CommentType.REVIEW, doer.user_id, content=body, review_id=review.id)
+        forge().events.publish(IssueActionEvent(repo.id, pull.issue.id, doer.user_id, "reviewed", entry))
     return _load(review.id)
 
 

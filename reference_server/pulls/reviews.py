@@ -15,6 +15,7 @@ from typing import Any
 from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
+from ..events import IssueActionEvent
 from ..issues import models as issues
 from ..issues.comments import (
     Comment,
@@ -216,7 +217,9 @@ def create_review(repo: repos.Repo, pull: Pull, options: Mapping[str, Any], prin
                 patch=comment.patch,
             )
         if review_type != ReviewType.PENDING:
-            add_event(pull.issue.id, CommentType.REVIEW, principal.user_id, content=body, review_id=review_id)
+            entry = add_event(pull.issue.id, CommentType.REVIEW, principal.user_id, content=body, review_id=review_id)
+            event = IssueActionEvent(repo.id, pull.issue.id, principal.user_id, "reviewed", entry)
+            forge().events.publish(event)
     return _load(review_id)
 
 

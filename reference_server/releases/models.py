@@ -14,7 +14,7 @@ from ..bodies import optional_flag
 from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import Unprocessable
-from ..events import RepoDeletedEvent
+from ..events import ReleasePublishedEvent, RepoDeletedEvent
 from ..repos import models as repos
 from . import store, tags
 from .errors import (
@@ -194,6 +194,8 @@ def create_release(repo: repos.Repo, principal: Principal, options: Mapping[str,
             release_id = store.insert_release(fields)
     except sqlite3.IntegrityError as exc:
         raise ReleaseExists() from exc
+    if not draft:
+        forge().events.publish(ReleasePublishedEvent(repo.id, release_id, principal.user_id))
     return get_release(repo, release_id)
 
 
@@ -225,6 +227,8 @@ def edit_release(repo: repos.Repo, principal: Principal, release_id: int, option
                 store.update_release(release.id, fields)
         except sqlite3.IntegrityError as exc:
             raise ReleaseExists() from exc
+    if release.is_draft and not draft:
+        forge().events.publish(ReleasePublishedEvent(repo.id, release.id, principal.user_id))
     return get_release(repo, release.id)
 
 

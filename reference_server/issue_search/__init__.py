@@ -1,0 +1,1 @@
+"""Issue search across the repositories a caller can see (``GET /repos/issues/search``)."""

@@ -1,0 +1,1 @@
+"""Notifications, issue subscriptions and stopwatches: what a user follows and is told about."""
