@@ -50,11 +50,23 @@ def _keep(ctx: ScenarioContext, notes: OrgLabelNotes, org: str) -> None:
 # ---------------------------------------------------------------- Given
 
 
+def _given(ctx: ScenarioContext, notes: OrgLabelNotes, org: str, body: dict[str, object]) -> None:
+    response = org_owner(ctx, org).api.area(LabelsApi).create_org(ctx.orgs[org], body)
+    notes.ids[org, str(body["name"])] = int(expect_status(response, 201, f'create the label "{body["name"]}"')["id"])
+
+
 @given(phrase('the organization "{org}" has the label "{name}" with the color "{color}"'))
 def given_org_label(ctx: ScenarioContext, org_label_notes: OrgLabelNotes, org: str, name: str, color: str) -> None:
     """A label made by the organization's owner."""
-    response = org_owner(ctx, org).api.area(LabelsApi).create_org(ctx.orgs[org], {"name": name, "color": color})
-    org_label_notes.ids[org, name] = int(expect_status(response, 201, f'create the label "{name}"')["id"])
+    _given(ctx, org_label_notes, org, {"name": name, "color": color})
+
+
+@given(phrase('the organization "{org}" has the exclusive label "{name}" with the color "{color}"'))
+def given_exclusive_label(
+    ctx: ScenarioContext, org_label_notes: OrgLabelNotes, org: str, name: str, color: str
+) -> None:
+    """An exclusive (scoped) label made by the organization's owner."""
+    _given(ctx, org_label_notes, org, {"name": name, "color": color, "exclusive": True})
 
 
 # ---------------------------------------------------------------- When

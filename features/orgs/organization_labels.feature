@@ -124,3 +124,16 @@ Feature: An organization's labels serve every repository of the organization
     When "alice" deletes the label "bug" of the organization "acme"
     Then the response status is 204
     And the issue "Crash" in "acme/app" has the labels "none"
+
+  @gitea
+  Scenario: An exclusive scoped label takes the issue's other label of its scope off
+    Given a repository "acme/app"
+    And "alice" opened the issue "Crash" in "acme/app"
+    And the organization "acme" has the exclusive label "priority/high" with the color "#e11d21"
+    And the organization "acme" has the exclusive label "priority/low" with the color "#00ff00"
+    And the organization "acme" has the label "bug" with the color "#ee0701"
+    And "alice" adds the label "priority/high" of the organization "acme" by its id to the issue "Crash" in "acme/app"
+    And "alice" adds the label "bug" of the organization "acme" by its id to the issue "Crash" in "acme/app"
+    When "alice" adds the label "priority/low" of the organization "acme" by its id to the issue "Crash" in "acme/app"
+    Then the response status is 200
+    And the issue "Crash" in "acme/app" has the labels "bug, priority/low"

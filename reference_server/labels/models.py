@@ -86,6 +86,15 @@ class Label:
     def is_archived(self) -> bool:
         return self.archived_unix > 0
 
+    @property
+    def exclusive_scope(self) -> str:
+        """Gitea's ``ExclusiveScope``: for an exclusive ``scope/name`` label the part before the last ``/``
+        (an issue carries one label of a scope at a time); empty otherwise."""
+        cut = self.name.rfind("/")
+        if not self.exclusive or cut <= 0 or cut == len(self.name) - 1:
+            return ""
+        return self.name[:cut]
+
 
 def _from_row(row: Row) -> Label:
     return Label(
@@ -262,13 +271,28 @@ def labels_named(repo: Repo, items: object) -> list[Label]:
     return list(found.values())
 
 
+def _one_per_scope(labels: list[Label]) -> list[Label]:
+    """Gitea's ``RemoveDuplicateExclusiveLabels``: of several labels of one exclusive scope the last wins."""
+    return [
+        label
+        for index, label in enumerate(labels)
+        if not label.exclusive_scope
+        or all(other.exclusive_scope != label.exclusive_scope for other in labels[index + 1 :])
+    ]
+
+
 def set_issue_labels(issue_id: int, labels: list[Label], *, replace: bool) -> list[Label]:
-    """Add ``labels`` to the issue's (or make them its only ones); answers its labels then."""
+    """Add ``labels`` to the issue's (or make them its only ones); answers its labels then. An exclusive scoped
+    label takes the issue's other labels of its scope off, as Gitea does."""
     with forge().db.transaction():
         if replace:
             store.clear_issue_labels(issue_id)
-        for label in labels:
+        for label in _one_per_scope(labels):
             store.add_issue_label(issue_id, label.id)
+            if label.exclusive_scope:
+                for other in labels_of_issue(issue_id):
+                    if other.id != label.id and other.exclusive_scope == label.exclusive_scope:
+                        store.remove_issue_label(issue_id, other.id)
     return labels_of_issue(issue_id)
 
 
