@@ -191,3 +191,15 @@ def test_org_labels_go_on_the_issues_of_the_orgs_repositories_only(client: Flask
     assert client.get(f"{issue}/labels", headers=org).get_json() == [], "a deleted label stayed on the issue"
     assert client.delete(f"{API}/orgs/other", headers=org).status_code == 204
     assert client.get(f"{API}/orgs/other/labels", headers=org).status_code == 404
+
+
+def test_an_exclusive_scoped_label_takes_the_other_of_its_scope_off(client: FlaskClient, org: dict[str, str]) -> None:
+    made = {}
+    for name, exclusive in (("prio/high", True), ("prio/low", True), ("prio/mid", False), ("kind/bug", True)):
+        body = {"name": name, "color": "#ee0701", "exclusive": exclusive}
+        made[name] = client.post(f"{API}/orgs/acme/labels", headers=org, json=body).get_json()["id"]
+    issue = f"{API}/repos/acme/app/issues/1/labels"
+    both = client.post(f"{issue}", headers=org, json={"labels": [made["prio/high"], made["prio/low"]]})
+    assert [item["name"] for item in both.get_json()] == ["prio/low"], "of one scope in one request the last wins"
+    added = client.post(issue, headers=org, json={"labels": [made["kind/bug"], made["prio/mid"], made["prio/high"]]})
+    assert [item["name"] for item in added.get_json()] == ["kind/bug", "prio/high", "prio/mid"]
