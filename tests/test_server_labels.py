@@ -9,6 +9,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from reference_server.context import forge
+from reference_server.labels import store
 from reference_server.labels.errors import InvalidLabelColor
 from reference_server.labels.models import normalize_color
 
@@ -203,3 +205,12 @@ def test_an_exclusive_scoped_label_takes_the_other_of_its_scope_off(client: Flas
     assert [item["name"] for item in both.get_json()] == ["prio/low"], "of one scope in one request the last wins"
     added = client.post(issue, headers=org, json={"labels": [made["kind/bug"], made["prio/mid"], made["prio/high"]]})
     assert [item["name"] for item in added.get_json()] == ["kind/bug", "prio/high", "prio/mid"]
+
+
+def test_an_old_label_table_gains_the_organization_column(app: Flask) -> None:
+    with app.app_context():
+        db = forge().db
+        db.execute("DROP INDEX repo_label_by_org")
+        db.execute("ALTER TABLE repo_label DROP COLUMN org_id")
+        store.upgrade(db)
+        assert "org_id" in {row["name"] for row in db.all("PRAGMA table_info(repo_label)")}
