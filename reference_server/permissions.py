@@ -93,6 +93,13 @@ def is_org_member(user_id: int, org_id: int) -> bool:
     return orgs_store.is_member(org_id, user_id)
 
 
+def can_create_org_repo(user_id: int, org_id: int) -> bool:
+    """Gitea's ``CanCreateOrgRepo``: an owner, or a member of a team allowed to create repositories."""
+    return is_org_owner(user_id, org_id) or any(
+        row["can_create_org_repo"] for row in orgs_store.teams_of_member(org_id, user_id)
+    )
+
+
 def require_org_owner(org: User, principal: Principal) -> None:
     """Site admins and owners pass; others get 403 ``Must be an organization owner``."""
     if not principal.is_admin and not is_org_owner(principal.user_id, org.id):

@@ -31,7 +31,7 @@ from steps.ci import find_run
 from steps.common import expand, field_value, json_document, json_option
 from steps.parsing import phrase
 
-__all__ = ["HookNotes", "HookRef", "webhook_receiver"]
+__all__ = ["RECEIVER_PLACEHOLDER", "HookNotes", "HookRef", "webhook_receiver"]
 
 DELIVERY_WAIT_SECONDS = 30.0
 RECEIVER_PLACEHOLDER = "{receiver}"
@@ -69,12 +69,15 @@ def webhook_receiver(request: pytest.FixtureRequest) -> Iterator[WebhookReceiver
 
 @dataclass(frozen=True)
 class HookRef:
-    """A hook a scenario made: its id, its repository, its receiver path and secret."""
+    """A hook a scenario made: its id, its repository (or the organization's real name, or ``own`` for the
+    caller's ``/user/hooks``), its receiver path and secret."""
 
     id: int
     repo: str
     path: str
     secret: str
+    org: str | None = None
+    own: bool = False
 
 
 @dataclass
@@ -89,11 +92,13 @@ class HookNotes:
         assert self.last is not None, 'no webhook yet: add `Given "..." has a webhook on ...`'
         return self.last
 
-    def created(self, ctx: ScenarioContext, repo: str, path: str, secret: str) -> None:
+    def created(
+        self, ctx: ScenarioContext, repo: str, path: str, secret: str, *, org: str | None = None, own: bool = False
+    ) -> None:
         """Keep the hook the last response created (if it did)."""
         response = ctx.last_response()
         if response.status_code == 201:
-            self.last = HookRef(int(json_of(response)["id"]), repo, path, secret)
+            self.last = HookRef(int(json_of(response)["id"]), repo, path, secret, org, own)
             self.secrets.append(secret)
 
 
@@ -210,9 +215,14 @@ def when_list(ctx: ScenarioContext, who: str, repo: str) -> None:
 
 @when(phrase('"{who}" gets the webhook'))
 def when_get(ctx: ScenarioContext, hook_notes: HookNotes, who: str) -> None:
+    """The scenario's last hook through its own path: its repository's, its organization's or ``/user/hooks``."""
     hook = hook_notes.hook()
+    api = acting(ctx, who, HooksApi)
+    if hook.org is not None or hook.own:
+        ctx.response = api.get_account_hook(hook.id, hook.org)
+        return
     ref = ctx.repo(hook.repo)
-    ctx.response = acting(ctx, who, HooksApi).get_hook(ref.owner, ref.name, hook.id)
+    ctx.response = api.get_hook(ref.owner, ref.name, hook.id)
 
 
 @when(phrase('"{who}" gets the webhook through the repository "{repo}"'))
@@ -225,16 +235,24 @@ def when_get_elsewhere(ctx: ScenarioContext, hook_notes: HookNotes, who: str, re
 @when(phrase('"{who}" edits the webhook with the body'))
 def when_edit(ctx: ScenarioContext, hook_notes: HookNotes, who: str, docstring: str) -> None:
     hook = hook_notes.hook()
-    ref = ctx.repo(hook.repo)
     option = json_option(ctx, docstring)
-    ctx.response = acting(ctx, who, HooksApi).edit_hook(ref.owner, ref.name, hook.id, option)
+    api = acting(ctx, who, HooksApi)
+    if hook.org is not None or hook.own:
+        ctx.response = api.edit_account_hook(hook.id, option, hook.org)
+        return
+    ref = ctx.repo(hook.repo)
+    ctx.response = api.edit_hook(ref.owner, ref.name, hook.id, option)
 
 
 @when(phrase('"{who}" deletes the webhook'))
 def when_delete(ctx: ScenarioContext, hook_notes: HookNotes, who: str) -> None:
     hook = hook_notes.hook()
+    api = acting(ctx, who, HooksApi)
+    if hook.org is not None or hook.own:
+        ctx.response = api.delete_account_hook(hook.id, hook.org)
+        return
     ref = ctx.repo(hook.repo)
-    ctx.response = acting(ctx, who, HooksApi).delete_hook(ref.owner, ref.name, hook.id)
+    ctx.response = api.delete_hook(ref.owner, ref.name, hook.id)
 
 
 @when(phrase('"{who}" tests the webhook'))

@@ -9,6 +9,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from reference_server.context import forge
+from reference_server.labels import store
 from reference_server.labels.errors import InvalidLabelColor
 from reference_server.labels.models import normalize_color
 
@@ -136,3 +138,79 @@ def test_an_id_beyond_64_bits_names_no_label(
     expected = {404} if method == "get" else {404, 405}
     assert getattr(client, method)(f"{path}/{2**63}", headers=ann, json={"name": "x"}).status_code in expected
     assert getattr(client, method)(f"{path}/{2**63 - 1}", headers=ann, json={"name": "x"}).status_code == 404
+
+
+# --- organization labels --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def org(client: FlaskClient, admin_headers: dict[str, str]) -> dict[str, str]:
+    """The organizations ``acme`` (with the repository ``app`` and its issue #1) and ``other``, owned by Ann."""
+    ann = _user(client, admin_headers, "ann")
+    for name in ("acme", "other"):
+        assert client.post(f"{API}/orgs", headers=ann, json={"username": name}).status_code == 201
+    assert client.post(f"{API}/orgs/acme/repos", headers=ann, json={"name": "app"}).status_code == 201
+    assert client.post(f"{API}/repos/acme/app/issues", headers=ann, json={"title": "Crash"}).status_code == 201
+    return ann
+
+
+def _org_label(client: FlaskClient, ann: dict[str, str], org: str, name: str) -> dict[str, Any]:
+    made = client.post(f"{API}/orgs/{org}/labels", headers=ann, json={"name": name, "color": "#ee0701"})
+    assert made.status_code == 201, made.get_data(as_text=True)
+    label: dict[str, Any] = made.get_json()
+    return label
+
+
+def test_org_labels_are_managed_by_owners_and_listed_to_anyone(
+    client: FlaskClient, admin_headers: dict[str, str], org: dict[str, str]
+) -> None:
+    label = _org_label(client, org, "acme", "scope/high")
+    assert label["url"].endswith(f"/api/v1/orgs/acme/labels/{label['id']}")
+    listed = client.get(f"{API}/orgs/acme/labels")
+    assert listed.status_code == 200 and [item["id"] for item in listed.get_json()] == [label["id"]]
+    assert client.get(f"{API}/orgs/acme/labels/{label['id']}").status_code == 401, "reading one takes a token"
+    assert client.get(f"{API}/orgs/other/labels/{label['id']}", headers=org).status_code == 404
+    assert client.get(f"{API}/repos/acme/app/labels/{label['id']}", headers=org).status_code == 404
+    bob = _user(client, admin_headers, "bob")
+    assert client.post(f"{API}/orgs/acme/labels", headers=bob, json={"name": "x", "color": "#000"}).status_code == 403
+    edited = client.patch(f"{API}/orgs/acme/labels/{label['id']}", headers=org, json={"exclusive": True})
+    assert edited.status_code == 200 and edited.get_json()["exclusive"] is True
+    bad = client.post(f"{API}/orgs/acme/labels", headers=org, json={"name": "y", "color": "nope"})
+    assert bad.status_code == 422 and len(client.get(f"{API}/orgs/acme/labels").get_json()) == 1
+
+
+def test_org_labels_go_on_the_issues_of_the_orgs_repositories_only(client: FlaskClient, org: dict[str, str]) -> None:
+    mine = _org_label(client, org, "acme", "bug")
+    foreign = _org_label(client, org, "other", "alien")
+    issue = f"{API}/repos/acme/app/issues/1"
+    added = client.post(f"{issue}/labels", headers=org, json={"labels": [mine["id"], foreign["id"], "alien"]})
+    assert added.status_code == 200 and [item["id"] for item in added.get_json()] == [mine["id"]]
+    by_name = client.put(f"{issue}/labels", headers=org, json={"labels": ["bug"]})
+    assert [item["name"] for item in by_name.get_json()] == ["bug"]
+    assert client.get(issue, headers=org).get_json()["labels"][0]["url"].endswith(f"/orgs/acme/labels/{mine['id']}")
+    assert client.delete(f"{issue}/labels/{foreign['id']}", headers=org).status_code == 422
+    assert client.delete(f"{API}/orgs/acme/labels/{mine['id']}", headers=org).status_code == 204
+    assert client.get(f"{issue}/labels", headers=org).get_json() == [], "a deleted label stayed on the issue"
+    assert client.delete(f"{API}/orgs/other", headers=org).status_code == 204
+    assert client.get(f"{API}/orgs/other/labels", headers=org).status_code == 404
+
+
+def test_an_exclusive_scoped_label_takes_the_other_of_its_scope_off(client: FlaskClient, org: dict[str, str]) -> None:
+    made = {}
+    for name, exclusive in (("prio/high", True), ("prio/low", True), ("prio/mid", False), ("kind/bug", True)):
+        body = {"name": name, "color": "#ee0701", "exclusive": exclusive}
+        made[name] = client.post(f"{API}/orgs/acme/labels", headers=org, json=body).get_json()["id"]
+    issue = f"{API}/repos/acme/app/issues/1/labels"
+    both = client.post(f"{issue}", headers=org, json={"labels": [made["prio/high"], made["prio/low"]]})
+    assert [item["name"] for item in both.get_json()] == ["prio/low"], "of one scope in one request the last wins"
+    added = client.post(issue, headers=org, json={"labels": [made["kind/bug"], made["prio/mid"], made["prio/high"]]})
+    assert [item["name"] for item in added.get_json()] == ["kind/bug", "prio/high", "prio/mid"]
+
+
+def test_an_old_label_table_gains_the_organization_column(app: Flask) -> None:
+    with app.app_context():
+        db = forge().db
+        db.execute("DROP INDEX repo_label_by_org")
+        db.execute("ALTER TABLE repo_label DROP COLUMN org_id")
+        store.upgrade(db)
+        assert "org_id" in {row["name"] for row in db.all("PRAGMA table_info(repo_label)")}

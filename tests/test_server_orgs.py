@@ -168,3 +168,46 @@ def test_public_membership(client: FlaskClient, admin_headers: dict[str, str]) -
     assert [o["name"] for o in client.get(f"{API}/users/olga/orgs", headers=basic("rosa")).get_json()] == ["guild"]
     assert client.delete(f"{API}/orgs/guild/public_members/olga", headers=basic("olga")).status_code == 204
     assert client.get(f"{API}/users/olga/orgs", headers=basic("rosa")).get_json() == []
+
+
+def _team(client: FlaskClient, name: str, description: str, **extra: Any) -> dict[str, Any]:
+    body = {"name": name, "description": description, "permission": "read", "units": ["repo.code"], **extra}
+    created = client.post(f"{API}/orgs/guild/teams", headers=basic("olga"), json=body)
+    assert created.status_code == 201, created.get_data(as_text=True)
+    team: dict[str, Any] = created.get_json()
+    return team
+
+
+def test_team_search_finds_the_callers_teams_by_name_and_description(
+    client: FlaskClient, admin_headers: dict[str, str]
+) -> None:
+    setup_org(client, admin_headers)
+    for name, description in (("backend", "Servers"), ("web", "Backend proxies"), ("docs", "Writers")):
+        team = _team(client, name, description)
+        assert client.put(f"{API}/teams/{team['id']}/members/pete", headers=basic("olga")).status_code == 204
+    found = client.get(f"{API}/orgs/guild/teams/search?q=BACKEND", headers=basic("pete"))
+    assert found.status_code == 200 and found.headers["X-Total-Count"] == "2"
+    body = found.get_json()
+    assert body["ok"] is True and [team["name"] for team in body["data"]] == ["backend", "web"]
+    assert body["data"][0]["organization"] is None
+    names_only = client.get(f"{API}/orgs/guild/teams/search?q=backend&include_desc=false", headers=basic("pete"))
+    assert [team["name"] for team in names_only.get_json()["data"]] == ["backend"]
+    owner = client.get(f"{API}/orgs/guild/teams/search", headers=basic("olga")).get_json()["data"]
+    assert [team["name"] for team in owner] == ["Owners"], "an owner finds only the teams it is in"
+    every = client.get(f"{API}/orgs/guild/teams/search?limit=2&page=2", headers=admin_headers)
+    assert [team["name"] for team in every.get_json()["data"]] == ["Owners", "web"]
+    assert "Link" in every.headers and every.headers["X-Total-Count"] == "4"
+    assert_error(client.get(f"{API}/orgs/guild/teams/search", headers=basic("rosa")), 403)
+
+
+def test_org_repos_older_create_path_and_delete_all(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    setup_org(client, admin_headers)
+    creators = _team(client, "creators", "", can_create_org_repo=True)
+    assert client.put(f"{API}/teams/{creators['id']}/members/pete", headers=basic("olga")).status_code == 204
+    made = client.post(f"{API}/org/guild/repos", headers=basic("pete"), json={"name": "tool"})
+    assert made.status_code == 201 and made.get_json()["full_name"] == "guild/tool"
+    assert_error(client.post(f"{API}/org/guild/repos", headers=basic("rosa"), json={"name": "x"}), 403)
+    assert_error(client.delete(f"{API}/orgs/guild/repos", headers=basic("pete")), 403)
+    assert client.delete(f"{API}/orgs/guild/repos", headers=basic("olga")).status_code == 202
+    assert client.get(f"{API}/orgs/guild/repos", headers=basic("olga")).get_json() == []
+    assert client.delete(f"{API}/orgs/guild/repos", headers=basic("olga")).status_code == 204

@@ -15,6 +15,7 @@ from test_server_actions_support import SIMPLE_WORKFLOW, World, world
 from conformance.receiver import ReceivedRequest, WebhookReceiver, receiver_address
 from reference_server.access import PUBLIC
 from reference_server.actions.status import Status
+from reference_server.context import forge
 from reference_server.endpoints import Endpoint, register_endpoints
 from reference_server.errors import Unprocessable
 from reference_server.events import JobStatusEvent, RunStatusEvent
@@ -322,3 +323,72 @@ def test_a_system_hook_receives_the_events_of_every_repository(world: World, rec
     assert edited.status_code == 200 and edited.get_json()["active"] is False
     assert world.client.delete(path, headers=world.admin_headers).status_code == 204
     assert world.client.get(path, headers=world.admin_headers).status_code == 404
+
+
+# --- organization and user hooks ------------------------------------------------------------------
+
+
+def _account_hook(world: World, receiver: WebhookReceiver, base: str, who: str, path: str) -> dict[str, Any]:
+    body = {
+        "type": "gitea",
+        "config": {"url": receiver.url(path), "content_type": "json", "secret": "acc0unt"},
+        "events": ["workflow_run"],
+        "active": True,
+    }
+    created = world.api("POST", base, who, json=body)
+    assert created.status_code == 201, created.get_data(as_text=True)
+    hook: dict[str, Any] = created.get_json()
+    return hook
+
+
+def test_an_organization_hook_hears_every_repository_of_the_organization(
+    world: World, receiver: WebhookReceiver
+) -> None:
+    assert world.api("POST", "orgs", "alice", json={"username": "acme"}).status_code == 201
+    assert world.api("POST", "orgs", "alice", json={"username": "other"}).status_code == 201
+    made = world.api("POST", "orgs/acme/repos", "alice", json={"name": "app", "auto_init": True})
+    assert made.status_code == 201, made.get_data(as_text=True)
+    hook = _account_hook(world, receiver, "orgs/acme/hooks", "alice", "/org")
+    other = _account_hook(world, receiver, "orgs/other/hooks", "alice", "/other")
+    assert world.api("GET", f"orgs/acme/hooks/{other['id']}", "alice").status_code == 404, "another org's hook"
+    assert world.api("GET", f"user/hooks/{hook['id']}", "alice").status_code == 404, "an org hook is no user's"
+    listed = world.api("GET", "orgs/acme/hooks", "alice")
+    assert [item["id"] for item in listed.get_json()] == [hook["id"]] and listed.headers["X-Total-Count"] == "1"
+    world.push("acme", "app", WORKFLOW, SIMPLE_WORKFLOW, as_user="alice")
+    _drain(world.app)
+    runs = [request.json() for request in _of(receiver, "/org", "workflow_run")]
+    assert runs and runs[0]["repository"]["full_name"] == "acme/app"
+    assert receiver.requests("/other") == [], "another organization's hook heard the run"
+    assert world.api("GET", "repos/acme/app/hooks", "alice").get_json() == [], "an org hook is no repository's"
+    world.user("bob")
+    assert world.api("GET", "orgs/acme/hooks", "bob").status_code == 403
+    assert world.api("DELETE", "orgs/other", "alice").status_code == 204
+    with world.app.app_context():
+        assert not store.hook_exists(other["id"]), "a deleted organization's hook stayed"
+
+
+def test_a_user_hook_hears_the_users_own_repositories_only(world: World, receiver: WebhookReceiver) -> None:
+    world.repo("alice", "app")
+    world.repo("bob", "tool")
+    hook = _account_hook(world, receiver, "user/hooks", "alice", "/mine")
+    assert world.api("GET", f"user/hooks/{hook['id']}", "bob").status_code == 404, "another user's hook"
+    assert world.api("GET", "user/hooks", "bob").get_json() == []
+    world.push("bob", "tool", WORKFLOW, SIMPLE_WORKFLOW)
+    world.push("alice", "app", WORKFLOW, SIMPLE_WORKFLOW)
+    _drain(world.app)
+    runs = [request.json() for request in _of(receiver, "/mine", "workflow_run")]
+    assert runs and {run["repository"]["full_name"] for run in runs} == {"alice/app"}
+    edited = world.api("PATCH", f"user/hooks/{hook['id']}", "alice", json={"active": False})
+    assert edited.status_code == 200 and edited.get_json()["active"] is False
+    assert "acc0unt" not in edited.get_data(as_text=True)
+    assert world.api("DELETE", f"user/hooks/{hook['id']}", "alice").status_code == 204
+    assert world.api("GET", "user/hooks", "alice").get_json() == []
+
+
+def test_an_old_webhook_table_gains_the_owner_column(app: Flask) -> None:
+    with app.app_context():
+        db = forge().db
+        db.execute("DROP INDEX webhook_owner")
+        db.execute("ALTER TABLE webhook DROP COLUMN owner_id")
+        store.upgrade(db)
+        assert "owner_id" in {row["name"] for row in db.all("PRAGMA table_info(webhook)")}

@@ -57,3 +57,27 @@ class HooksApi(ApiArea):
     def delete_system_hook(self, hook_id: int) -> requests.Response:
         """``DELETE /admin/hooks/{id}``."""
         return self.http.delete(f"admin/hooks/{hook_id}")
+
+    def _account_hooks(self, org: str | None) -> str:
+        """``orgs/{org}/hooks`` for an organization, ``user/hooks`` for the caller's own hooks."""
+        return f"orgs/{quote_path(org)}/hooks" if org is not None else "user/hooks"
+
+    def list_account_hooks(self, org: str | None = None, **paging: int) -> requests.Response:
+        """``GET /orgs/{org}/hooks`` (organization owners) or ``GET /user/hooks`` (the caller's)."""
+        return self.http.get(self._account_hooks(org), params=paging)
+
+    def create_account_hook(self, option: Any, org: str | None = None) -> requests.Response:
+        """``POST /orgs/{org}/hooks`` or ``POST /user/hooks``: a hook fired for every repository of the account."""
+        return self.http.post(self._account_hooks(org), json=option)
+
+    def get_account_hook(self, hook_id: int | str, org: str | None = None) -> requests.Response:
+        """``GET /orgs/{org}/hooks/{id}`` or ``GET /user/hooks/{id}``."""
+        return self.http.get(f"{self._account_hooks(org)}/{hook_id}")
+
+    def edit_account_hook(self, hook_id: int | str, option: Any, org: str | None = None) -> requests.Response:
+        """``PATCH /orgs/{org}/hooks/{id}`` or ``PATCH /user/hooks/{id}`` with an ``EditHookOption``."""
+        return self.http.patch(f"{self._account_hooks(org)}/{hook_id}", json=option)
+
+    def delete_account_hook(self, hook_id: int | str, org: str | None = None) -> requests.Response:
+        """``DELETE /orgs/{org}/hooks/{id}`` or ``DELETE /user/hooks/{id}`` (204)."""
+        return self.http.delete(f"{self._account_hooks(org)}/{hook_id}")

@@ -38,3 +38,27 @@ class LabelsApi(ApiArea):
     def delete(self, owner: str, repo: str, label_id: int) -> requests.Response:
         """``DELETE .../labels/{id}``: 204."""
         return self.http.delete(self._path(owner, repo, label_id))
+
+    def _org_path(self, org: str, label_id: int | None = None) -> str:
+        base = f"orgs/{quote_path(org)}/labels"
+        return base if label_id is None else f"{base}/{label_id}"
+
+    def list_org(self, org: str, **paging: int) -> requests.Response:
+        """``GET /orgs/{org}/labels`` (paged, by name)."""
+        return self.http.get(self._org_path(org), params=paging)
+
+    def create_org(self, org: str, body: Any) -> requests.Response:
+        """``POST /orgs/{org}/labels`` with ``CreateLabelOption`` as given (organization owners): 201 ``Label``."""
+        return self.http.post(self._org_path(org), json=body)
+
+    def get_org(self, org: str, label_id: int) -> requests.Response:
+        """``GET /orgs/{org}/labels/{id}``."""
+        return self.http.get(self._org_path(org, label_id))
+
+    def edit_org(self, org: str, label_id: int, body: Any) -> requests.Response:
+        """``PATCH /orgs/{org}/labels/{id}`` with ``EditLabelOption`` as given."""
+        return self.http.patch(self._org_path(org, label_id), json=body)
+
+    def delete_org(self, org: str, label_id: int) -> requests.Response:
+        """``DELETE /orgs/{org}/labels/{id}``: 204."""
+        return self.http.delete(self._org_path(org, label_id))

@@ -65,6 +65,28 @@ class OrgsApi(ApiArea):
         """``GET /orgs/{org}/public_members``."""
         return self.http.get(f"orgs/{quote_path(org)}/public_members")
 
+    def is_public_member(self, org: str, username: str) -> requests.Response:
+        """``GET /orgs/{org}/public_members/{username}`` (204 when public, else 404)."""
+        return self.http.get(f"orgs/{quote_path(org)}/public_members/{quote_path(username)}")
+
+    def conceal_member(self, org: str, username: str) -> requests.Response:
+        """``DELETE /orgs/{org}/public_members/{username}`` (one's own membership only)."""
+        return self.http.delete(f"orgs/{quote_path(org)}/public_members/{quote_path(username)}")
+
+    # -- repositories
+
+    def list_repos(self, org: str, **paging: int) -> requests.Response:
+        """``GET /orgs/{org}/repos`` (the repositories the caller may see, paged)."""
+        return self.http.get(f"orgs/{quote_path(org)}/repos", params=paging)
+
+    def create_repo_deprecated(self, org: str, body: Any) -> requests.Response:
+        """``POST /org/{org}/repos``: Gitea's older path of ``POST /orgs/{org}/repos``."""
+        return self.http.post(f"org/{quote_path(org)}/repos", json=body)
+
+    def delete_repos(self, org: str) -> requests.Response:
+        """``DELETE /orgs/{org}/repos``: every repository of the organization (202, or 204 when it has none)."""
+        return self.http.delete(f"orgs/{quote_path(org)}/repos")
+
     # -- teams
 
     def list_teams(self, org: str) -> requests.Response:
@@ -74,6 +96,10 @@ class OrgsApi(ApiArea):
     def create_team(self, org: str, body: dict[str, Any]) -> requests.Response:
         """``POST /orgs/{org}/teams`` with a ``CreateTeamOption``."""
         return self.http.post(f"orgs/{quote_path(org)}/teams", json=body)
+
+    def search_teams(self, org: str, **query: str | int) -> requests.Response:
+        """``GET /orgs/{org}/teams/search`` (``q``, ``include_desc``, ``page``, ``limit``): ``{"data", "ok"}``."""
+        return self.http.get(f"orgs/{quote_path(org)}/teams/search", params=query)
 
     def get_team(self, team_id: int) -> requests.Response:
         """``GET /teams/{id}``."""
@@ -91,6 +117,10 @@ class OrgsApi(ApiArea):
         """``GET /teams/{id}/members``."""
         return self.http.get(f"teams/{team_id}/members")
 
+    def get_team_member(self, team_id: int, username: str) -> requests.Response:
+        """``GET /teams/{id}/members/{username}``: the ``User`` when in the team, else 404."""
+        return self.http.get(f"teams/{team_id}/members/{quote_path(username)}")
+
     def add_team_member(self, team_id: int, username: str) -> requests.Response:
         """``PUT /teams/{id}/members/{username}``."""
         return self.http.put(f"teams/{team_id}/members/{quote_path(username)}")
@@ -102,6 +132,10 @@ class OrgsApi(ApiArea):
     def list_team_repos(self, team_id: int) -> requests.Response:
         """``GET /teams/{id}/repos``."""
         return self.http.get(f"teams/{team_id}/repos")
+
+    def get_team_repo(self, team_id: int, org: str, repo: str) -> requests.Response:
+        """``GET /teams/{id}/repos/{org}/{repo}``: the ``Repository`` when the team covers it, else 404."""
+        return self.http.get(f"teams/{team_id}/repos/{quote_path(org)}/{quote_path(repo)}")
 
     def add_team_repo(self, team_id: int, org: str, repo: str) -> requests.Response:
         """``PUT /teams/{id}/repos/{org}/{repo}``."""

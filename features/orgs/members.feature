@@ -115,3 +115,16 @@ Feature: Organization membership comes from teams
     When "carol" lists the organizations of "bob"
     Then the response status is 200
     And the response lists exactly "acme"
+
+  @gitea
+  Scenario: One member of a team is read through the team
+    Given "bob" is in the team "readers" of "acme"
+    When "bob" reads the member "bob" of the team "readers" of "acme"
+    Then the response status is 200
+    And the response is the user "bob"
+
+  @gitea
+  Scenario: A user outside the team is not found among its members
+    Given "bob" is in the team "readers" of "acme"
+    When "bob" reads the member "alice" of the team "readers" of "acme"
+    Then the request is refused with status 404

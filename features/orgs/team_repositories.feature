@@ -91,3 +91,19 @@ Feature: A team's repositories and the access its members get
     When "alice" removes the repository "acme/app" from the team "readers" of "acme"
     Then the response status is 204
     And "bob" does not see the repository "acme/app"
+
+  @gitea
+  Scenario: A team's repository is read through the team
+    Given a team "readers" of "acme" with the permission "read"
+    And the team "readers" of "acme" has the repository "acme/app"
+    And "bob" is in the team "readers" of "acme"
+    When "bob" reads the repository "acme/app" of the team "readers" of "acme"
+    Then the response status is 200
+    And the response is the repository "acme/app"
+
+  @gitea
+  Scenario: A repository the team does not cover is not found through the team
+    Given a team "readers" of "acme" with the permission "read"
+    And "bob" is in the team "readers" of "acme"
+    When "alice" reads the repository "acme/app" of the team "readers" of "acme"
+    Then the request is refused with status 404

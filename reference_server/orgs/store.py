@@ -240,6 +240,29 @@ def teams_page(org_id: int, limit: int, offset: int) -> tuple[list[Row], int]:
     return rows, _count("SELECT COUNT(*) FROM teams WHERE org_id = ?", (org_id,))
 
 
+def search_teams(
+    org_id: int, keyword: str, *, include_desc: bool, member_id: int | None, limit: int, offset: int
+) -> tuple[list[Row], int]:
+    """The organization's teams whose name (or, with ``include_desc``, description) holds ``keyword`` whatever
+    its case, only those ``member_id`` is in when given, by name; and their number."""
+    where = "t.org_id = ?"
+    params: list[object] = [org_id]
+    if keyword:
+        where += " AND (instr(t.lower_name, ?) > 0" + (
+            " OR instr(lower(t.description), ?) > 0)" if include_desc else ")"
+        )
+        params += [keyword.lower()] * (2 if include_desc else 1)
+    if member_id is not None:
+        where += " AND t.id IN (SELECT team_id FROM team_members WHERE user_id = ?)"
+        params.append(member_id)
+    db = forge().db
+    rows = db.all(
+        f"SELECT t.* FROM teams t WHERE {where} ORDER BY t.lower_name LIMIT ? OFFSET ?",  # noqa: S608
+        (*params, limit, offset),
+    )
+    return rows, _count(f"SELECT COUNT(*) FROM teams t WHERE {where}", tuple(params))  # noqa: S608
+
+
 def teams_of_member(org_id: int, user_id: int) -> list[Row]:
     """The teams of the organization the user is in."""
     return forge().db.all(

@@ -3,7 +3,7 @@ id, their members and their repositories (thin: scope, caller, call the model, r
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, request
 
 from ..access import token
 from ..auth import current_principal
@@ -17,12 +17,32 @@ from .presenters import team_to_api
 
 __all__ = ["ENDPOINTS"]
 
+GO_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
+"""What Go's ``strconv.ParseBool`` reads as true (anything else, unparsable included, is false to Gitea)."""
+
 
 def org_list_teams(org: str) -> Response:
     """An organization's teams (members of the organization)."""
     page = page_params()
     found_teams, total = teams.list_teams(current_org(), page.limit, page.offset)
     return paged_response([team_to_api(team, with_org=False) for team in found_teams], page, total)
+
+
+def team_search(org: str) -> Response:
+    """Gitea's team search: ``q`` in the name (and the description unless ``include_desc`` is false), paged,
+    the teams in a ``{"data", "ok"}`` envelope; members find the teams they are in, site administrators all."""
+    page = page_params()
+    raw = request.args.get("include_desc", "")
+    include_desc = raw == "" or raw in GO_TRUE
+    found, total = teams.search_teams(
+        current_org(),
+        current_principal(),
+        request.args.get("q", ""),
+        include_desc=include_desc,
+        limit=page.limit,
+        offset=page.offset,
+    )
+    return paged_response({"data": [team_to_api(team, with_org=False) for team in found], "ok": True}, page, total)
 
 
 def org_create_team(org: str) -> Response:
@@ -112,6 +132,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "organization",
         token("organization", org="member"),
         returns="[team]",
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        API + "/orgs/<org>/teams/search",
+        "teamSearch",
+        team_search,
+        "organization",
+        token("organization", org="member"),
+        returns="team_search_results",
         errors=(404,),
     ),
     Endpoint(

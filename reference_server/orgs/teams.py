@@ -173,6 +173,18 @@ def list_teams(org: users.User, limit: int, offset: int) -> tuple[list[Team], in
     return [Team.from_row(row) for row in rows], total
 
 
+def search_teams(
+    org: users.User, principal: Principal, keyword: str, *, include_desc: bool, limit: int, offset: int
+) -> tuple[list[Team], int]:
+    """Gitea's team search: name (and description) holding the keyword, by name; a site administrator finds
+    every team of the organization, anyone else only the teams they are in (an owner too)."""
+    member_id = None if principal.is_admin else principal.user_id
+    rows, total = store.search_teams(
+        org.id, keyword.strip(), include_desc=include_desc, member_id=member_id, limit=limit, offset=offset
+    )
+    return [Team.from_row(row) for row in rows], total
+
+
 def list_teams_of_user(user_id: int, limit: int, offset: int) -> tuple[list[Team], int]:
     """Every team the user is in, across organizations."""
     rows, total = store.teams_page_of_user(user_id, limit, offset)

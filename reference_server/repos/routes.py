@@ -8,7 +8,7 @@ from ..access import ADMIN, GIT, token
 from ..auth import current_principal, optional_principal
 from ..endpoints import EMPTY, WIRE, Endpoint
 from ..errors import Forbidden
-from ..permissions import current_org, current_repo, is_org_owner, permission
+from ..permissions import can_create_org_repo, current_org, current_repo, permission
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from . import contents, contents_ext, diffpatch, edit, file_changes, models, unadopted
@@ -37,13 +37,23 @@ def admin_create_repo(username: str) -> Response:
 
 
 def create_org_repo(org: str) -> Response:
-    """Create a repository in an organization (organization owner)."""
+    """Create a repository in an organization (``POST /orgs/{org}/repos`` and the older ``/org/{org}/repos``):
+    its owners, the members of a team allowed to create repositories, site administrators."""
     principal = current_principal()
     owner = current_org()
-    if not principal.is_admin and not is_org_owner(principal.user_id, owner.id):
+    if not principal.is_admin and not can_create_org_repo(principal.user_id, owner.id):
         raise Forbidden("Given user is not allowed to create repository in organization.")
     repo = create_repo(owner, json_body(), principal)
     return json_response(repo_to_api(repo), status=201)
+
+
+def org_delete_repos(org: str) -> Response:
+    """Delete every repository of the organization (its owners): 202 when there were some, 204 when none, as
+    Gitea answers (Gitea deletes them in the background; here they are gone when the answer comes)."""
+    found = models.repos_of_owner(current_org().id)
+    for repo in found:
+        models.delete_repo(repo)
+    return empty(202 if found else 204)
 
 
 def user_current_list_repos() -> Response:
@@ -230,6 +240,29 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         status=201,
         returns="repository",
         errors=(400, 403, 404),
+    ),
+    Endpoint(
+        "POST",
+        API + "/org/<org>/repos",
+        "createOrgRepoDeprecated",
+        create_org_repo,
+        "organization",
+        token("organization", "repository", org="visible"),
+        body="CreateRepoOption",
+        status=201,
+        returns="repository",
+        errors=(403, 404, 422),
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/orgs/<org>/repos",
+        "orgDeleteRepos",
+        org_delete_repos,
+        "organization",
+        token("organization", "repository", org="owner"),
+        status=202,
+        returns=EMPTY,
+        errors=(403, 404),
     ),
     Endpoint(
         "GET",

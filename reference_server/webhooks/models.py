@@ -1,4 +1,7 @@
-"""Repository webhooks as values and the rules of CreateHookOption and EditHookOption (``Hook``: :mod:`.presenters`).
+"""Webhooks as values and the rules of CreateHookOption and EditHookOption (``Hook``: :mod:`.presenters`).
+
+One model for every kind of hook: a :class:`HookOwner` says whose it is (a repository's, an account's, which
+Gitea fires for every repository of that organization or user, or the instance's system hooks).
 
 Options are checked whole before anything is written, so a refused request changes nothing. The
 secret and the authorization header are credentials the server must use again (to sign, to send), so
@@ -26,11 +29,14 @@ __all__ = [
     "PAYLOAD_TYPES",
     "SYSTEM",
     "Hook",
+    "HookOwner",
     "create_hook",
     "delete_hook",
+    "delete_hooks_of_owner",
     "edit_hook",
     "get_hook",
     "hooks_of",
+    "prepare_table",
     "seal_stored_credentials",
     "subscribed_hooks",
 ]
@@ -55,8 +61,27 @@ HOOK_TYPES = frozenset(
 PAYLOAD_TYPES = frozenset({"gitea", "forgejo", "gogs"})
 CONTENT_TYPES = frozenset({"json", "form"})
 MAX_URL_LENGTH = 2048
-SYSTEM = 0
-"""The repository id of the instance's system hooks (no repository has it)."""
+
+
+@dataclass(frozen=True)
+class HookOwner:
+    """Whose hooks: a repository's (``repo_id``), an account's (``owner_id``), or, both 0, the instance's."""
+
+    repo_id: int = 0
+    owner_id: int = 0
+
+    @classmethod
+    def repository(cls, repo_id: int) -> HookOwner:
+        return cls(repo_id=repo_id)
+
+    @classmethod
+    def account(cls, owner_id: int) -> HookOwner:
+        """An organization's or a user's hooks, fired for every repository the account owns."""
+        return cls(owner_id=owner_id)
+
+
+SYSTEM = HookOwner()
+"""The instance's system hooks (no repository and no account)."""
 HOOK_EVENTS = frozenset(
     [
         "create",
@@ -132,6 +157,7 @@ class Hook:
 
     id: int
     repo_id: int
+    owner_id: int
     type: str
     name: str
     url: str
@@ -150,6 +176,7 @@ class Hook:
         return cls(
             id=int(row["id"]),
             repo_id=int(row["repo_id"]),
+            owner_id=int(row["owner_id"]),
             type=str(row["type"]),
             name=str(row["name"]),
             url=str(row["url"]),
@@ -248,9 +275,9 @@ def _shared_fields(options: Mapping[str, Any]) -> dict[str, Any]:
     return fields
 
 
-def create_hook(repo_id: int, options: Mapping[str, Any]) -> Hook:
-    """Store a hook of a repository (``SYSTEM``: the instance's) from a ``CreateHookOption`` (422 on an unknown
-    type, a missing or unusable config)."""
+def create_hook(owner: HookOwner, options: Mapping[str, Any]) -> Hook:
+    """Store a hook of a repository, an account or (``SYSTEM``) the instance from a ``CreateHookOption`` (422 on
+    an unknown type, a missing or unusable config)."""
     hook_type = _text(options, "type")
     if hook_type not in HOOK_TYPES:
         raise InvalidHookOption(f"Invalid hook type {hook_type!r}")
@@ -270,8 +297,8 @@ def create_hook(repo_id: int, options: Mapping[str, Any]) -> Hook:
     }
     db = forge().db
     with db.transaction():
-        hook_id = store.insert_hook(repo_id, _sealed(fields), now_seconds())
-        row = store.hook_row(repo_id, hook_id)
+        hook_id = store.insert_hook(owner.repo_id, owner.owner_id, _sealed(fields), now_seconds())
+        row = store.hook_row(owner.repo_id, owner.owner_id, hook_id)
     if row is None:  # pragma: no cover - written just above
         raise HookNotFound("the hook vanished right after it was created")
     return Hook.from_row(row)
@@ -283,23 +310,23 @@ def _hook_id(raw: str) -> int:
     return int(raw)
 
 
-def get_hook(repo_id: int, raw_id: str) -> Hook:
-    """A hook of this repository (or of the instance) by id; 404 for another one's hook or a malformed id."""
-    row = store.hook_row(repo_id, _hook_id(raw_id))
+def get_hook(owner: HookOwner, raw_id: str) -> Hook:
+    """A hook of this repository, account or instance by id; 404 for another one's hook or a malformed id."""
+    row = store.hook_row(owner.repo_id, owner.owner_id, _hook_id(raw_id))
     if row is None:
         raise HookNotFound(f"hook {raw_id} not found")
     return Hook.from_row(row)
 
 
-def hooks_of(repo_id: int, limit: int, offset: int) -> tuple[list[Hook], int]:
-    """A page of a repository's hooks (or the instance's system hooks), oldest first, and their number."""
-    rows, total = store.hook_rows(repo_id, limit, offset)
+def hooks_of(owner: HookOwner, limit: int, offset: int) -> tuple[list[Hook], int]:
+    """A page of a repository's, an account's or the instance's hooks, oldest first, and their number."""
+    rows, total = store.hook_rows(owner.repo_id, owner.owner_id, limit, offset)
     return [Hook.from_row(row) for row in rows], total
 
 
-def edit_hook(repo_id: int, raw_id: str, options: Mapping[str, Any]) -> Hook:
+def edit_hook(owner: HookOwner, raw_id: str, options: Mapping[str, Any]) -> Hook:
     """Apply an ``EditHookOption``: only the given fields change; everything is checked before writing."""
-    hook = get_hook(repo_id, raw_id)
+    hook = get_hook(owner, raw_id)
     fields = {
         **_config(options, creating=False),
         **_events(options, creating=False),
@@ -310,22 +337,33 @@ def edit_hook(repo_id: int, raw_id: str, options: Mapping[str, Any]) -> Hook:
     with db.transaction():
         if fields:
             store.update_hook(hook.id, _sealed(fields), now_seconds())
-        row = store.hook_row(repo_id, hook.id)
+        row = store.hook_row(owner.repo_id, owner.owner_id, hook.id)
     if row is None:
         raise HookNotFound(f"hook {raw_id} not found")
     return Hook.from_row(row)
 
 
-def delete_hook(repo_id: int, raw_id: str) -> None:
-    hook = get_hook(repo_id, raw_id)
+def delete_hook(owner: HookOwner, raw_id: str) -> None:
+    hook = get_hook(owner, raw_id)
     with forge().db.transaction():
         store.delete_hook(hook.id)
 
 
-def subscribed_hooks(repo_id: int, event: str) -> list[Hook]:
-    """The hooks that take ``event`` deliveries of a repository now: its own, then the system hooks (which
-    Gitea fires for every repository)."""
-    return [hook for hook in map(Hook.from_row, store.active_hook_rows(repo_id)) if hook.wants(event)]
+def subscribed_hooks(repo_id: int, owner_id: int, event: str) -> list[Hook]:
+    """The hooks that take ``event`` deliveries of a repository now: its own, its owner's (an organization's or a
+    user's hooks hear every repository of the account), then the system hooks (every repository)."""
+    rows = store.active_hook_rows(repo_id, owner_id)
+    return [hook for hook in map(Hook.from_row, rows) if hook.wants(event)]
+
+
+def delete_hooks_of_owner(owner_id: int) -> None:
+    """Drop a deleted account's hooks and their deliveries (inside the caller's transaction)."""
+    store.delete_hooks_of_owner(owner_id)
+
+
+def prepare_table() -> None:
+    """Give an existing ``webhook`` table the owner column (at start, before any request)."""
+    store.upgrade(forge().db)
 
 
 def copy_hooks(from_repo_id: int, to_repo_id: int) -> None:

@@ -1,6 +1,8 @@
-"""Webhooks storage: hooks of repositories and the record of every delivery attempt.
+"""Webhooks storage: hooks of repositories, accounts and the instance, and the record of every delivery attempt.
 
-Times are integer Unix seconds; ``events`` is a JSON list of event names.
+A hook belongs to a repository (``repo_id``), to an account (``owner_id``: an organization's or a user's hooks,
+fired for the account's repositories) or, with both 0, to the instance (system hooks), as Gitea's ``webhook``
+table. Times are integer Unix seconds; ``events`` is a JSON list of event names.
 """
 
 from __future__ import annotations
@@ -10,14 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..context import forge
-from ..db import Row
+from ..db import Database, Row
 
-__all__ = ["SCHEMA"]
+__all__ = ["SCHEMA", "upgrade"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS webhook (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     repo_id INTEGER NOT NULL,
+    owner_id INTEGER NOT NULL DEFAULT 0,
     type TEXT NOT NULL,
     name TEXT NOT NULL DEFAULT '',
     url TEXT NOT NULL,
@@ -46,6 +49,19 @@ CREATE TABLE IF NOT EXISTS webhook_delivery (
 CREATE INDEX IF NOT EXISTS webhook_delivery_hook ON webhook_delivery (hook_id, id);
 """
 
+ADDED_COLUMNS = {"owner_id": "INTEGER NOT NULL DEFAULT 0"}
+"""Columns added after the first release of the table: ``upgrade`` adds them to existing databases."""
+
+
+def upgrade(db: Database) -> None:
+    """Add the columns of :data:`ADDED_COLUMNS` that an existing ``webhook`` table lacks, and their index."""
+    present = {row["name"] for row in db.all("PRAGMA table_info(webhook)")}
+    for name, declaration in ADDED_COLUMNS.items():
+        if name not in present:
+            db.execute(f"ALTER TABLE webhook ADD COLUMN {name} {declaration}")
+    db.execute("CREATE INDEX IF NOT EXISTS webhook_owner ON webhook (owner_id, id)")
+
+
 HOOK_COLUMNS = (
     "type",
     "name",
@@ -69,13 +85,14 @@ def _encode(fields: dict[str, Any]) -> dict[str, Any]:
     return encoded
 
 
-def insert_hook(repo_id: int, fields: dict[str, Any], now: int) -> int:
+def insert_hook(repo_id: int, owner_id: int, fields: dict[str, Any], now: int) -> int:
     values = _encode(fields)
     columns = ", ".join(HOOK_COLUMNS)
     marks = ", ".join("?" for _ in HOOK_COLUMNS)
     cursor = forge().db.execute(
-        f"INSERT INTO webhook (repo_id, {columns}, created, updated) VALUES (?, {marks}, ?, ?)",  # noqa: S608
-        (repo_id, *(values[column] for column in HOOK_COLUMNS), now, now),
+        f"INSERT INTO webhook (repo_id, owner_id, {columns}, created, updated)"  # noqa: S608
+        f" VALUES (?, ?, {marks}, ?, ?)",
+        (repo_id, owner_id, *(values[column] for column in HOOK_COLUMNS), now, now),
     )
     return int(cursor.lastrowid or 0)
 
@@ -111,20 +128,28 @@ def update_credentials(hook_id: int, fields: dict[str, str]) -> None:
         )
 
 
-def hook_row(repo_id: int, hook_id: int) -> Row | None:
-    return forge().db.one("SELECT * FROM webhook WHERE repo_id = ? AND id = ?", (repo_id, hook_id))
+def hook_row(repo_id: int, owner_id: int, hook_id: int) -> Row | None:
+    return forge().db.one(
+        "SELECT * FROM webhook WHERE repo_id = ? AND owner_id = ? AND id = ?", (repo_id, owner_id, hook_id)
+    )
 
 
-def hook_rows(repo_id: int, limit: int, offset: int) -> tuple[list[Row], int]:
+def hook_rows(repo_id: int, owner_id: int, limit: int, offset: int) -> tuple[list[Row], int]:
     db = forge().db
-    rows = db.all("SELECT * FROM webhook WHERE repo_id = ? ORDER BY id LIMIT ? OFFSET ?", (repo_id, limit, offset))
-    total = db.scalar("SELECT COUNT(*) FROM webhook WHERE repo_id = ?", (repo_id,))
+    rows = db.all(
+        "SELECT * FROM webhook WHERE repo_id = ? AND owner_id = ? ORDER BY id LIMIT ? OFFSET ?",
+        (repo_id, owner_id, limit, offset),
+    )
+    total = db.scalar("SELECT COUNT(*) FROM webhook WHERE repo_id = ? AND owner_id = ?", (repo_id, owner_id))
     return rows, int(total if isinstance(total, int) else 0)
 
 
-def active_hook_rows(repo_id: int) -> list[Row]:
+def active_hook_rows(repo_id: int, owner_id: int) -> list[Row]:
+    """The active hooks a repository's events reach: its own, its owner's, then the system hooks."""
     return forge().db.all(
-        "SELECT * FROM webhook WHERE repo_id IN (?, 0) AND active = 1 ORDER BY repo_id = 0, id", (repo_id,)
+        "SELECT * FROM webhook WHERE active = 1 AND ((repo_id = ? AND owner_id = 0)"
+        " OR (repo_id = 0 AND owner_id IN (?, 0))) ORDER BY repo_id = 0, owner_id = 0, id",
+        (repo_id, owner_id),
     )
 
 
@@ -132,6 +157,15 @@ def delete_hook(hook_id: int) -> None:
     db = forge().db
     db.execute("DELETE FROM webhook_delivery WHERE hook_id = ?", (hook_id,))
     db.execute("DELETE FROM webhook WHERE id = ?", (hook_id,))
+
+
+def delete_hooks_of_owner(owner_id: int) -> None:
+    db = forge().db
+    db.execute(
+        "DELETE FROM webhook_delivery WHERE hook_id IN (SELECT id FROM webhook WHERE repo_id = 0 AND owner_id = ?)",
+        (owner_id,),
+    )
+    db.execute("DELETE FROM webhook WHERE repo_id = 0 AND owner_id = ?", (owner_id,))
 
 
 def delete_hooks_of_repo(repo_id: int) -> None:
@@ -164,4 +198,4 @@ def copy_hooks(from_repo_id: int, to_repo_id: int, now: int) -> None:
     for row in forge().db.all("SELECT * FROM webhook WHERE repo_id = ? ORDER BY id", (from_repo_id,)):
         fields = {column: row[column] for column in HOOK_COLUMNS}
         fields["events"] = json.loads(row["events"])
-        insert_hook(to_repo_id, fields, now)
+        insert_hook(to_repo_id, 0, fields, now)
