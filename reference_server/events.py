@@ -9,10 +9,12 @@ from typing import Any
 
 __all__ = [
     "AccountDeletedEvent",
+    "CommentDeletedEvent",
     "CommitStatusEvent",
     "DefaultBranchChangedEvent",
     "EventBus",
     "IssueActionEvent",
+    "IssueDeletedEvent",
     "JobStatusEvent",
     "PushEvent",
     "RepoCreatedEvent",
@@ -82,6 +84,24 @@ class IssueActionEvent:
     doer_id: int
     action: str
     comment_id: int = 0
+
+
+@dataclass(frozen=True)
+class IssueDeletedEvent:
+    """An issue or pull request is being deleted (inside the deleting transaction); families drop what hangs
+    off it (reactions, attachments and their files)."""
+
+    repo_id: int
+    issue_id: int
+
+
+@dataclass(frozen=True)
+class CommentDeletedEvent:
+    """A comment is being deleted (inside the deleting transaction); families drop its reactions and files."""
+
+    repo_id: int
+    issue_id: int
+    comment_id: int
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..events import IssueActionEvent
+from ..events import CommentDeletedEvent, IssueActionEvent
 from ..permissions import permission
 from ..repos import models as repos
 from . import store
@@ -192,9 +192,11 @@ def edit_comment(repo: repos.Repo, comment: Comment, principal: Principal, body:
 
 
 def delete_comment(repo: repos.Repo, comment: Comment, principal: Principal) -> None:
-    """Remove a comment (its poster, or a writer) and refresh the issue's comment count."""
+    """Remove a comment (its poster, or a writer) with its reactions and files, and refresh the issue's
+    comment count."""
     _require_poster_or_writer(repo, comment, principal)
     with forge().db.transaction():
+        forge().events.publish(CommentDeletedEvent(repo.id, comment.issue_id, comment.id))
         store.delete_comment(comment.id)
         store.count_comments(comment.issue_id, int(CommentType.COMMENT))
 
