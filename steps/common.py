@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -331,6 +332,15 @@ def then_field_lists(ctx: ScenarioContext, path: str, item: str) -> None:
     actual = field_value(response_json(ctx), path)
     assert isinstance(actual, list), f'"{path}" is not an array: {actual!r}'
     assert expand(ctx, item) in actual, f'"{path}" is {actual!r}, which does not list "{item}"'
+
+
+@then(phrase('the response field "{path}" is the time "{moment}"'))
+def then_field_time(ctx: ScenarioContext, path: str, moment: str) -> None:
+    """The same instant, whatever the offset it is written with (``Z`` or ``+00:00``)."""
+    value = field_value(response_json(ctx), path)
+    assert isinstance(value, str), f'"{path}" is {value!r}, not a time'
+    found, expected = (datetime.fromisoformat(text.replace("Z", "+00:00")) for text in (value, moment))
+    assert found == expected, f'"{path}" is {value}, expected {moment}'
 
 
 @then(phrase('the response field "{path}" is a non-empty text'))
