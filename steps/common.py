@@ -38,6 +38,7 @@ __all__ = [
     "json_option",
     "parse_scopes",
     "response_json",
+    "same_instant",
     "send_with",
     "user_name",
 ]
@@ -107,6 +108,13 @@ def json_document(text: str) -> Any:
         return json.loads(text)
     except ValueError as error:
         raise AssertionError(f"the step's body is not valid JSON: {error}") from None
+
+
+def same_instant(first: str, second: str) -> bool:
+    """Whether two RFC 3339 times name the same instant, whatever offsets they are written with."""
+    return bool(
+        datetime.fromisoformat(first.replace("Z", "+00:00")) == datetime.fromisoformat(second.replace("Z", "+00:00"))
+    )
 
 
 def json_option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
@@ -339,8 +347,7 @@ def then_field_time(ctx: ScenarioContext, path: str, moment: str) -> None:
     """The same instant, whatever the offset it is written with (``Z`` or ``+00:00``)."""
     value = field_value(response_json(ctx), path)
     assert isinstance(value, str), f'"{path}" is {value!r}, not a time'
-    found, expected = (datetime.fromisoformat(text.replace("Z", "+00:00")) for text in (value, moment))
-    assert found == expected, f'"{path}" is {value}, expected {moment}'
+    assert same_instant(value, moment), f'"{path}" is {value}, expected {moment}'
 
 
 @then(phrase('the response field "{path}" is a non-empty text'))
