@@ -158,3 +158,20 @@ def test_deadline_and_repo_comments(client: FlaskClient, repo: Repo) -> None:
     assert [item["body"] for item in listed.json or []] == ["one", "two"]
     assert listed.headers["X-Total-Count"] == "2"
     assert client.get(f"{base}/issues/comments?since=nonsense").status_code == 422
+
+
+def test_deleting_an_issue_leaves_no_rows_behind(client: FlaskClient, app: Flask, repo: Repo) -> None:
+    base, ann, bob = repo
+    milestone = client.post(f"{base}/milestones", headers=ann, json={"title": "v1"}).json or {}
+    issue = _issue(client, base, ann, milestone=milestone["id"])
+    number = issue["number"]
+    comment = client.post(f"{base}/issues/{number}/comments", headers=bob, json={"body": "c"}).json or {}
+    client.post(f"{base}/issues/{number}/reactions", headers=bob, json={"content": "heart"})
+    client.post(f"{base}/issues/comments/{comment['id']}/reactions", headers=bob, json={"content": "eyes"})
+    client.post(f"{base}/issues/{number}/times", headers=ann, json={"time": 60})
+    assert client.delete(f"{base}/issues/{number}", headers=ann).status_code == 204
+    db = app.extensions["forge"].db
+    for table in ("reaction", "issue_attachment", "issue_milestone", "tracked_time", "comment", "issue_deadline"):
+        assert db.scalar(f"SELECT COUNT(*) FROM {table}") == 0, table  # noqa: S608
+    assert (client.get(f"{base}/milestones/v1").json or {})["open_issues"] == 0
+    assert client.get(f"{base}/times", headers=ann).json == []

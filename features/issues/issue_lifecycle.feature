@@ -134,3 +134,10 @@ Feature: Deleting issues, deadlines, the old comment routes and the repository's
     When "bob" lists the comments of "dev/app" with "before=2000-01-01T00:00:00Z"
     Then the response status is 200
     And the response lists the comments "nothing"
+
+  @gitea
+  Scenario: Deleting an issue takes its tracked time, and the repository's times still list
+    Given "bob" tracked 90 seconds on issue 1 of "dev/app"
+    When "dev" deletes issue 1 of "dev/app"
+    Then the response status is 204
+    And the tracked times of "dev/app" are "none"

@@ -11,7 +11,7 @@ from ..bodies import optional_flag, optional_text
 from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import Unprocessable
-from ..events import RepoDeletedEvent
+from ..events import IssueDeletedEvent, RepoDeletedEvent
 from ..templates import models as templates
 from . import store
 from .errors import InvalidLabelColor, LabelNotFound
@@ -32,6 +32,7 @@ __all__ = [
     "labels_of_issue",
     "list_labels",
     "normalize_color",
+    "on_issue_deleted",
     "on_repo_deleted",
     "remove_issue_label",
     "set_issue_labels",
@@ -171,6 +172,11 @@ def initialize_labels(repo_id: int, template_name: str) -> None:
                 archived_unix=0,
                 now=now,
             )
+
+
+def on_issue_deleted(event: IssueDeletedEvent) -> None:
+    """A deleted issue loses its labels."""
+    store.clear_issue_labels(event.issue_id)
 
 
 def on_repo_deleted(event: RepoDeletedEvent) -> None:

@@ -8,7 +8,7 @@ from ..access import token
 from ..auth import current_principal
 from ..context import forge
 from ..endpoints import EMPTY, Endpoint
-from ..events import RepoDeletedEvent
+from ..events import IssueDeletedEvent, RepoDeletedEvent
 from ..permissions import current_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
@@ -58,8 +58,9 @@ def issue_delete_label(owner: str, repo: str, label_id: int) -> Response:
 
 
 def register(app: Flask) -> None:
-    """Drop a deleted repository's labels."""
+    """Drop a deleted repository's labels and a deleted issue's."""
     forge().events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
+    forge().events.subscribe(IssueDeletedEvent, models.on_issue_deleted)
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
