@@ -12,6 +12,7 @@ from pytest_bdd import given, then, when
 
 from conformance.api.issues import IssuesApi
 from conformance.api.milestones import MilestonesApi
+from conformance.api.pulls import PullsApi
 from conformance.context import ScenarioContext
 from steps.actors import ADMIN, acting
 from steps.common import comma_list, expect_status, json_option, response_json
@@ -140,6 +141,16 @@ def when_put_in(
     ref = ctx.repo(repo)
     option = {"milestone": milestone_notes.id_of(repo, title)}
     ctx.response = acting(ctx, who, IssuesApi).edit_issue(ref.owner, ref.name, index, option)
+
+
+@when(phrase('"{who}" puts pull request {index:d} of "{repo}" in the milestone "{title}"'))
+def when_put_pull_in(
+    ctx: ScenarioContext, milestone_notes: MilestoneNotes, *, who: str, index: int, repo: str, title: str
+) -> None:
+    """An ``EditPullRequestOption`` with the milestone's id."""
+    ref = ctx.repo(repo)
+    option = {"milestone": milestone_notes.id_of(repo, title)}
+    ctx.response = acting(ctx, who, PullsApi).edit_pull(ref.owner, ref.name, index, option)
 
 
 @when(phrase('"{who}" opens the issue "{title}" in "{repo}" in the milestone "{milestone}"'))

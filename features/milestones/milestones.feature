@@ -118,6 +118,17 @@ Feature: Milestones of a repository and the issues in them
     And the milestone "v1.0" of "dev/app" counts 1 open and 0 closed issues
 
   @gitea
+  Scenario: A writer puts a pull request in a milestone and the pull request shows it
+    Given "dev" created the milestone "v1.0" in "dev/app"
+    And the repository "dev/app" has the branch "feature" changing "notes.txt" to "new"
+    And "dev" opened a pull request of "feature" into "main" in "dev/app"
+    When "dev" puts pull request 1 of "dev/app" in the milestone "v1.0"
+    Then the response status is 201
+    And the response field "milestone.title" is "v1.0"
+    And issue 1 of "dev/app" is in the milestone "v1.0"
+    And the milestone "v1.0" of "dev/app" counts 1 open and 0 closed issues
+
+  @gitea
   Scenario: A reader's milestone on a new issue is ignored
     Given "dev" created the milestone "v1.0" in "dev/app"
     When "bob" opens the issue "Crash" in "dev/app" in the milestone "v1.0"
