@@ -216,6 +216,19 @@ def then_issue_in(ctx: ScenarioContext, milestone_notes: MilestoneNotes, index: 
     assert (milestone["id"], milestone["title"]) == (milestone_notes.id_of(repo, title), title), f"it is in {milestone}"
 
 
+@then(phrase('the last timeline entry of issue {index:d} of "{repo}" moves it from the milestone "{old}" to "{new}"'))
+def then_timeline_move(
+    ctx: ScenarioContext, milestone_notes: MilestoneNotes, *, index: int, repo: str, old: str, new: str
+) -> None:
+    ref = ctx.repo(repo)
+    entries = expect_status(acting(ctx, ADMIN, IssuesApi).timeline(ref.owner, ref.name, index), 200, "timeline")
+    last = entries[-1]
+    assert last["type"] == "milestone", f"the last entry is a {last['type']!r}"
+    moved = ((last["old_milestone"] or {}).get("id"), (last["milestone"] or {}).get("id"))
+    expected = (milestone_notes.id_of(repo, old), milestone_notes.id_of(repo, new))
+    assert moved == expected, f"the entry moves the issue from {last['old_milestone']} to {last['milestone']}"
+
+
 @then(phrase('issue {index:d} of "{repo}" is in no milestone'))
 def then_issue_in_none(ctx: ScenarioContext, index: int, repo: str) -> None:
     milestone = _issue(ctx, repo, index)["milestone"]

@@ -118,6 +118,20 @@ Feature: Milestones of a repository and the issues in them
     And the milestone "v1.0" of "dev/app" counts 1 open and 0 closed issues
 
   @gitea
+  Scenario: Moving an issue between milestones is recorded in its timeline
+    Given "dev" created the milestone "v1.0" in "dev/app"
+    And "dev" created the milestone "v2.0" in "dev/app"
+    And "dev" opened the issue "Crash" in "dev/app" in the milestone "v1.0"
+    And "dev" edited issue 1 of "dev/app" with the body
+      """
+      {"title": "Crash on start"}
+      """
+    When "dev" puts issue 1 of "dev/app" in the milestone "v2.0"
+    Then the response status is 201
+    And the timeline of issue 1 of "dev/app" has the types "milestone, change_title, milestone"
+    And the last timeline entry of issue 1 of "dev/app" moves it from the milestone "v1.0" to "v2.0"
+
+  @gitea
   Scenario: A writer puts a pull request in a milestone and the pull request shows it
     Given "dev" created the milestone "v1.0" in "dev/app"
     And the repository "dev/app" has the branch "feature" changing "notes.txt" to "new"

@@ -112,6 +112,8 @@ class Comment:
     created: int
     updated: int
     dependent_issue_id: int = 0
+    old_milestone_id: int = 0
+    milestone_id: int = 0
 
     @classmethod
     def from_row(cls, row: Row) -> Comment:
@@ -135,6 +137,8 @@ class Comment:
             created=row["created"],
             updated=row["updated"],
             dependent_issue_id=row["dependent_issue_id"],
+            old_milestone_id=row["old_milestone_id"],
+            milestone_id=row["milestone_id"],
         )
 
 

@@ -297,7 +297,9 @@ def _writer_fields(repo: repos.Repo, issue_id: int, options: Mapping[str, Any], 
     """What only writers set on create and edit, as Gitea: ``milestone`` (0: none) and ``due_date``
     (``unset_due_date`` removes it); others' values are ignored. Joins the caller's transaction."""
     if "milestone" in options and options["milestone"] is not None:
-        set_issue_milestone(repo.id, issue_id, options["milestone"])
+        old, new = set_issue_milestone(repo.id, issue_id, options["milestone"])
+        if old != new:
+            add_event(issue_id, CommentType.MILESTONE, principal.user_id, old_milestone_id=old, milestone_id=new)
     if options.get("unset_due_date") is True:
         change_deadline(issue_id, 0, principal.user_id)
     elif options.get("due_date") is not None:

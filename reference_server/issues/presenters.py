@@ -10,7 +10,7 @@ from ..context import forge
 from ..errors import NotFound
 from ..labels.models import labels_of_issue
 from ..labels.presenters import label_to_api
-from ..milestones.models import milestone_of_issue
+from ..milestones.models import milestone_by_id, milestone_of_issue
 from ..milestones.presenters import milestone_to_api
 from ..pulls import models as pulls
 from ..repos import models as repos
@@ -38,6 +38,12 @@ def poster_to_api(user_id: int) -> dict[str, Any]:
 def issue_milestone(issue_id: int) -> dict[str, Any] | None:
     """The ``Milestone`` an issue or pull request belongs to, or null."""
     milestone = milestone_of_issue(issue_id)
+    return None if milestone is None else milestone_to_api(milestone)
+
+
+def _milestone(milestone_id: int) -> dict[str, Any] | None:
+    """A timeline entry's milestone, null when there is none or it was deleted since."""
+    milestone = milestone_by_id(milestone_id)
     return None if milestone is None else milestone_to_api(milestone)
 
 
@@ -131,8 +137,8 @@ def timeline_to_api(repo: repos.Repo, issue: Issue, comment: Comment) -> dict[st
         "updated_at": iso(comment.updated),
         "old_project_id": 0,
         "project_id": 0,
-        "old_milestone": None,
-        "milestone": None,
+        "old_milestone": _milestone(comment.old_milestone_id),
+        "milestone": _milestone(comment.milestone_id),
         "tracked_time": None,
         "old_title": comment.old_title,
         "new_title": comment.new_title,

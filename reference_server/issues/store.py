@@ -62,6 +62,8 @@ CREATE TABLE IF NOT EXISTS comment (
     old_ref TEXT NOT NULL DEFAULT '',
     new_ref TEXT NOT NULL DEFAULT '',
     dependent_issue_id INTEGER NOT NULL DEFAULT 0,
+    old_milestone_id INTEGER NOT NULL DEFAULT 0,
+    milestone_id INTEGER NOT NULL DEFAULT 0,
     created INTEGER NOT NULL,
     updated INTEGER NOT NULL
 );
@@ -86,6 +88,8 @@ COMMENT_FIELDS = (
     "old_ref",
     "new_ref",
     "dependent_issue_id",
+    "old_milestone_id",
+    "milestone_id",
 )
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "edit_milestone",
     "find_milestone",
     "list_milestones",
+    "milestone_by_id",
     "milestone_of_issue",
     "on_issue_deleted",
     "on_repo_deleted",
@@ -160,22 +161,31 @@ def delete_milestone(milestone: Milestone) -> None:
         store.delete_milestone(milestone.id)
 
 
+def milestone_by_id(milestone_id: int) -> Milestone | None:
+    """Any milestone by its id (a timeline entry's, whose milestone may be gone: None)."""
+    row = store.milestone_by_id(milestone_id) if milestone_id else None
+    return None if row is None else _milestone(row)
+
+
 def milestone_of_issue(issue_id: int) -> Milestone | None:
     row = store.milestone_of_issue(issue_id)
     return None if row is None else _milestone(row)
 
 
-def set_issue_milestone(repo_id: int, issue_id: int, milestone_id: object) -> None:
+def set_issue_milestone(repo_id: int, issue_id: int, milestone_id: object) -> tuple[int, int]:
     """Put an issue in one of its repository's milestones (0 or null: none); 422 for a milestone the repository
-    does not have. Joins the caller's transaction."""
+    does not have. The ids of the milestone before and after (0: none). Joins the caller's transaction."""
+    row = store.milestone_of_issue(issue_id)
+    old = int(row["id"]) if row is not None else 0
     if milestone_id is None or milestone_id == 0:
         store.set_issue_milestone(issue_id, 0)
-        return
+        return old, 0
     if not isinstance(milestone_id, int) or isinstance(milestone_id, bool):
         raise InvalidMilestoneOption("[Milestone]: must be a milestone id")
     if store.milestone_in_repo(repo_id, milestone_id) is None:
         raise UnknownIssueMilestone(f"milestone does not exist [id: {milestone_id}, repo_id: {repo_id}]")
     store.set_issue_milestone(issue_id, milestone_id)
+    return old, milestone_id
 
 
 def on_issue_deleted(event: IssueDeletedEvent) -> None:

@@ -100,6 +100,10 @@ def issue_counts(milestone_id: int) -> tuple[int, int]:
     return counts.get(0, 0), counts.get(1, 0)
 
 
+def milestone_by_id(milestone_id: int) -> Row | None:
+    return forge().db.one("SELECT * FROM milestone WHERE id = ?", (milestone_id,))
+
+
 def milestone_of_issue(issue_id: int) -> Row | None:
     return forge().db.one(
         "SELECT m.* FROM milestone m JOIN issue_milestone im ON im.milestone_id = m.id WHERE im.issue_id = ?",
