@@ -9,11 +9,13 @@ from typing import Any
 
 __all__ = [
     "AccountDeletedEvent",
+    "CommentDeletedEvent",
     "CommitStatusEvent",
     "DefaultBranchChangedEvent",
     "EventBus",
     "IssueActionEvent",
     "IssueAssignedEvent",
+    "IssueDeletedEvent",
     "JobStatusEvent",
     "PushEvent",
     "ReleasePublishedEvent",
@@ -119,6 +121,24 @@ class ReleasePublishedEvent:
     repo_id: int
     release_id: int
     doer_id: int
+
+
+@dataclass(frozen=True)
+class IssueDeletedEvent:
+    """An issue or pull request is being deleted (inside the deleting transaction); families drop what hangs
+    off it (reactions, attachments and their files)."""
+
+    repo_id: int
+    issue_id: int
+
+
+@dataclass(frozen=True)
+class CommentDeletedEvent:
+    """A comment is being deleted (inside the deleting transaction); families drop its reactions and files."""
+
+    repo_id: int
+    issue_id: int
+    comment_id: int
 
 
 @dataclass(frozen=True)

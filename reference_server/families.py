@@ -20,6 +20,8 @@ from .artifacts import routes as artifacts_routes
 from .artifacts import store as artifacts_store
 from .assignees import routes as assignees_routes
 from .assignees import store as assignees_store
+from .attachments import routes as attachments_routes
+from .attachments import store as attachments_store
 from .avatars import routes as avatars_routes
 from .avatars import store as avatars_store
 from .badges import routes as badges_routes
@@ -53,6 +55,8 @@ from .lfs import store as lfs_store
 from .licenses import routes as licenses_routes
 from .licenses import store as licenses_store
 from .markup import routes as markup_routes
+from .milestones import routes as milestones_routes
+from .milestones import store as milestones_store
 from .mirrors import routes as mirrors_routes
 from .mirrors import store as mirrors_store
 from .misc import routes as misc_routes
@@ -70,6 +74,8 @@ from .protections import routes as protections_routes
 from .protections import store as protections_store
 from .pulls import routes as pulls_routes
 from .pulls import store as pulls_store
+from .reactions import routes as reactions_routes
+from .reactions import store as reactions_store
 from .releases import routes as releases_routes
 from .releases import store as releases_store
 from .repo_generate import routes as repo_generate_routes
@@ -134,7 +140,10 @@ FAMILIES: tuple[Family, ...] = (
     Family("labels", labels_routes.ENDPOINTS, labels_store.SCHEMA, labels_routes.register),
     Family("licenses", licenses_routes.ENDPOINTS, licenses_store.SCHEMA, licenses_routes.register),
     Family("avatars", avatars_routes.ENDPOINTS, avatars_store.SCHEMA, avatars_routes.register),
+    Family("milestones", milestones_routes.ENDPOINTS, milestones_store.SCHEMA, milestones_routes.register),
     Family("issues", issues_routes.ENDPOINTS, issues_store.SCHEMA, issues_routes.register),
+    Family("attachments", attachments_routes.ENDPOINTS, attachments_store.SCHEMA, attachments_routes.register),
+    Family("reactions", reactions_routes.ENDPOINTS, reactions_store.SCHEMA, reactions_routes.register),
     Family("pulls", pulls_routes.ENDPOINTS, pulls_store.SCHEMA, pulls_routes.register),
     Family("topics", topics_routes.ENDPOINTS, topics_store.SCHEMA, topics_routes.register),
     Family("repo_search", repo_search_routes.ENDPOINTS),

@@ -64,6 +64,7 @@ MODELS = {
         "milestone: int, projects: List[int], ref: str, title!: str"
     ),
     "CreateLabelOption": "color!: str, description: str, exclusive: bool, is_archived: bool, name!: str",
+    "CreateMilestoneOption": "description: str, due_on: datetime, state: str, title: str",
     "CreateOrUpdateSecretOption": "data!: str, description: str",
     "CreateOrgOption": (
         "description: str, email: str, full_name: str, location: str, repo_admin_change_team_access: bool, "
@@ -103,6 +104,7 @@ MODELS = {
     "EditGitHookOption": "content: str",
     "EditActionRunnerOption": "disabled!: bool",
     "EditAttachmentOptions": "name: str",
+    "EditDeadlineOption": "due_date!: datetime",
     "EditBranchProtectionOption": _PROTECTION,
     "EditHookOption": (
         "active: bool, authorization_header: str, branch_filter: str, config: Dict[str, str], events: List[str], "
@@ -114,6 +116,8 @@ MODELS = {
         "projects: List[int], ref: str, state: str, title: str, unset_due_date: bool"
     ),
     "EditLabelOption": "color: str, description: str, exclusive: bool, is_archived: bool, name: str",
+    "EditMilestoneOption": "description: str, due_on: datetime, state: str, title: str",
+    "EditReactionOption": "content: str",
     "EditOrgOption": (
         "description: str, email: str, full_name: str, location: str, repo_admin_change_team_access: bool, "
         "visibility: str, website: str"

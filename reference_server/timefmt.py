@@ -8,7 +8,16 @@ from datetime import UTC, datetime
 
 from .errors import ApiError, Unprocessable
 
-__all__ = ["format_duration", "from_unix", "iso", "iso_or_zero", "parse_duration", "parse_query_time", "to_unix"]
+__all__ = [
+    "format_duration",
+    "from_unix",
+    "iso",
+    "iso_or_zero",
+    "parse_duration",
+    "parse_iso",
+    "parse_query_time",
+    "to_unix",
+]
 
 GO_ZERO_TIME = "0001-01-01T00:00:00Z"
 
@@ -90,3 +99,12 @@ def parse_query_time(raw: str, error: type[ApiError] = Unprocessable) -> int | N
         return to_unix(datetime.fromisoformat(raw.replace("Z", "+00:00")))
     except ValueError as exc:
         raise error(f'parsing time "{raw}" as "2006-01-02T15:04:05Z07:00": cannot parse') from exc
+
+
+def parse_iso(text: str) -> int:
+    """Unix seconds of an RFC 3339 time from a request (``Z`` or an offset; UTC when it has none); ValueError
+    when it is not one."""
+    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return to_unix(moment)

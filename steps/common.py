@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -37,6 +38,7 @@ __all__ = [
     "json_option",
     "parse_scopes",
     "response_json",
+    "same_instant",
     "send_with",
     "user_name",
 ]
@@ -106,6 +108,13 @@ def json_document(text: str) -> Any:
         return json.loads(text)
     except ValueError as error:
         raise AssertionError(f"the step's body is not valid JSON: {error}") from None
+
+
+def same_instant(first: str, second: str) -> bool:
+    """Whether two RFC 3339 times name the same instant, whatever offsets they are written with."""
+    return bool(
+        datetime.fromisoformat(first.replace("Z", "+00:00")) == datetime.fromisoformat(second.replace("Z", "+00:00"))
+    )
 
 
 def json_option(ctx: ScenarioContext, docstring: str) -> dict[str, Any]:
@@ -331,6 +340,14 @@ def then_field_lists(ctx: ScenarioContext, path: str, item: str) -> None:
     actual = field_value(response_json(ctx), path)
     assert isinstance(actual, list), f'"{path}" is not an array: {actual!r}'
     assert expand(ctx, item) in actual, f'"{path}" is {actual!r}, which does not list "{item}"'
+
+
+@then(phrase('the response field "{path}" is the time "{moment}"'))
+def then_field_time(ctx: ScenarioContext, path: str, moment: str) -> None:
+    """The same instant, whatever the offset it is written with (``Z`` or ``+00:00``)."""
+    value = field_value(response_json(ctx), path)
+    assert isinstance(value, str), f'"{path}" is {value!r}, not a time'
+    assert same_instant(value, moment), f'"{path}" is {value}, expected {moment}'
 
 
 @then(phrase('the response field "{path}" is a non-empty text'))

@@ -17,7 +17,7 @@ from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.seeding import SeededData
 from steps.actors import ADMIN, acting
-from steps.common import expect_status, json_option
+from steps.common import comma_list, expect_status, json_option, same_instant
 from steps.parsing import phrase
 
 __all__ = ["IssueNotes"]
@@ -29,6 +29,8 @@ class IssueNotes:
 
     numbers: dict[tuple[str, str], int] = field(default_factory=dict)
     comment_id: int | None = None
+    noted_url: str = ""
+    """An address a Given step kept for a later request (an attachment's download URL)."""
 
     def number(self, repo: str, title: str) -> int:
         """The number of the issue a Given step opened with this title."""
@@ -100,6 +102,12 @@ def given_edited(ctx: ScenarioContext, who: str, index: int, repo: str, docstrin
 def given_locked(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ref = ctx.repo(repo)
     expect_status(acting(ctx, who, IssuesApi).lock(ref.owner, ref.name, index, "Off-topic"), 204, f"lock issue {index}")
+
+
+@given(phrase('"{who}" deleted issue {index:d} of "{repo}"'))
+def given_deleted(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    expect_status(acting(ctx, who, IssuesApi).delete_issue(ref.owner, ref.name, index), 204, f"delete issue {index}")
 
 
 # ---------------------------------------------------------------- When
@@ -181,6 +189,48 @@ def when_unlock(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ctx.response = acting(ctx, who, IssuesApi).unlock(ref.owner, ref.name, index)
 
 
+@when(phrase('"{who}" deletes issue {index:d} of "{repo}"'))
+def when_delete(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, IssuesApi).delete_issue(ref.owner, ref.name, index)
+
+
+@when(phrase('"{who}" sets the deadline of issue {index:d} of "{repo}" to "{moment}"'))
+def when_deadline(ctx: ScenarioContext, who: str, index: int, repo: str, moment: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, IssuesApi).set_deadline(ref.owner, ref.name, index, moment)
+
+
+@when(phrase('"{who}" reads the comment of "{repo}"'))
+def when_read_comment(ctx: ScenarioContext, issue_notes: IssueNotes, who: str, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, IssuesApi).get_comment(ref.owner, ref.name, issue_notes.comment())
+
+
+@when(phrase('"{who}" changes the comment of issue {index:d} of "{repo}" to "{body}" by the old route'))
+def when_edit_old(ctx: ScenarioContext, issue_notes: IssueNotes, *, who: str, index: int, repo: str, body: str) -> None:
+    """Gitea's deprecated ``PATCH .../issues/{index}/comments/{id}``."""
+    ref = ctx.repo(repo)
+    api = acting(ctx, who, IssuesApi)
+    ctx.response = api.edit_comment_deprecated(ref.owner, ref.name, index, issue_notes.comment(), body)
+
+
+@when(phrase('"{who}" deletes the comment of issue {index:d} of "{repo}" by the old route'))
+def when_delete_old(ctx: ScenarioContext, issue_notes: IssueNotes, who: str, index: int, repo: str) -> None:
+    """Gitea's deprecated ``DELETE .../issues/{index}/comments/{id}``."""
+    ref = ctx.repo(repo)
+    api = acting(ctx, who, IssuesApi)
+    ctx.response = api.delete_comment_deprecated(ref.owner, ref.name, index, issue_notes.comment())
+
+
+@when(phrase('"{who}" lists the comments of "{repo}" with "{query}"'))
+def when_repo_comments(ctx: ScenarioContext, who: str, repo: str, query: str) -> None:
+    """Every comment of the repository; ``query`` is ``key=value&key=value`` (since, before, page, limit)."""
+    ref = ctx.repo(repo)
+    params = dict(part.split("=", 1) for part in query.split("&") if part)
+    ctx.response = acting(ctx, who, IssuesApi).repo_comments(ref.owner, ref.name, **params)
+
+
 # ---------------------------------------------------------------- Then
 
 
@@ -240,3 +290,36 @@ def then_numbers(ctx: ScenarioContext, numbers: str) -> None:
     expected = [int(number) for number in numbers.split(",") if number.strip()]
     found = [item["number"] for item in json_of(ctx.last_response())]
     assert found == expected, f"the response lists {found}, expected {expected}"
+
+
+@then(phrase('issue {index:d} of "{repo}" no longer exists'))
+def then_issue_gone(ctx: ScenarioContext, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    answer = acting(ctx, ADMIN, IssuesApi).get_issue(ref.owner, ref.name, index)
+    assert answer.status_code == 404, f"issue {index} is still there: {answer.status_code}"
+
+
+@then(phrase('the comment of "{repo}" no longer exists'))
+def then_comment_gone(ctx: ScenarioContext, issue_notes: IssueNotes, repo: str) -> None:
+    ref = ctx.repo(repo)
+    answer = acting(ctx, ADMIN, IssuesApi).get_comment(ref.owner, ref.name, issue_notes.comment())
+    assert answer.status_code == 404, f"the comment is still there: {answer.status_code}"
+
+
+@then(phrase('the response lists the comments "{bodies}"'))
+def then_comment_bodies(ctx: ScenarioContext, bodies: str) -> None:
+    """The comments' bodies in order (``nothing`` for none)."""
+    expected = [] if bodies == "nothing" else comma_list(bodies)
+    found = [item["body"] for item in json_of(ctx.last_response())]
+    assert found == expected, f"the response lists {found}, expected {expected}"
+
+
+@then(phrase('issue {index:d} of "{repo}" is due at "{moment}"'))
+def then_due(ctx: ScenarioContext, index: int, repo: str, moment: str) -> None:
+    """The Issue's ``due_date`` is that instant (``never``: null)."""
+    due = _issue(ctx, repo, index)["due_date"]
+    if moment == "never":
+        assert due is None, f"the issue is due at {due}"
+        return
+    assert due is not None, "the issue has no due date"
+    assert same_instant(due, moment), f"the issue is due at {due}, expected {moment}"

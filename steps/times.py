@@ -90,6 +90,12 @@ def when_repo_times(ctx: ScenarioContext, who: str, repo: str) -> None:
     ctx.response = acting(ctx, who, TimesApi).repo_times(ref.owner, ref.name)
 
 
+@when(phrase('"{who}" lists the tracked times of issue {index:d} of "{repo}"'))
+def when_issue_times(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, TimesApi).issue_times(ref.owner, ref.name, index)
+
+
 @when(phrase('"{who}" lists the tracked times of "{repo}" of the user "{user}"'))
 def when_repo_times_of(ctx: ScenarioContext, who: str, repo: str, user: str) -> None:
     ref = ctx.repo(repo)

@@ -33,6 +33,28 @@ class IssuesApi(ApiArea):
         """``PATCH .../issues/{index}`` with an ``EditIssueOption`` (Gitea answers 201)."""
         return self.http.patch(f"{self._issues(owner, repo)}/{index}", json=option)
 
+    def delete_issue(self, owner: str, repo: str, index: int) -> requests.Response:
+        """``DELETE .../issues/{index}`` (204; repository administrators)."""
+        return self.http.delete(f"{self._issues(owner, repo)}/{index}")
+
+    def set_deadline(self, owner: str, repo: str, index: int, due_date: str) -> requests.Response:
+        """``POST .../issues/{index}/deadline`` with an ``EditDeadlineOption`` (201 ``IssueDeadline``)."""
+        return self.http.post(f"{self._issues(owner, repo)}/{index}/deadline", json={"due_date": due_date})
+
+    def repo_comments(self, owner: str, repo: str, **query: str | int) -> requests.Response:
+        """``GET .../issues/comments``: every comment of the repository (``since``, ``before``, ``page``, ``limit``)."""
+        return self.http.get(f"{self._issues(owner, repo)}/comments", params=query)
+
+    def edit_comment_deprecated(
+        self, owner: str, repo: str, index: int, comment_id: int, body: str
+    ) -> requests.Response:
+        """The old ``PATCH .../issues/{index}/comments/{id}``."""
+        return self.http.patch(f"{self._issues(owner, repo)}/{index}/comments/{comment_id}", json={"body": body})
+
+    def delete_comment_deprecated(self, owner: str, repo: str, index: int, comment_id: int) -> requests.Response:
+        """The old ``DELETE .../issues/{index}/comments/{id}``."""
+        return self.http.delete(f"{self._issues(owner, repo)}/{index}/comments/{comment_id}")
+
     def _labels(self, owner: str, repo: str, index: int) -> str:
         return f"{self._issues(owner, repo)}/{index}/labels"
 

@@ -70,6 +70,25 @@ Feature: Time tracked on issues, by whom it may be tracked, seen and deleted
     And the listed times are "bob: 90"
 
   @gitea
+  Scenario: A writer lists the times of one issue
+    Given "dev" opened the issue "Other" in "dev/app"
+    And "bob" tracked 90 seconds on issue 1 of "dev/app"
+    And "dev" tracked 30 seconds on issue 2 of "dev/app"
+    And "dev" tracked 45 seconds on issue 1 of "dev/app"
+    When "dev" lists the tracked times of issue 1 of "dev/app"
+    Then the response status is 200
+    And the listed times are "bob: 90, dev: 45"
+    And the response header "X-Total-Count" is "2"
+
+  @gitea
+  Scenario: Someone who may not write issues sees only their own times of an issue
+    Given "bob" tracked 90 seconds on issue 1 of "dev/app"
+    And "dev" tracked 30 seconds on issue 1 of "dev/app"
+    When "bob" lists the tracked times of issue 1 of "dev/app"
+    Then the response status is 200
+    And the listed times are "bob: 90"
+
+  @gitea
   Scenario: Someone who may not write issues may not ask for another user's times
     Given "dev" tracked 30 seconds on issue 1 of "dev/app"
     When "bob" lists the tracked times of "dev/app" of the user "dev"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..events import IssueActionEvent
+from ..events import CommentDeletedEvent, IssueActionEvent
 from ..permissions import permission
 from ..repos import models as repos
 from . import store
@@ -112,6 +112,8 @@ class Comment:
     created: int
     updated: int
     dependent_issue_id: int = 0
+    old_milestone_id: int = 0
+    milestone_id: int = 0
 
     @classmethod
     def from_row(cls, row: Row) -> Comment:
@@ -135,6 +137,8 @@ class Comment:
             created=row["created"],
             updated=row["updated"],
             dependent_issue_id=row["dependent_issue_id"],
+            old_milestone_id=row["old_milestone_id"],
+            milestone_id=row["milestone_id"],
         )
 
 
@@ -192,9 +196,11 @@ def edit_comment(repo: repos.Repo, comment: Comment, principal: Principal, body:
 
 
 def delete_comment(repo: repos.Repo, comment: Comment, principal: Principal) -> None:
-    """Remove a comment (its poster, or a writer) and refresh the issue's comment count."""
+    """Remove a comment (its poster, or a writer) with its reactions and files, and refresh the issue's
+    comment count."""
     _require_poster_or_writer(repo, comment, principal)
     with forge().db.transaction():
+        forge().events.publish(CommentDeletedEvent(repo.id, comment.issue_id, comment.id))
         store.delete_comment(comment.id)
         store.count_comments(comment.issue_id, int(CommentType.COMMENT))
 

@@ -15,13 +15,15 @@ from urllib.parse import quote
 from ..auth import Principal, optional_principal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..events import IssueActionEvent, IssueAssignedEvent
+from ..events import IssueActionEvent, IssueAssignedEvent, IssueDeletedEvent
+from ..milestones.models import set_issue_milestone
 from ..permissions import Permission, can_be_assigned, permission
 from ..repos import models as repos
 from ..users import models as users
 from ..users.errors import UserNotFound
 from . import store
 from .comments import Comment, CommentType, add_event
+from .deadlines import change_deadline, end_of_day
 from .errors import AssigneeNotFound, CommentNotFound, InvalidIssueOption, IssueNotFound, IssuePermissionDenied
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "assignee_ids",
     "close_merged",
     "create_issue",
+    "delete_issue",
     "edit_issue",
     "get_comment",
     "get_issue",
@@ -233,6 +236,8 @@ def create_issue(repo: repos.Repo, options: Mapping[str, Any], principal: Princi
             now=now,
         )
         _replace_assignees(issue_id, assignees, principal.user_id)
+        if can_write:
+            _writer_fields(repo, issue_id, options, principal)
         forge().events.publish(IssueActionEvent(repo.id, issue_id, principal.user_id, "opened"))
     return get_issue_by_id(issue_id)
 
@@ -284,8 +289,31 @@ def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], princ
             forge().events.publish(IssueActionEvent(repo.id, issue.id, principal.user_id, action, event_id))
         if assignees is not None:
             _replace_assignees(issue.id, assignees, principal.user_id)
+        if can_write:
+            _writer_fields(repo, issue.id, options, principal)
         store.update_issue(issue.id, fields, now)
     return get_issue_by_id(issue.id)
+
+
+def _writer_fields(repo: repos.Repo, issue_id: int, options: Mapping[str, Any], principal: Principal) -> None:
+    """What only writers set on create and edit, as Gitea: ``milestone`` (0: none) and ``due_date``
+    (``unset_due_date`` removes it); others' values are ignored. Joins the caller's transaction."""
+    if "milestone" in options and options["milestone"] is not None:
+        old, new = set_issue_milestone(repo.id, issue_id, options["milestone"])
+        if old != new:
+            add_event(issue_id, CommentType.MILESTONE, principal.user_id, old_milestone_id=old, milestone_id=new)
+    if options.get("unset_due_date") is True:
+        change_deadline(issue_id, 0, principal.user_id)
+    elif options.get("due_date") is not None:
+        change_deadline(issue_id, end_of_day(options["due_date"]), principal.user_id)
+
+
+def delete_issue(repo: repos.Repo, issue: Issue) -> None:
+    """Delete an issue or pull request with everything hanging off it: its comments, assignments and deadline
+    here, its reactions, attachments (files too) and milestone membership through ``IssueDeletedEvent``."""
+    with forge().db.transaction():
+        forge().events.publish(IssueDeletedEvent(repo.id, issue.id))
+        store.delete_issue(issue.id)
 
 
 def close_merged(issue: Issue, doer_id: int, merge_commit: str) -> None:

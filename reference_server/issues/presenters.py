@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..attachments.presenters import comment_assets, issue_assets
 from ..context import forge
 from ..errors import NotFound
 from ..labels.models import labels_of_issue
 from ..labels.presenters import label_to_api
+from ..milestones.models import milestone_by_id, milestone_of_issue
+from ..milestones.presenters import milestone_to_api
 from ..pulls import models as pulls
 from ..repos import models as repos
 from ..timefmt import iso
@@ -17,9 +20,10 @@ from ..users.errors import UserNotFound
 from ..users.presenters import user_to_api
 from . import store
 from .comments import Comment, CommentType
+from .deadlines import deadline_of
 from .models import Issue, get_issue_by_id, issue_api_path, issue_web_path, repo_permission
 
-__all__ = ["comment_to_api", "issue_api", "issue_to_api", "poster_to_api", "timeline_to_api"]
+__all__ = ["comment_to_api", "issue_api", "issue_milestone", "issue_to_api", "poster_to_api", "timeline_to_api"]
 
 
 def poster_to_api(user_id: int) -> dict[str, Any]:
@@ -29,6 +33,18 @@ def poster_to_api(user_id: int) -> dict[str, Any]:
     except UserNotFound:
         ghost = users.User(id=-1, name="Ghost", full_name="", email="", is_admin=False, is_org=False, created=0)
         return user_to_api(ghost)
+
+
+def issue_milestone(issue_id: int) -> dict[str, Any] | None:
+    """The ``Milestone`` an issue or pull request belongs to, or null."""
+    milestone = milestone_of_issue(issue_id)
+    return None if milestone is None else milestone_to_api(milestone)
+
+
+def _milestone(milestone_id: int) -> dict[str, Any] | None:
+    """A timeline entry's milestone, null when there is none or it was deleted since."""
+    milestone = milestone_by_id(milestone_id)
+    return None if milestone is None else milestone_to_api(milestone)
 
 
 def issue_to_api(repo: repos.Repo, issue: Issue, pull_meta: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -45,9 +61,9 @@ def issue_to_api(repo: repos.Repo, issue: Issue, pull_meta: dict[str, Any] | Non
         "title": issue.title,
         "body": issue.body,
         "ref": "",
-        "assets": [],
+        "assets": issue_assets(issue.id),
         "labels": [label_to_api(label, repo) for label in labels_of_issue(issue.id)],
-        "milestone": None,
+        "milestone": issue_milestone(issue.id),
         "assignee": assignees[0] if assignees else None,
         "assignees": assignees or None,
         "state": issue.state,
@@ -56,7 +72,7 @@ def issue_to_api(repo: repos.Repo, issue: Issue, pull_meta: dict[str, Any] | Non
         "created_at": iso(issue.created),
         "updated_at": iso(issue.updated),
         "closed_at": iso(issue.closed) if issue.is_closed else None,
-        "due_date": None,
+        "due_date": iso(deadline) if (deadline := deadline_of(issue.id)) else None,
         "time_estimate": 0,
         "pull_request": pull_meta if issue.is_pull else None,
         "repository": {"id": repo.id, "name": repo.name, "owner": repo.owner_name, "full_name": repo.full_name},
@@ -90,7 +106,7 @@ def comment_to_api(repo: repos.Repo, issue: Issue, comment: Comment) -> dict[str
         "original_author": "",
         "original_author_id": 0,
         "body": comment.content,
-        "assets": [],
+        "assets": comment_assets(comment.id),
         "created_at": iso(comment.created),
         "updated_at": iso(comment.updated),
     }
@@ -121,8 +137,8 @@ def timeline_to_api(repo: repos.Repo, issue: Issue, comment: Comment) -> dict[st
         "updated_at": iso(comment.updated),
         "old_project_id": 0,
         "project_id": 0,
-        "old_milestone": None,
-        "milestone": None,
+        "old_milestone": _milestone(comment.old_milestone_id),
+        "milestone": _milestone(comment.milestone_id),
         "tracked_time": None,
         "old_title": comment.old_title,
         "new_title": comment.new_title,

@@ -21,7 +21,7 @@ from ..pulls.reviews import hidden_review_ids
 from ..repos import models as repos
 from ..repos.errors import RepoPermissionDenied
 from ..rest import empty, json_body, json_response, page_params, paged_response
-from . import comments, label_routes, models
+from . import comments, extra_routes, label_routes, models
 from .errors import InvalidIssueOption
 from .presenters import comment_to_api, issue_api, timeline_to_api
 
@@ -121,6 +121,16 @@ def delete_comment(owner: str, repo: str, comment_id: int) -> Response:
     return empty()
 
 
+def edit_comment_deprecated(owner: str, repo: str, index: int, comment_id: int) -> Response:
+    """The old ``/issues/{index}/comments/{id}`` route: the index is not checked, as in Gitea."""
+    return edit_comment(owner, repo, comment_id)
+
+
+def delete_comment_deprecated(owner: str, repo: str, index: int, comment_id: int) -> Response:
+    """The old ``/issues/{index}/comments/{id}`` route: the index is not checked, as in Gitea."""
+    return delete_comment(owner, repo, comment_id)
+
+
 def timeline(owner: str, repo: str, index: int) -> Response:
     found = current_repo()
     issue = models.get_issue(found, index)
@@ -167,6 +177,7 @@ def register(app: Flask) -> None:
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     *label_routes.ENDPOINTS,
+    *extra_routes.ENDPOINTS,
     Endpoint(
         "GET",
         API + "/repos/<owner>/<repo>/issues",
@@ -261,6 +272,28 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         token("issue", repo="read"),
         status=204,
         returns=EMPTY,
+    ),
+    Endpoint(
+        "PATCH",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/comments/<int:comment_id>",
+        "issueEditCommentDeprecated",
+        edit_comment_deprecated,
+        "issue",
+        token("issue", repo="read"),
+        body="EditIssueCommentOption",
+        returns="comment",
+        errors=(403, 404),
+    ),
+    Endpoint(
+        "DELETE",
+        API + "/repos/<owner>/<repo>/issues/<int:index>/comments/<int:comment_id>",
+        "issueDeleteCommentDeprecated",
+        delete_comment_deprecated,
+        "issue",
+        token("issue", repo="read"),
+        status=204,
+        returns=EMPTY,
+        errors=(403, 404),
     ),
     Endpoint(
         "GET",

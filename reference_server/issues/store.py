@@ -62,11 +62,17 @@ CREATE TABLE IF NOT EXISTS comment (
     old_ref TEXT NOT NULL DEFAULT '',
     new_ref TEXT NOT NULL DEFAULT '',
     dependent_issue_id INTEGER NOT NULL DEFAULT 0,
+    old_milestone_id INTEGER NOT NULL DEFAULT 0,
+    milestone_id INTEGER NOT NULL DEFAULT 0,
     created INTEGER NOT NULL,
     updated INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS comment_issue ON comment (issue_id, id);
 CREATE INDEX IF NOT EXISTS comment_review ON comment (review_id, id);
+CREATE TABLE IF NOT EXISTS issue_deadline (
+    issue_id INTEGER PRIMARY KEY,
+    deadline INTEGER NOT NULL
+);
 """
 
 COMMENT_FIELDS = (
@@ -82,6 +88,8 @@ COMMENT_FIELDS = (
     "old_ref",
     "new_ref",
     "dependent_issue_id",
+    "old_milestone_id",
+    "milestone_id",
 )
 
 
@@ -183,10 +191,38 @@ def count_comments(issue_id: int, comment_type: int) -> None:
 
 def delete_issues_of_repo(repo_id: int) -> None:
     db = forge().db
+    db.execute("DELETE FROM issue_deadline WHERE issue_id IN (SELECT id FROM issue WHERE repo_id = ?)", (repo_id,))
     db.execute("DELETE FROM comment WHERE issue_id IN (SELECT id FROM issue WHERE repo_id = ?)", (repo_id,))
     db.execute("DELETE FROM issue_assignee WHERE issue_id IN (SELECT id FROM issue WHERE repo_id = ?)", (repo_id,))
     db.execute("DELETE FROM issue WHERE repo_id = ?", (repo_id,))
     db.execute("DELETE FROM issue_index WHERE repo_id = ?", (repo_id,))
+
+
+def delete_issue(issue_id: int) -> None:
+    """Remove one issue with its comments, assignments and deadline (its index is never reused)."""
+    db = forge().db
+    for table in ("comment", "issue_assignee", "issue_deadline"):
+        db.execute(f"DELETE FROM {table} WHERE issue_id = ?", (issue_id,))  # noqa: S608 - fixed tables
+    db.execute("DELETE FROM issue WHERE id = ?", (issue_id,))
+
+
+def deadline_of(issue_id: int) -> int:
+    """The issue's deadline in Unix seconds, 0 without one."""
+    value = forge().db.scalar("SELECT deadline FROM issue_deadline WHERE issue_id = ?", (issue_id,))
+    return value if isinstance(value, int) else 0
+
+
+def set_deadline(issue_id: int, deadline: int) -> None:
+    """Set (0: remove) the issue's deadline."""
+    db = forge().db
+    if deadline:
+        db.execute(
+            "INSERT INTO issue_deadline (issue_id, deadline) VALUES (?, ?) "
+            "ON CONFLICT (issue_id) DO UPDATE SET deadline = excluded.deadline",
+            (issue_id, deadline),
+        )
+    else:
+        db.execute("DELETE FROM issue_deadline WHERE issue_id = ?", (issue_id,))
 
 
 # -- assignees -------------------------------------------------------------------------------------
@@ -263,6 +299,39 @@ def comments_of_review(review_id: int, comment_type: int) -> list[Row]:
     return forge().db.all(
         "SELECT * FROM comment WHERE review_id = ? AND type = ? ORDER BY id", (review_id, comment_type)
     )
+
+
+def repo_comment_rows(
+    repo_id: int,
+    comment_type: int,
+    *,
+    is_pull: bool | None,
+    since: int | None,
+    before: int | None,
+    limit: int,
+    offset: int,
+) -> tuple[list[Row], int]:
+    """A page of the repository's comments of one type (of issues or pulls only, or both), updated within
+    [since, before], oldest first, and how many match."""
+    clauses = ["i.repo_id = ?", "c.type = ?"]
+    params: list[Any] = [repo_id, comment_type]
+    for clause, value in (
+        ("i.is_pull = ?", None if is_pull is None else int(is_pull)),
+        ("c.updated >= ?", since),
+        ("c.updated <= ?", before),
+    ):
+        if value is not None:
+            clauses.append(clause)
+            params.append(value)
+    where = " AND ".join(clauses)
+    db = forge().db
+    rows = db.all(
+        f"SELECT c.* FROM comment c JOIN issue i ON i.id = c.issue_id WHERE {where} "  # noqa: S608
+        "ORDER BY c.created, c.id LIMIT ? OFFSET ?",
+        (*params, limit, offset),
+    )
+    total = db.scalar(f"SELECT COUNT(*) FROM comment c JOIN issue i ON i.id = c.issue_id WHERE {where}", params)  # noqa: S608
+    return rows, int(total if isinstance(total, int) else 0)
 
 
 def count_of_type(issue_id: int, comment_type: int) -> int:

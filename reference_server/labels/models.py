@@ -13,7 +13,7 @@ from ..bodies import optional_flag, optional_text
 from ..context import forge, now_seconds
 from ..db import Row
 from ..errors import Unprocessable
-from ..events import AccountDeletedEvent, RepoDeletedEvent
+from ..events import AccountDeletedEvent, IssueDeletedEvent, RepoDeletedEvent
 from ..templates import models as templates
 from . import store
 from .errors import InvalidLabelColor, LabelNotFound
@@ -36,6 +36,7 @@ __all__ = [
     "list_labels",
     "normalize_color",
     "on_account_deleted",
+    "on_issue_deleted",
     "on_repo_deleted",
     "prepare_table",
     "remove_issue_label",
@@ -211,6 +212,11 @@ def initialize_labels(repo_id: int, template_name: str) -> None:
                 archived_unix=0,
                 now=now,
             )
+
+
+def on_issue_deleted(event: IssueDeletedEvent) -> None:
+    """A deleted issue loses its labels."""
+    store.clear_issue_labels(event.issue_id)
 
 
 def on_repo_deleted(event: RepoDeletedEvent) -> None:

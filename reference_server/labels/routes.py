@@ -8,7 +8,7 @@ from ..access import token
 from ..auth import current_principal
 from ..context import forge
 from ..endpoints import EMPTY, Endpoint
-from ..events import AccountDeletedEvent, RepoDeletedEvent
+from ..events import AccountDeletedEvent, IssueDeletedEvent, RepoDeletedEvent
 from ..permissions import current_org, current_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import models
@@ -89,10 +89,11 @@ def org_delete_label(org: str, id: int) -> Response:
 
 
 def register(app: Flask) -> None:
-    """Give an old table the organization column; drop a deleted repository's or organization's labels."""
+    """Give an old table the organization column; drop a deleted repository's, organization's or issue's labels."""
     models.prepare_table()
     forge().events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
     forge().events.subscribe(AccountDeletedEvent, models.on_account_deleted)
+    forge().events.subscribe(IssueDeletedEvent, models.on_issue_deleted)
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (

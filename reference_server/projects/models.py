@@ -15,7 +15,7 @@ from typing import Any
 from ..auth import Principal
 from ..context import forge, now_seconds
 from ..db import Row
-from ..events import AccountDeletedEvent, RepoDeletedEvent
+from ..events import AccountDeletedEvent, IssueDeletedEvent, RepoDeletedEvent
 from . import store
 from .errors import InvalidProjectOption, ProjectClosed, ProjectNotFound
 from .scopes import KIND_NUMBERS, Scope
@@ -29,6 +29,7 @@ __all__ = [
     "get_project",
     "list_projects",
     "on_account_deleted",
+    "on_issue_deleted",
     "on_repo_deleted",
     "require_open",
     "text_option",
@@ -220,6 +221,11 @@ def on_repo_deleted(event: RepoDeletedEvent) -> None:
         for project_id in store.project_ids_of_repo(event.repo_id):
             store.delete_project(project_id)
         store.delete_cards_of_repo(event.repo_id)
+
+
+def on_issue_deleted(event: IssueDeletedEvent) -> None:
+    """A deleted issue leaves the boards it was on."""
+    store.delete_cards_of_issue(event.issue_id)
 
 
 def on_account_deleted(event: AccountDeletedEvent) -> None:

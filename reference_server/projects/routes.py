@@ -17,7 +17,7 @@ from ..access import Rule, token
 from ..auth import current_principal
 from ..context import forge
 from ..endpoints import EMPTY, Endpoint
-from ..events import AccountDeletedEvent, RepoDeletedEvent
+from ..events import AccountDeletedEvent, IssueDeletedEvent, RepoDeletedEvent
 from ..issues.presenters import issue_api
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from . import cards, columns, models
@@ -229,6 +229,7 @@ def register(app: Flask) -> None:
     """Boards go with their repository or owner."""
     forge().events.subscribe(RepoDeletedEvent, models.on_repo_deleted)
     forge().events.subscribe(AccountDeletedEvent, models.on_account_deleted)
+    forge().events.subscribe(IssueDeletedEvent, models.on_issue_deleted)
 
 
 ENDPOINTS: tuple[Endpoint, ...] = tuple(

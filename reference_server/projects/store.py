@@ -126,6 +126,10 @@ def project_ids_of_owner(owner_id: int) -> list[int]:
     ]
 
 
+def delete_cards_of_issue(issue_id: int) -> None:
+    forge().db.execute("DELETE FROM project_issue WHERE issue_id = ?", (issue_id,))
+
+
 def delete_cards_of_repo(repo_id: int) -> None:
     forge().db.execute("DELETE FROM project_issue WHERE repo_id = ?", (repo_id,))
 

@@ -20,7 +20,7 @@ def _announce(repo: repos.Repo, release: models.Release, action: str, sender_id:
         assets = models.attachments_of([release])[release.id]
         return {"action": action, "release": release_to_api(release, repo, assets), **envelope(repo, sender_id)}
 
-    announce(repo.id, "release", payload)
+    announce(repo, "release", payload)
 
 
 def announce_created(repo: repos.Repo, release: models.Release) -> None:

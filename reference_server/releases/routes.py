@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import BinaryIO
+
 from flask import Flask, Response, request
 from werkzeug.wsgi import wrap_file
 
 from ..access import token
+from ..attachments import models as issue_attachments
 from ..auth import current_principal, optional_principal
 from ..context import forge
 from ..endpoints import EMPTY, FILE, Endpoint
@@ -153,13 +156,16 @@ def repo_delete_release_attachment(owner: str, repo: str, release_id: int, attac
 
 
 def download_attachment(uuid: str) -> Response:
-    """``browser_download_url``: the asset's bytes for whoever may read its repository (404 otherwise)."""
-    attachment = models.attachment_for_download(uuid)
+    """``browser_download_url``: the bytes of a release asset or of an issue or comment attachment (one UUID
+    space, as Gitea's one attachment table) for whoever may read its repository (404 otherwise)."""
+    attachment = models.attachment_for_download(uuid) or issue_attachments.attachment_for_download(uuid)
     if attachment is None:
         raise AttachmentNotFound()
     repo = repos.get_repo_by_id(attachment.repo_id)
     if not permission(optional_principal(), repo).can_read:
         raise AttachmentNotFound()
+    if isinstance(attachment, issue_attachments.IssueAttachment):
+        return _send(issue_attachments.open_attachment(attachment), attachment.size, attachment.name)
     return _serve(attachment)
 
 
@@ -175,13 +181,15 @@ def download_by_tag(owner: str, repo: str, tag: str, name: str) -> Response:
 
 
 def _serve(attachment: models.Attachment) -> Response:
+    return _send(models.open_attachment(attachment), attachment.size, attachment.name)
+
+
+def _send(stream: BinaryIO, size: int, name: str) -> Response:
     response = Response(
-        wrap_file(request.environ, models.open_attachment(attachment)),
-        content_type="application/octet-stream",
-        direct_passthrough=True,
+        wrap_file(request.environ, stream), content_type="application/octet-stream", direct_passthrough=True
     )
-    response.content_length = attachment.size
-    response.headers["Content-Disposition"] = content_disposition("attachment", attachment.name)
+    response.content_length = size
+    response.headers["Content-Disposition"] = content_disposition("attachment", name)
     return response
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "list_my_times",
     "list_repo_times",
     "list_user_times",
+    "on_issue_deleted",
     "on_repo_deleted",
     "reset_times",
 ]
@@ -167,6 +168,11 @@ def delete_time(repo: Repo, index: int, time_id: int, principal: Principal) -> N
         raise Forbidden("forbidden")
     with forge().db.transaction():
         store.mark_deleted([time_id])
+
+
+def on_issue_deleted(issue_id: int) -> None:
+    """A deleted issue takes its tracked times (a listing would otherwise name a missing issue)."""
+    store.delete_of_issue(issue_id)
 
 
 def on_repo_deleted(repo_id: int) -> None:

@@ -9,7 +9,7 @@ from ..access import token
 from ..auth import current_principal
 from ..context import forge
 from ..endpoints import API, EMPTY, Endpoint
-from ..events import RepoDeletedEvent
+from ..events import IssueDeletedEvent, RepoDeletedEvent
 from ..permissions import current_repo
 from ..repos.models import get_repo_by_id
 from ..rest import empty, json_body, json_response, page_params, paged_response
@@ -72,9 +72,14 @@ def _on_repo_deleted(event: RepoDeletedEvent) -> None:
     models.on_repo_deleted(event.repo_id)
 
 
+def _on_issue_deleted(event: IssueDeletedEvent) -> None:
+    models.on_issue_deleted(event.issue_id)
+
+
 def register(app: Flask) -> None:
-    """A deleted repository's tracked times go with it."""
+    """A deleted repository's or issue's tracked times go with it."""
     forge().events.subscribe(RepoDeletedEvent, _on_repo_deleted)
+    forge().events.subscribe(IssueDeletedEvent, _on_issue_deleted)
 
 
 _ISSUE = token("issue", repo="read")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from ..context import forge
 from ..db import Row
 
-__all__ = ["SCHEMA", "delete_of_repo", "find_times", "insert_time", "mark_deleted", "time_row"]
+__all__ = ["SCHEMA", "delete_of_issue", "delete_of_repo", "find_times", "insert_time", "mark_deleted", "time_row"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tracked_time (
@@ -70,6 +70,10 @@ def find_times(
 def mark_deleted(time_ids: Sequence[int]) -> None:
     for time_id in time_ids:
         forge().db.execute("UPDATE tracked_time SET deleted = 1 WHERE id = ?", (time_id,))
+
+
+def delete_of_issue(issue_id: int) -> None:
+    forge().db.execute("DELETE FROM tracked_time WHERE issue_id = ?", (issue_id,))
 
 
 def delete_of_repo(repo_id: int) -> None:

@@ -16,7 +16,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import requests
@@ -27,6 +27,9 @@ from ..outgoing import checked_session
 from ..workers import IdleWorker
 from . import store
 from .models import Hook, subscribed_hooks
+
+if TYPE_CHECKING:
+    from ..repos.models import Repo
 
 __all__ = [
     "DELIVERY_TIMEOUT_SECONDS",
@@ -168,10 +171,10 @@ def worker_of(app: Flask) -> DeliveryWorker:
     return worker
 
 
-def announce(repo_id: int, event: str, payload: Callable[[], dict[str, Any]]) -> None:
-    """Deliver ``event`` to every hook of the repository that takes it; the payload is built only when one does
-    (families above this one render their own models and hand the payload over here)."""
-    hooks = subscribed_hooks(repo_id, event)
+def announce(repo: Repo, event: str, payload: Callable[[], dict[str, Any]]) -> None:
+    """Deliver ``event`` to every hook that hears the repository and takes it (its own, its owner's, the system's);
+    the payload is built only when one does (families above this one render their models and hand it over)."""
+    hooks = subscribed_hooks(repo.id, repo.owner_id, event)
     if hooks:
         built = payload()
         schedule([delivery_for(hook, event, built) for hook in hooks])

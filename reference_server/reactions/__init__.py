@@ -1,0 +1,1 @@
+"""Reactions of users to issues, pull requests and their comments."""
