@@ -99,7 +99,7 @@ def test_user_search_and_repos(client: FlaskClient, admin_headers: dict[str, str
     found = client.get(f"{API}/users/search?q=o&limit=2")
     body = found.get_json()
     assert body["ok"] is True and [u["login"] for u in body["data"]][1:] == ["olga"]
-    assert found.headers["X-Total-Count"] == "3" and "rel=\"next\"" in found.headers["Link"]
+    assert found.headers["X-Total-Count"] == "3" and 'rel="next"' in found.headers["Link"]
     assert [u["login"] for u in client.get(f"{API}/users/search?q=quiet").get_json()["data"]] == []
     seen = client.get(f"{API}/users/search?q=quiet", headers=admin_headers).get_json()["data"]
     assert [u["login"] for u in seen] == ["quiet"]
