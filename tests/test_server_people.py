@@ -37,6 +37,10 @@ def test_follow_lists_counts_and_checks(client: FlaskClient, admin_headers: dict
     assert client.delete(f"{API}/user/following/olga", headers=basic("pete")).status_code == 204
     assert [u["login"] for u in client.get(f"{API}/user/followers", headers=basic("olga")).get_json()] == ["rosa"]
     assert_error(client.put(f"{API}/user/following/nobody", headers=basic("pete")), 404)
+    hide = {"login_name": "rosa", "source_id": 0, "visibility": "private"}
+    assert client.patch(f"{API}/admin/users/rosa", headers=admin_headers, json=hide).status_code == 200
+    assert client.get(f"{API}/users/olga/followers").get_json() == []
+    assert client.get(f"{API}/users/olga").get_json()["followers_count"] == 1
 
 
 def test_block_refuses_and_undoes(client: FlaskClient, admin_headers: dict[str, str]) -> None:

@@ -99,3 +99,25 @@ Feature: Following users
   Scenario: Following needs credentials
     When "an anonymous client" follows "alice"
     Then the request is refused with status 401
+
+  @gitea
+  Scenario: A private follower is left out of the lists others read
+    Given "bob" is following "alice"
+    And "carol" is following "alice"
+    And the admin edits the user "bob" with
+      """
+      {"visibility": "private"}
+      """
+    When "an anonymous client" lists the followers of "alice"
+    Then the response lists exactly the users "carol"
+    And the response header "X-Total-Count" is "1"
+
+  @gitea
+  Scenario: A private follower is listed to itself
+    Given "bob" is following "alice"
+    And the admin edits the user "bob" with
+      """
+      {"visibility": "private"}
+      """
+    When "bob" lists the followers of "alice"
+    Then the response lists exactly the users "bob"

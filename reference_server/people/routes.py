@@ -8,7 +8,7 @@ from flask import Response, request
 from ..access import token
 from ..auth import current_principal, optional_principal
 from ..endpoints import EMPTY, Endpoint
-from ..permissions import current_org, current_user, require_user
+from ..permissions import current_org, current_user, is_visible_to, require_user
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import relations
 from ..users.models import User, get_user
@@ -26,6 +26,14 @@ def _users(found: list[User], total: int) -> Response:
     return paged_response([user_to_api(user) for user in found], page_params(), total)
 
 
+def _visible_page(accounts: list[User]) -> Response:
+    """One page of the accounts the caller may see, and their number (Gitea leaves out the others)."""
+    page = page_params()
+    viewer = optional_principal()
+    visible = [account for account in accounts if is_visible_to(account, viewer)]
+    return _users(visible[page.offset : page.offset + page.limit], len(visible))
+
+
 def _me() -> User:
     return get_user(current_principal().user_id)
 
@@ -35,14 +43,12 @@ def _me() -> User:
 
 def user_current_list_followers() -> Response:
     """The caller's followers (Gitea's ``NumFollowers`` as the total)."""
-    page = page_params()
-    return _users(*relations.followers(_me(), page.limit, page.offset))
+    return _visible_page(relations.followers(_me()))
 
 
 def user_current_list_following() -> Response:
     """The users the caller follows."""
-    page = page_params()
-    return _users(*relations.following(_me(), page.limit, page.offset))
+    return _visible_page(relations.following(_me()))
 
 
 def user_current_check_following(username: str) -> Response:
@@ -66,14 +72,12 @@ def user_current_delete_follow(username: str) -> Response:
 
 def user_list_followers(username: str) -> Response:
     """A user's followers."""
-    page = page_params()
-    return _users(*relations.followers(current_user(), page.limit, page.offset))
+    return _visible_page(relations.followers(current_user()))
 
 
 def user_list_following(username: str) -> Response:
     """The users a user follows."""
-    page = page_params()
-    return _users(*relations.following(current_user(), page.limit, page.offset))
+    return _visible_page(relations.following(current_user()))
 
 
 def user_check_following(username: str, target: str) -> Response:

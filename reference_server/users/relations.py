@@ -80,11 +80,11 @@ def count_following(user_id: int) -> int:
     return store.count_following(user_id)
 
 
-def followers(user: User, limit: int, offset: int) -> tuple[list[User], int]:
-    """One page of the accounts following ``user`` and their number."""
-    return [get_user(i) for i in store.follower_ids(user.id, limit, offset)], store.count_followers(user.id)
+def followers(user: User) -> list[User]:
+    """Every account following ``user``, newest follow first (who may see them is the caller's to filter)."""
+    return [get_user(i) for i in store.follower_ids(user.id)]
 
 
-def following(user: User, limit: int, offset: int) -> tuple[list[User], int]:
-    """One page of the accounts ``user`` follows and their number."""
-    return [get_user(i) for i in store.following_ids(user.id, limit, offset)], store.count_following(user.id)
+def following(user: User) -> list[User]:
+    """Every account ``user`` follows, newest follow first."""
+    return [get_user(i) for i in store.following_ids(user.id)]

@@ -345,20 +345,18 @@ def count_following(user_id: int) -> int:
     return _count("SELECT COUNT(*) FROM follow WHERE user_id = ?", (user_id,))
 
 
-def follower_ids(user_id: int, limit: int, offset: int) -> list[int]:
-    """The accounts following ``user_id``, newest follow first (Gitea's order)."""
+def follower_ids(user_id: int) -> list[int]:
+    """The accounts following ``user_id``, newest follow first."""
     rows = forge().db.all(
-        "SELECT user_id FROM follow WHERE follow_id = ? ORDER BY created DESC, user_id DESC LIMIT ? OFFSET ?",
-        (user_id, limit, offset),
+        "SELECT user_id FROM follow WHERE follow_id = ? ORDER BY created DESC, user_id DESC", (user_id,)
     )
     return [int(row["user_id"]) for row in rows]
 
 
-def following_ids(user_id: int, limit: int, offset: int) -> list[int]:
+def following_ids(user_id: int) -> list[int]:
     """The accounts ``user_id`` follows, newest follow first."""
     rows = forge().db.all(
-        "SELECT follow_id FROM follow WHERE user_id = ? ORDER BY created DESC, follow_id DESC LIMIT ? OFFSET ?",
-        (user_id, limit, offset),
+        "SELECT follow_id FROM follow WHERE user_id = ? ORDER BY created DESC, follow_id DESC", (user_id,)
     )
     return [int(row["follow_id"]) for row in rows]
 
