@@ -3,8 +3,9 @@ Feature: Blocking users
   A user blocks another with PUT /user/blocks/{username} (an optional ?note=), an organization's owners
   with PUT /orgs/{org}/blocks/{username}; GET answers 204 or 404, DELETE lifts the block. Blocking drops
   the follows both ways and both users' stars, watches and collaborations on the other's repositories.
-  While blocked, a user cannot follow the blocker, star or watch its repositories, open issues or comment
-  there, or be added as a collaborator (403 "user is blocked"). Nobody blocks themself, an organization,
+  It also cancels the repository transfers either offered the other. While blocked, a user cannot follow
+  the blocker, star or watch its repositories, open issues or comment there, offer it a repository, or be
+  added as a collaborator (403 "user is blocked"). Nobody blocks themself, an organization,
   a member of the blocking organization or a user already blocked (400).
 
   Background:
@@ -144,3 +145,20 @@ Feature: Blocking users
   Scenario: Blocking a user nobody has is not found
     When "alice" blocks "nobody"
     Then the request is refused with status 404
+
+  @gitea
+  Scenario: A blocked user cannot offer a repository to the blocker
+    Given a repository "bob/tool"
+    And "alice" has blocked "bob"
+    When "bob" transfers "bob/tool" to "alice"
+    Then the request is refused with status 403
+    And the repository "bob/tool" waits for no transfer
+    And the repository "bob/tool" belongs to "bob"
+
+  @gitea
+  Scenario: Blocking cancels the transfers the blocked user offered the blocker
+    Given a repository "bob/tool"
+    And "bob" offered "bob/tool" to "alice"
+    When "alice" blocks "bob"
+    Then the response status is 204
+    And the repository "bob/tool" waits for no transfer

@@ -2,8 +2,8 @@
 
 Blocking follows Gitea's ``services/user/block.go``: nobody blocks themself, an organization or a member of
 the blocking organization; a new block drops the follows both ways, both sides' stars and watches on the
-other's repositories, their assignments on the other's issues and their collaborations on the other's
-repositories, in one transaction with the block itself.
+other's repositories, their assignments on the other's issues, their collaborations on the other's
+repositories and the repository transfers either offered the other, in one transaction with the block itself.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from ..collaborators import store as collaborators_store
 from ..context import forge, now_seconds
 from ..issues import store as issues_store
 from ..permissions import is_org_member, is_visible_to
+from ..repo_transfers import store as transfers_store
 from ..stars import store as stars_store
 from ..users import store as users_store
 from ..users.models import User, get_user, search_users
@@ -33,6 +34,7 @@ def _undo_between(one: User, other: User) -> None:
     stars_store.unmark_owned_by("watch", one.id, other.id)
     issues_store.unassign_on_owner(one.id, other.id)
     collaborators_store.delete_on_owner(other.id, one.id)
+    transfers_store.drop_pending_between(one.id, other.id)
 
 
 def block(doer: Principal, blocker: User, blockee: User, note: str) -> None:
