@@ -12,7 +12,7 @@ from pytest_bdd import given, then, when
 from conformance.api.people import PeopleApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
-from steps.actors import acting
+from steps.actors import acting, token_api
 from steps.common import expect_status, json_document, response_json, user_name
 from steps.parsing import phrase
 
@@ -216,6 +216,12 @@ def search_name(ctx: ScenarioContext, who: str, user: str) -> None:
 def search_prefix(ctx: ScenarioContext, who: str, limit: int) -> None:
     """``GET /users/search?q=<the scenario's name prefix>&limit=``: only the scenario's users match."""
     ctx.response = _people(ctx, who).search({"q": ctx.real_name(""), "limit": limit})
+
+
+@when(phrase('the token "{token}" searches users for the name of "{user}"'))
+def token_search_name(ctx: ScenarioContext, token: str, user: str) -> None:
+    """``GET /users/search?q=`` with a named token of the scenario."""
+    ctx.response = token_api(ctx, token).area(PeopleApi).search({"q": user_name(ctx, user)})
 
 
 @when(phrase('"{who}" searches users by the id of "{user}"'))

@@ -70,3 +70,13 @@ Feature: Searching users
       """
     When "alice" searches users for the name of "bob"
     Then the search found exactly the users "bob"
+
+  @gitea
+  Scenario: A public-only token finds public users only
+    Given the admin edits the user "bob" with
+      """
+      {"visibility": "limited"}
+      """
+    And "alice" has a token "pub" scoped "public-only,read:user"
+    When the token "pub" searches users for the name of "bob"
+    Then the search found exactly the users "nobody"
