@@ -155,3 +155,14 @@ def test_oauth2_application_lifecycle(client: FlaskClient, admin_headers: dict[s
     assert_error(client.delete(url, headers=basic("pete")), 404)
     assert client.delete(url, headers=basic("olga")).status_code == 204
     assert_error(client.delete(url, headers=basic("olga")), 404)
+
+
+def test_block_cancels_and_refuses_transfers(client: FlaskClient, admin_headers: dict[str, str]) -> None:
+    setup(client, admin_headers)
+    assert client.post(f"{API}/user/repos", headers=basic("pete"), json={"name": "tool"}).status_code == 201
+    offer = client.post(f"{API}/repos/pete/tool/transfer", headers=basic("pete"), json={"new_owner": "olga"})
+    assert offer.status_code == 201
+    assert client.put(f"{API}/user/blocks/pete", headers=basic("olga")).status_code == 204
+    assert client.get(f"{API}/repos/pete/tool").get_json()["repo_transfer"] is None
+    again = client.post(f"{API}/repos/pete/tool/transfer", headers=basic("pete"), json={"new_owner": "olga"})
+    assert_error(again, 403, "user is blocked")
