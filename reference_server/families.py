@@ -66,6 +66,8 @@ from .orgs import routes as orgs_routes
 from .orgs import store as orgs_store
 from .packages import routes as packages_routes
 from .packages import store as packages_store
+from .people import routes as people_routes
+from .people import store as people_store
 from .pins import routes as pins_routes
 from .pins import store as pins_store
 from .projects import routes as projects_routes
@@ -158,6 +160,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("issue_config", issue_config_routes.ENDPOINTS),
     Family("projects", projects_routes.ENDPOINTS, projects_store.SCHEMA, projects_routes.register),
     Family("feeds", feeds_routes.ENDPOINTS, feeds_store.SCHEMA, feeds_routes.register),
+    Family("people", people_routes.ENDPOINTS, people_store.SCHEMA),
     Family("markup", markup_routes.ENDPOINTS),
     Family("releases", releases_routes.ENDPOINTS, releases_store.SCHEMA, releases_routes.register),
     Family("wiki", wiki_routes.ENDPOINTS, register=wiki_routes.register),

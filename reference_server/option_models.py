@@ -45,6 +45,9 @@ MODELS = {
     "CreateDeployTokenOption": "title!: str, read_only: bool",
     "CreateKeyOption": "key!: str, read_only: bool, title!: str",
     "CreateFileOptions": f"{_COMMIT}, content!: str",
+    "CreateOAuth2ApplicationOptions": (
+        "confidential_client: bool, name: str, redirect_uris: List[str], skip_secondary_authorization: bool"
+    ),
     "CreateReleaseOption": (
         "body: str, draft: bool, name: str, prerelease: bool, tag_message: str, tag_name!: str, target_commitish: str"
     ),

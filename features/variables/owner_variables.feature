@@ -83,3 +83,14 @@ Feature: Organization and user variables
     When "owner" deletes the variable "editor" of the user "owner"
     Then the response status is 204
     And the user "owner" has no variable "EDITOR"
+
+  @gitea @clause_S4_4_variables
+  Scenario: A user's variable is updated with a new value and a new name
+    Given the user "owner" has the variable "EDITOR" set to "vim"
+    When "owner" updates the variable "editor" of the user "owner" with the body
+      """
+      {"name": "VISUAL", "value": "emacs"}
+      """
+    Then the response status is 204
+    And the user "owner" has the variable "VISUAL" with the value "emacs"
+    And the user "owner" has no variable "EDITOR"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..context import forge, now_seconds
 from ..users import models as users
+from ..users.relations import BlockedUser, is_blocked
 from . import store
 from .errors import CollaboratorNotFound, InvalidCollaborator, UnknownUser
 
@@ -68,6 +69,8 @@ def put_collaborator(repo: Repo, name: str, options: Mapping[str, Any]) -> None:
         raise InvalidCollaborator(f"an organization cannot be a collaborator [name: {account.name}]")
     if account.id < 0 or not account.active:
         raise InvalidCollaborator("collaborator's account is inactive")
+    if is_blocked(account, repo.owner_id) or is_blocked(users.get_user(repo.owner_id), account.id):
+        raise BlockedUser()
     with forge().db.transaction():
         store.put(repo.id, account.id, access, now_seconds())
 

@@ -44,3 +44,11 @@ def page(repo_id: int, limit: int, offset: int) -> tuple[list[int], int]:
     )
     total = forge().db.scalar("SELECT COUNT(*) FROM collaborations WHERE repo_id = ?", (repo_id,))
     return [int(row["user_id"]) for row in rows], total if isinstance(total, int) else 0
+
+
+def delete_on_owner(owner_id: int, user_id: int) -> None:
+    """Drop the user's collaborations on every repository of ``owner_id`` (what a block undoes)."""
+    forge().db.execute(
+        "DELETE FROM collaborations WHERE user_id = ? AND repo_id IN (SELECT id FROM repos WHERE owner_id = ?)",
+        (user_id, owner_id),
+    )

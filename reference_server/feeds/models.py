@@ -53,6 +53,7 @@ from .store import FeedQuery
 __all__ = [
     "Action",
     "FeedQuery",
+    "heatmap",
     "list_feed",
     "org_feed_query",
     "parse_date",
@@ -332,3 +333,19 @@ def list_feed(
         query = replace(query, repo_ids=_readable_repo_ids(query, viewer))
     rows, total = store.actions_page(query, limit, offset)
     return [Action.from_row(row) for row in rows], total
+
+
+HEATMAP_DAYS = 366
+"""Gitea's heatmap covers the last 366 days."""
+
+
+def heatmap(user: users.User, viewer: Principal | None) -> list[tuple[int, int]]:
+    """The user's actions per quarter hour over the last year, in repositories the viewer may read; nothing
+    when the user hides its activity from the viewer (Gitea's ``ActivityReadable``)."""
+    query = user_feed_query(user, viewer, only_performed_by=True)
+    if query is None:
+        return []
+    query = replace(query, include_private=True, since=now_seconds() - HEATMAP_DAYS * DAY_SECONDS)
+    if viewer is None or not viewer.is_admin:
+        query = replace(query, repo_ids=_readable_repo_ids(query, viewer))
+    return store.heatmap_counts(query)

@@ -9,7 +9,7 @@ from ..auth import current_principal, optional_principal
 from ..endpoints import Endpoint
 from ..orgs import teams
 from ..permissions import current_org, current_repo, current_user
-from ..rest import page_params, paged_response, query_bool
+from ..rest import json_response, page_params, paged_response, query_bool
 from . import models
 from .presenters import action_to_api
 
@@ -58,6 +58,12 @@ def org_list_team_activity_feeds(id: int) -> Response:
     return _feed(models.team_feed_query([repo.id for repo in repos]), team.org_id)
 
 
+def user_get_heatmap_data(username: str) -> Response:
+    """A user's actions per quarter hour over the last year, as the caller may see them."""
+    buckets = models.heatmap(current_user(), optional_principal())
+    return json_response([{"timestamp": start, "contributions": count} for start, count in buckets])
+
+
 def register(app: Flask) -> None:
     """Start recording actions."""
     models.subscribe()
@@ -72,6 +78,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "user",
         token("user", anonymous_read=True, user="visible"),
         returns="[activity]",
+        errors=(404,),
+    ),
+    Endpoint(
+        "GET",
+        API + "/users/<username>/heatmap",
+        "userGetHeatmapData",
+        user_get_heatmap_data,
+        "user",
+        token("user", anonymous_read=True, user="visible"),
+        returns="[user_heatmap_data]",
         errors=(404,),
     ),
     Endpoint(

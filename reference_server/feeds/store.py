@@ -121,3 +121,18 @@ def delete_actions_of_repo(repo_id: int) -> None:
 
 def delete_actions_of_actor(user_id: int) -> None:
     forge().db.execute("DELETE FROM feed_action WHERE act_user_id = ?", (user_id,))
+
+
+HEATMAP_BUCKET = 900
+"""Gitea groups a heatmap by quarter hours (``created_unix / 900 * 900``)."""
+
+
+def heatmap_counts(query: FeedQuery) -> list[tuple[int, int]]:
+    """The matching rows counted per quarter hour, oldest first: ``(bucket start, count)``."""
+    where, params = query.where()
+    rows = forge().db.all(
+        f"SELECT (a.created / {HEATMAP_BUCKET}) * {HEATMAP_BUCKET} AS bucket, COUNT(*) AS n FROM feed_action a"  # noqa: S608
+        f" WHERE {where} GROUP BY bucket ORDER BY bucket",
+        tuple(params),
+    )
+    return [(int(row["bucket"]), int(row["n"])) for row in rows]

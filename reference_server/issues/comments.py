@@ -15,6 +15,7 @@ from ..db import Row
 from ..events import CommentDeletedEvent, IssueActionEvent
 from ..permissions import permission
 from ..repos import models as repos
+from ..users.relations import refuse_if_blocked
 from . import store
 from .errors import CommentNotFound, InvalidIssueOption, IssueLockedForCaller, IssuePermissionDenied
 
@@ -166,6 +167,7 @@ def add_comment(repo: repos.Repo, issue: Issue, principal: Principal, body: obje
     text = _body(body)
     if issue.is_locked and not permission(principal, repo).can_write:
         raise IssueLockedForCaller("You cannot comment on a locked issue.")
+    refuse_if_blocked(principal.user_id, issue.poster_id, repo.owner_id)
     with forge().db.transaction():
         comment_id = add_event(issue.id, CommentType.COMMENT, principal.user_id, content=text)
         forge().events.publish(IssueActionEvent(repo.id, issue.id, principal.user_id, "commented", comment_id))

@@ -21,6 +21,7 @@ from ..permissions import Permission, can_be_assigned, permission
 from ..repos import models as repos
 from ..users import models as users
 from ..users.errors import UserNotFound
+from ..users.relations import refuse_if_blocked
 from . import store
 from .comments import Comment, CommentType, add_event
 from .deadlines import change_deadline, end_of_day
@@ -220,6 +221,7 @@ def create_issue(repo: repos.Repo, options: Mapping[str, Any], principal: Princi
     title = _title(options)
     body = _text(options, "body")
     names = _assignee_names(options)
+    refuse_if_blocked(principal.user_id, repo.owner_id)
     can_write = repo_permission(repo).can_write
     closed = bool(options.get("closed")) and can_write and not is_pull
     with forge().db.transaction():

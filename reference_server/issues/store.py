@@ -353,3 +353,12 @@ def count_open(repo_id: int, *, pulls: bool) -> int:
         "SELECT COUNT(*) FROM issue WHERE repo_id = ? AND is_pull = ? AND is_closed = 0", (repo_id, int(pulls))
     )
     return value if isinstance(value, int) else 0
+
+
+def unassign_on_owner(assignee_id: int, owner_id: int) -> None:
+    """Drop the account's assignments on every issue of the repositories of ``owner_id`` (what a block undoes)."""
+    forge().db.execute(
+        "DELETE FROM issue_assignee WHERE assignee_id = ? AND issue_id IN"
+        " (SELECT i.id FROM issue i JOIN repos r ON r.id = i.repo_id WHERE r.owner_id = ?)",
+        (assignee_id, owner_id),
+    )

@@ -24,6 +24,7 @@ from ..permissions import is_org_member, permission
 from ..repos import store as repos_store
 from ..repos.models import Repo, get_repo_by_id, git_path_for, repo_lock
 from ..users import models as users
+from ..users.relations import refuse_if_blocked
 from . import store
 from .errors import (
     NewOwnerNotFound,
@@ -103,6 +104,7 @@ def _drop_redundant_collaborators(repo: Repo, new_owner: users.User) -> None:
 def start_transfer(repo: Repo, body: Mapping[str, Any], principal: Principal) -> tuple[Repo, bool]:
     """Transfer the repository, or record a pending transfer; the repository and whether it moved."""
     new_owner = _new_owner(body.get("new_owner"), principal)
+    refuse_if_blocked(principal.user_id, new_owner.id)
     team_ids = _team_ids(new_owner, body.get("team_ids"))
     if store.pending(repo.id) is not None:
         raise TransferInProgress()

@@ -45,6 +45,11 @@ def drop_pending(repo_id: int) -> None:
     forge().db.execute("DELETE FROM repo_transfer WHERE repo_id = ?", (repo_id,))
 
 
+def drop_pending_between(doer_id: int, recipient_id: int) -> None:
+    """Cancel every pending transfer ``doer_id`` offered to ``recipient_id`` (what a block undoes)."""
+    forge().db.execute("DELETE FROM repo_transfer WHERE doer_id = ? AND recipient_id = ?", (doer_id, recipient_id))
+
+
 def put_redirect(owner_id: int, name: str, repo_id: int) -> None:
     forge().db.execute(
         "INSERT INTO repo_redirect (owner_id, lower_name, repo_id) VALUES (?, ?, ?)"

@@ -8,7 +8,7 @@ from ..access import ADMIN, GIT, token
 from ..auth import current_principal, optional_principal
 from ..endpoints import EMPTY, WIRE, Endpoint
 from ..errors import Forbidden
-from ..permissions import can_create_org_repo, current_org, current_repo, permission
+from ..permissions import can_create_org_repo, current_org, current_repo, current_user, permission
 from ..rest import empty, json_body, json_response, page_params, paged_response
 from ..users import models as users
 from . import contents, contents_ext, diffpatch, edit, file_changes, models, unadopted
@@ -72,6 +72,18 @@ def org_list_repos(org: str) -> Response:
     page = page_params()
     visible = [repo for repo in models.repos_of_owner(owner.id) if permission(principal, repo).can_read]
     visible.sort(key=lambda repo: repo.name.lower())
+    chunk = visible[page.offset : page.offset + page.limit]
+    return paged_response([repo_to_api(repo) for repo in chunk], page, len(visible))
+
+
+def user_list_repos(username: str) -> Response:
+    """The repositories a user owns that the caller may read, oldest first (Gitea orders by id); the total
+    counts only those (Gitea's also counts the private ones it leaves out)."""
+    principal = optional_principal()
+    owner = current_user()
+    page = page_params()
+    visible = [repo for repo in models.repos_of_owner(owner.id) if permission(principal, repo).can_read]
+    visible.sort(key=lambda repo: repo.id)
     chunk = visible[page.offset : page.offset + page.limit]
     return paged_response([repo_to_api(repo) for repo in chunk], page, len(visible))
 
@@ -228,6 +240,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "user",
         token("repository", "user"),
         returns="[repository]",
+    ),
+    Endpoint(
+        "GET",
+        API + "/users/<username>/repos",
+        "userListRepos",
+        user_list_repos,
+        "user",
+        token("user", "repository", anonymous_read=True, user="visible"),
+        returns="[repository]",
+        errors=(404,),
     ),
     Endpoint(
         "POST",

@@ -20,6 +20,7 @@ from ..permissions import permission
 from ..repos.errors import RepoNotFound
 from ..repos.models import Repo, get_repo_by_id
 from ..users.models import User, get_user
+from ..users.relations import refuse_if_blocked
 from . import store
 from .store import Kind
 
@@ -42,6 +43,7 @@ def mark(kind: Kind, user_id: int, repo: Repo) -> None:
     has no account to keep a star or a watch (403)."""
     if user_id <= 0:
         raise Forbidden(f"the Actions user cannot {'star' if kind == 'star' else 'watch'} repositories")
+    refuse_if_blocked(user_id, repo.owner_id)
     with forge().db.transaction():
         store.mark(kind, user_id, repo.id, now_seconds())
 

@@ -73,3 +73,9 @@ def repo_ids_of_user(kind: Kind, user_id: int) -> list[int]:
     sql = f"SELECT repo_id FROM {_table(kind)} WHERE user_id = ? ORDER BY created DESC, repo_id DESC"  # noqa: S608
     rows = forge().db.all(sql, (user_id,))
     return [int(row["repo_id"]) for row in rows]
+
+
+def unmark_owned_by(kind: Kind, user_id: int, owner_id: int) -> None:
+    """Drop the account's marks on every repository of ``owner_id`` (what a block undoes)."""
+    sql = f"DELETE FROM {_table(kind)} WHERE user_id = ? AND repo_id IN (SELECT id FROM repos WHERE owner_id = ?)"  # noqa: S608
+    forge().db.execute(sql, (user_id, owner_id))

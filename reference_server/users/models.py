@@ -56,6 +56,7 @@ __all__ = [
     "principal_for_password",
     "principal_for_token",
     "search_accounts",
+    "search_users",
     "token_to_api",
     "validate_account_name",
     "validate_email",
@@ -354,3 +355,8 @@ def principal_for_password(username: str, password: str) -> Principal | None:
         return None
     store.set_last_login(row["id"], now_seconds())
     return Principal(row["id"], row["name"], bool(row["is_admin"]), frozenset({"all"}), None, by_password=True)
+
+
+def search_users(keyword: str, *, uid: int, with_email: bool) -> list[User]:
+    """Users matching ``keyword`` (and ``uid`` when not 0), alphabetically; who may see them is the caller's."""
+    return [User.from_row(row) for row in store.search_users_by_name(keyword, uid=uid, with_email=with_email)]

@@ -14,6 +14,7 @@ from ..context import forge
 from ..timefmt import iso, iso_or_zero
 from .emails import EmailAddress
 from .models import User
+from .relations import count_followers, count_following
 
 __all__ = ["avatar_url", "email_to_api", "user_to_api"]
 
@@ -63,8 +64,8 @@ def user_to_api(user: User, viewer: Principal | None = None, *, anonymous: bool 
         "website": user.website,
         "description": user.description,
         "visibility": user.visibility,
-        "followers_count": 0,
-        "following_count": 0,
+        "followers_count": count_followers(user.id) if user.id > 0 else 0,
+        "following_count": count_following(user.id) if user.id > 0 else 0,
         "starred_repos_count": 0,
         "username": user.name,
     }

@@ -76,6 +76,22 @@ CREATE TABLE IF NOT EXISTS user_settings (
     hide_email INTEGER NOT NULL DEFAULT 0,
     hide_activity INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS follow (
+    user_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    follow_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    created INTEGER NOT NULL,
+    PRIMARY KEY (user_id, follow_id)
+);
+CREATE INDEX IF NOT EXISTS follow_followed ON follow(follow_id);
+CREATE TABLE IF NOT EXISTS user_blocking (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    blocker_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    blockee_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    note TEXT NOT NULL DEFAULT '',
+    created INTEGER NOT NULL,
+    UNIQUE (blocker_id, blockee_id)
+);
+CREATE INDEX IF NOT EXISTS user_blocking_blockee ON user_blocking(blockee_id);
 """
 
 ACCOUNT_FIELDS = (
@@ -379,3 +395,95 @@ def search_emails(keyword: str, limit: int, offset: int) -> tuple[list[Row], int
         (pattern, pattern, limit, offset),
     )
     return rows, total
+
+
+# -- follows and blocks ----------------------------------------------------------------------------
+
+
+def insert_follow(user_id: int, follow_id: int, now: int) -> None:
+    forge().db.execute(
+        "INSERT OR IGNORE INTO follow (user_id, follow_id, created) VALUES (?, ?, ?)", (user_id, follow_id, now)
+    )
+
+
+def delete_follow(user_id: int, follow_id: int) -> None:
+    forge().db.execute("DELETE FROM follow WHERE user_id = ? AND follow_id = ?", (user_id, follow_id))
+
+
+def is_following(user_id: int, follow_id: int) -> bool:
+    return (
+        forge().db.scalar("SELECT 1 FROM follow WHERE user_id = ? AND follow_id = ?", (user_id, follow_id)) is not None
+    )
+
+
+def count_followers(user_id: int) -> int:
+    return _count("SELECT COUNT(*) FROM follow WHERE follow_id = ?", (user_id,))
+
+
+def count_following(user_id: int) -> int:
+    return _count("SELECT COUNT(*) FROM follow WHERE user_id = ?", (user_id,))
+
+
+def follower_ids(user_id: int) -> list[int]:
+    """The accounts following ``user_id``, newest follow first."""
+    rows = forge().db.all(
+        "SELECT user_id FROM follow WHERE follow_id = ? ORDER BY created DESC, user_id DESC", (user_id,)
+    )
+    return [int(row["user_id"]) for row in rows]
+
+
+def following_ids(user_id: int) -> list[int]:
+    """The accounts ``user_id`` follows, newest follow first."""
+    rows = forge().db.all(
+        "SELECT follow_id FROM follow WHERE user_id = ? ORDER BY created DESC, follow_id DESC", (user_id,)
+    )
+    return [int(row["follow_id"]) for row in rows]
+
+
+def insert_blocking(blocker_id: int, blockee_id: int, note: str, now: int) -> None:
+    forge().db.execute(
+        "INSERT INTO user_blocking (blocker_id, blockee_id, note, created) VALUES (?, ?, ?, ?)",
+        (blocker_id, blockee_id, note, now),
+    )
+
+
+def delete_blocking(blocker_id: int, blockee_id: int) -> None:
+    forge().db.execute("DELETE FROM user_blocking WHERE blocker_id = ? AND blockee_id = ?", (blocker_id, blockee_id))
+
+
+def has_blocking(blockee_id: int, blocker_ids: tuple[int, ...]) -> bool:
+    """Whether any of ``blocker_ids`` blocks ``blockee_id``."""
+    if not blocker_ids:
+        return False
+    marks = ",".join("?" * len(blocker_ids))
+    sql = f"SELECT 1 FROM user_blocking WHERE blockee_id = ? AND blocker_id IN ({marks}) LIMIT 1"  # noqa: S608
+    return forge().db.scalar(sql, (blockee_id, *blocker_ids)) is not None
+
+
+def count_blockees(blocker_id: int) -> int:
+    return _count("SELECT COUNT(*) FROM user_blocking WHERE blocker_id = ?", (blocker_id,))
+
+
+def blockee_ids(blocker_id: int, limit: int, offset: int) -> list[int]:
+    """The accounts ``blocker_id`` blocks, oldest block first."""
+    rows = forge().db.all(
+        "SELECT blockee_id FROM user_blocking WHERE blocker_id = ? ORDER BY id LIMIT ? OFFSET ?",
+        (blocker_id, limit, offset),
+    )
+    return [int(row["blockee_id"]) for row in rows]
+
+
+def search_users_by_name(keyword: str, *, uid: int, with_email: bool) -> list[Row]:
+    """Every user (never an organization) whose name or full name (and e-mail when ``with_email``) contains
+    ``keyword`` in any case, only the one with id ``uid`` when it is not 0, alphabetically (Gitea's search)."""
+    pattern = "%" + keyword.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    where = "is_org = 0 AND id > 0 AND (lower_name LIKE ? ESCAPE '\\' OR lower(full_name) LIKE ? ESCAPE '\\'"
+    params: list[object] = [pattern, pattern]
+    if with_email:
+        where += " OR lower_email LIKE ? ESCAPE '\\'"
+        params.append(pattern)
+    where += ")"
+    if uid:
+        where += " AND id = ?"
+        params.append(uid)
+    return forge().db.all(f"SELECT * FROM accounts WHERE {where} ORDER BY lower_name", tuple(params))  # noqa: S608

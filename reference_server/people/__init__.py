@@ -1,0 +1,1 @@
+"""People: follows, blocks, user search and OAuth2 applications of accounts."""
