@@ -78,6 +78,35 @@ def test_generated_client_reads_and_searches_into_gitea_models(live_forge: LiveF
     assert repository.full_name == f"{login}/searched-tool" and repository.permissions is not None
 
 
+def test_generated_client_searches_users_issues_and_teams(live_forge: LiveForge) -> None:
+    """gitea-api-client's searches: ``/users/search`` and ``/repos/issues/search`` (literal routes a parameter
+    route once swallowed) and an organization's team search, each answered into Gitea's models."""
+    repo = live_forge.create_repo("tracked")
+    assert live_forge.api("POST", f"/repos/{repo}/issues", json={"title": "a findable issue"}).status_code == 201
+    assert live_forge.api("POST", "/admin/users", json=_user("found-person")).status_code == 201
+    assert live_forge.api("POST", "/orgs", json={"username": "team-org"}).status_code == 201
+    team = {"name": "searchable-team", "permission": "read", "units": ["repo.code"]}
+    assert live_forge.api("POST", "/orgs/team-org/teams", json=team).status_code == 201
+
+    users = _generated(live_forge, lambda api: client.UserApi(api).user_search(q="found-person"))
+    assert users.ok is True and [user.login for user in users.data or []] == ["found-person"]
+    issues = _generated(live_forge, lambda api: client.IssueApi(api).issue_search_issues(q="findable"))
+    assert [(issue.title, issue.repository.full_name if issue.repository else None) for issue in issues] == [
+        ("a findable issue", repo)
+    ]
+    teams = _generated(live_forge, lambda api: client.OrganizationApi(api).team_search("team-org", q="searchable"))
+    assert teams.ok is True and [found.name for found in teams.data or []] == ["searchable-team"]
+
+
+def _user(name: str) -> dict[str, Any]:
+    return {
+        "username": name,
+        "email": f"{name}@example.com",
+        "password": "a-long-Passw0rd!",
+        "must_change_password": False,
+    }
+
+
 def test_answers_carry_every_field_of_gitea_models(live_forge: LiveForge) -> None:
     repo = live_forge.create_repo("full-model")
     assert not _missing_fields(client.Repository, live_forge.api("GET", f"/repos/{repo}").json())
