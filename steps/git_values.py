@@ -1,20 +1,113 @@
-"""Value checks against an independent source: what Git itself says a blob's sha is, and which files the
-scenario's own commits changed, rather than whatever the forge answers about itself."""
+"""Value checks against an independent source: what Git itself says a blob's sha is, what a clone made over
+smart HTTP holds, and which files the scenario's own commits changed, rather than whatever the forge answers
+about itself."""
 
 from __future__ import annotations
 
 import hashlib
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+from typing import NamedTuple
 
 from pytest_bdd import then
 
 from conformance.context import ScenarioContext
+from steps.actors import git_credentials
 from steps.common import comma_list, field_value, response_json
+from steps.git_https import GitWorld
 from steps.parsing import phrase
+
+
+class GitEntry(NamedTuple):
+    """One line of ``git ls-tree -l``: what a tree listing must answer for that path."""
+
+    mode: str
+    type: str
+    sha: str
+    size: int
 
 
 def git_blob_sha(content: bytes) -> str:
     """The object id Git gives a blob of ``content`` (``git hash-object``)."""
     return hashlib.sha1(b"blob %d\0" % len(content) + content, usedforsecurity=False).hexdigest()
+
+
+def clone_of(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> Path:
+    """A fresh clone of the repository over smart HTTP, with its owner's credentials."""
+    ref = ctx.repo(repo)
+    url = f"{ctx.admin.site_url.rstrip('/')}/{ref.owner}/{ref.name}.git"
+    credentials = git_credentials(ctx, repo.split("/", 1)[0])
+    clone, cloned = git_world.client.clone(url, f"values-{ref.owner}-{ref.name}", credentials)
+    assert cloned.ok, cloned.describe()
+    return clone
+
+
+def git_entries(git_world: GitWorld, clone: Path, rev: str, *, recursive: bool) -> dict[str, GitEntry]:
+    """The entries ``git ls-tree -l`` lists for ``rev`` (every level, trees included, when recursive)."""
+    options = ["-r", "-t"] if recursive else []
+    listed = git_world.client.run("ls-tree", "-l", "-z", *options, rev, cwd=clone, record=False)
+    assert listed.ok, listed.describe()
+    entries: dict[str, GitEntry] = {}
+    for line in filter(None, listed.stdout.split("\0")):
+        meta, _, path = line.partition("\t")
+        mode, kind, sha, size = meta.split()
+        entries[path] = GitEntry(mode, kind, sha, 0 if size == "-" else int(size))
+    return entries
+
+
+def _tree_holds_what_git_lists(ctx: ScenarioContext, git_world: GitWorld, repo: str, *, recursive: bool) -> None:
+    """Every entry's mode, type, SHA and size, and the set of paths, are those of the clone's HEAD."""
+    body = response_json(ctx)
+    clone = clone_of(ctx, git_world, repo)
+    head = git_world.client.rev_parse(clone, "HEAD")
+    assert body["sha"] == head, f"the tree answers {body['sha']!r}, but the clone's HEAD is {head}"
+    expected = git_entries(git_world, clone, head, recursive=recursive)
+    found = {
+        str(entry["path"]): GitEntry(entry["mode"], entry["type"], entry["sha"], entry["size"])
+        for entry in body.get("tree") or []
+    }
+    assert sorted(found) == sorted(expected), f"the tree lists {sorted(found)}, Git lists {sorted(expected)}"
+    wrong = {path: (found[path], git) for path, git in expected.items() if found[path] != git}
+    assert not wrong, f"entries that differ from Git's (answered, Git): {wrong}"
+
+
+@then(phrase('the tree holds exactly the entries Git lists at the first level of a clone of "{repo}"'))
+def tree_matches_git(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> None:
+    _tree_holds_what_git_lists(ctx, git_world, repo, recursive=False)
+
+
+@then(phrase('the tree holds exactly the entries Git lists at every level of a clone of "{repo}"'))
+def tree_matches_git_recursive(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> None:
+    _tree_holds_what_git_lists(ctx, git_world, repo, recursive=True)
+
+
+def _archive_files(data: bytes) -> dict[str, bytes]:
+    """The regular files of a zip or tar.gz, by path, with their bytes."""
+    if data.startswith(b"PK"):
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return {info.filename: archive.read(info) for info in archive.infolist() if not info.is_dir()}
+    files: dict[str, bytes] = {}
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+        for member in archive.getmembers():
+            extracted = archive.extractfile(member) if member.isfile() else None
+            if extracted is not None:
+                files[member.name] = extracted.read()
+    return files
+
+
+@then(phrase('the archive holds every file of a clone of "{repo}" with the same bytes, and nothing else'))
+def archive_matches_clone(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> None:
+    """The archive's files (under the repository's folder) are the files Git checked out, byte for byte."""
+    files = _archive_files(ctx.last_response().content)
+    clone = clone_of(ctx, git_world, repo)
+    prefix = f"{ctx.repo(repo).name.lower()}/"
+    entries = git_entries(git_world, clone, "HEAD", recursive=True)
+    expected = {prefix + path: entry for path, entry in entries.items() if entry.type == "blob"}
+    assert sorted(files) == sorted(expected), f"the archive holds {sorted(files)}, the clone {sorted(expected)}"
+    wrong = [path for path in expected if files[path] != (clone / path.removeprefix(prefix)).read_bytes()]
+    assert not wrong, f"files whose bytes differ from the clone's: {wrong}"
 
 
 @then(phrase('the response field "{path}" is the Git blob hash of "{content}"'))
@@ -30,3 +123,6 @@ def compared_files(ctx: ScenarioContext, paths: str) -> None:
     commits = response_json(ctx)["commits"]
     changed = sorted({item["filename"] for commit in commits for item in commit.get("files") or []})
     assert changed == sorted(comma_list(paths)), f"the comparison's commits changed {changed}"
+
+
+__all__ = ["GitEntry", "clone_of", "git_blob_sha", "git_entries"]
