@@ -34,12 +34,16 @@ def git_blob_sha(content: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(content) + content, usedforsecurity=False).hexdigest()
 
 
+def _remote_url(ctx: ScenarioContext, repo: str) -> str:
+    ref = ctx.repo(repo)
+    return f"{ctx.admin.site_url.rstrip('/')}/{ref.owner}/{ref.name}.git"
+
+
 def clone_of(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> Path:
     """A fresh clone of the repository over smart HTTP, with its owner's credentials."""
     ref = ctx.repo(repo)
-    url = f"{ctx.admin.site_url.rstrip('/')}/{ref.owner}/{ref.name}.git"
     credentials = git_credentials(ctx, repo.split("/", 1)[0])
-    clone, cloned = git_world.client.clone(url, f"values-{ref.owner}-{ref.name}", credentials)
+    clone, cloned = git_world.client.clone(_remote_url(ctx, repo), f"values-{ref.owner}-{ref.name}", credentials)
     assert cloned.ok, cloned.describe()
     return clone
 
@@ -108,6 +112,52 @@ def archive_matches_clone(ctx: ScenarioContext, git_world: GitWorld, repo: str) 
     assert sorted(files) == sorted(expected), f"the archive holds {sorted(files)}, the clone {sorted(expected)}"
     wrong = [path for path in expected if files[path] != (clone / path.removeprefix(prefix)).read_bytes()]
     assert not wrong, f"files whose bytes differ from the clone's: {wrong}"
+
+
+def remote_refs(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> dict[str, str]:
+    """Every ref ``git ls-remote`` sees over smart HTTP, with its object (peeled ``^{}`` lines left out)."""
+    credentials = git_credentials(ctx, repo.split("/", 1)[0])
+    listed = git_world.client.run("ls-remote", _remote_url(ctx, repo), credentials=credentials)
+    assert listed.ok, listed.describe()
+    pairs = (line.split("\t", 1) for line in listed.stdout.splitlines() if line.strip())
+    return {name: sha for sha, name in pairs if name != "HEAD" and not name.endswith("^{}")}
+
+
+@then(phrase('the response field "{path}" is the object Git resolves "{rev}" to in a clone of "{repo}"'))
+def field_is_git_object(ctx: ScenarioContext, git_world: GitWorld, path: str, rev: str, repo: str) -> None:
+    """``git rev-parse REV`` in a fresh clone: a tag object, a peeled commit, a tree."""
+    clone = clone_of(ctx, git_world, repo)
+    expected = git_world.client.rev_parse(clone, rev)
+    found = field_value(response_json(ctx), path)
+    assert found == expected, f"{path} is {found!r}, but Git resolves {rev} to {expected}"
+
+
+@then(phrase('the refs listed are exactly those Git lists over smart HTTP for "{repo}"'))
+def refs_match_remote(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> None:
+    """Every ref, with the object it points at, is what ``git ls-remote`` lists, and nothing else."""
+    body = response_json(ctx)
+    assert isinstance(body, list), f"expected a list of Reference: {str(body)[:200]}"
+    found = {str(item["ref"]): str(item["object"]["sha"]) for item in body}
+    expected = remote_refs(ctx, git_world, repo)
+    assert found == expected, f"the refs are {found}, Git lists {expected}"
+
+
+@then(phrase('the tags listed are exactly those of a clone of "{repo}", each with its object and its commit'))
+def tags_match_clone(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> None:
+    """Each ``Tag``'s ``id`` is the tag's object and ``commit.sha`` the commit it peels to, as Git says."""
+    body = response_json(ctx)
+    assert isinstance(body, list), f"expected a list of Tag: {str(body)[:200]}"
+    clone = clone_of(ctx, git_world, repo)
+    names = git_world.client.run("tag", "--list", cwd=clone, record=False).stdout.split()
+    expected = {
+        name: (
+            git_world.client.rev_parse(clone, f"refs/tags/{name}"),
+            git_world.client.rev_parse(clone, f"refs/tags/{name}^{{commit}}"),
+        )
+        for name in names
+    }
+    found = {str(tag["name"]): (str(tag["id"]), str(tag["commit"]["sha"])) for tag in body}
+    assert found == expected, f"the tags are {found}, Git has {expected}"
 
 
 @then(phrase('the response field "{path}" is the Git blob hash of "{content}"'))
