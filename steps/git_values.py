@@ -160,6 +160,20 @@ def tags_match_clone(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> No
     assert found == expected, f"the tags are {found}, Git has {expected}"
 
 
+@then(phrase('the bundle clones to the commit and files of a clone of "{repo}"'))
+def bundle_matches_clone(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> None:
+    """Git itself clones the downloaded bundle, to the same commit and tree as the repository over HTTP."""
+    bundle = git_world.client.workdir / "download.bundle"
+    bundle.parent.mkdir(parents=True, exist_ok=True)
+    bundle.write_bytes(ctx.last_response().content)
+    unbundled, cloned = git_world.client.clone(str(bundle), "from-bundle")
+    assert cloned.ok, f"git cannot clone the bundle: {cloned.describe()}"
+    clone = clone_of(ctx, git_world, repo)
+    for rev in ("HEAD", "HEAD^{tree}"):
+        got, expected = git_world.client.rev_parse(unbundled, rev), git_world.client.rev_parse(clone, rev)
+        assert got == expected, f"the bundle's {rev} is {got}, the repository's {expected}"
+
+
 @then(phrase('the response field "{path}" is the Git blob hash of "{content}"'))
 def field_is_blob_hash(ctx: ScenarioContext, path: str, content: str) -> None:
     found = field_value(response_json(ctx), path)

@@ -40,6 +40,7 @@ Feature: A repository's archives
     When "alice" downloads the archive "main.bundle" of "alice/demo"
     Then the response status is 200
     And the archive is a Git bundle whose branch "bundle" is at the last commit of "alice/demo"
+    And the bundle clones to the commit and files of a clone of "alice/demo"
 
   @gitea
   Scenario: An unknown archive format is refused with 400
