@@ -142,6 +142,18 @@ def refs_match_remote(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> N
     assert found == expected, f"the refs are {found}, Git lists {expected}"
 
 
+@then(phrase('Git lists the same branches and tags over smart HTTP for "{target}" as for "{repo}"'))
+def same_remote_refs(ctx: ScenarioContext, git_world: GitWorld, target: str, repo: str) -> None:
+    """A mirror holds every branch and tag of its source, each at the same object (``git ls-remote`` of both)."""
+
+    def shared(refs: dict[str, str]) -> dict[str, str]:
+        return {name: sha for name, sha in refs.items() if name.startswith(("refs/heads/", "refs/tags/"))}
+
+    source = shared(remote_refs(ctx, git_world, repo))
+    mirrored = shared(remote_refs(ctx, git_world, target))
+    assert mirrored == source, f'"{target}" has {mirrored}, "{repo}" has {source}'
+
+
 @then(phrase('the tags listed are exactly those of a clone of "{repo}", each with its object and its commit'))
 def tags_match_clone(ctx: ScenarioContext, git_world: GitWorld, repo: str) -> None:
     """Each ``Tag``'s ``id`` is the tag's object and ``commit.sha`` the commit it peels to, as Git says."""
