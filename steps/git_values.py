@@ -186,6 +186,17 @@ def bundle_matches_clone(ctx: ScenarioContext, git_world: GitWorld, repo: str) -
         assert got == expected, f"the bundle's {rev} is {got}, the repository's {expected}"
 
 
+@then(phrase('a clone of "{repo}" has one commit, whose files are those of a clone of "{template}"'))
+def one_commit_same_tree(ctx: ScenarioContext, git_world: GitWorld, repo: str, template: str) -> None:
+    """A repository generated with git_content: a history of one commit whose tree is the template's tree."""
+    copy = clone_of(ctx, git_world, repo)
+    count = git_world.client.run("rev-list", "--count", "HEAD", cwd=copy, record=False)
+    assert count.ok and count.stdout.strip() == "1", f'"{repo}" has {count.stdout.strip()} commits'
+    source = clone_of(ctx, git_world, template)
+    got, expected = git_world.client.rev_parse(copy, "HEAD^{tree}"), git_world.client.rev_parse(source, "HEAD^{tree}")
+    assert got == expected, f'the tree of "{repo}" is {got}, the template\'s {expected}'
+
+
 @then(phrase('the response field "{path}" is the Git blob hash of "{content}"'))
 def field_is_blob_hash(ctx: ScenarioContext, path: str, content: str) -> None:
     found = field_value(response_json(ctx), path)
