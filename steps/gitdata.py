@@ -5,9 +5,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import struct
 import tarfile
 import time
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +39,7 @@ class GitDataNotes:
 
     notes_commits: dict[str, str] = field(default_factory=dict)
     lfs_objects: dict[str, bytes] = field(default_factory=dict)
+    images: dict[str, bytes] = field(default_factory=dict)
 
 
 @pytest.fixture
@@ -93,6 +96,27 @@ def given_lfs_file(
     added = owner.contents.create(ref.owner, ref.name, path, pointer, message=f"add {path}")
     file_notes.note(repo, path, expect_status(added, 201, f'the pointer file "{path}"'))
     gitdata_notes.lfs_objects[path] = data
+
+
+def _png(width: int) -> bytes:
+    """A valid grey PNG one pixel high: binary bytes (not UTF-8) that Git must keep as they are."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, 1, 8, 0, 0, 0, 0)
+    pixels = zlib.compress(b"\x00" + bytes(range(256))[:width])
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+
+
+@given(phrase('the repository "{repo}" has the PNG image "{path}"'))
+def given_png(ctx: ScenarioContext, file_notes: FileNotes, gitdata_notes: GitDataNotes, repo: str, path: str) -> None:
+    """A binary file committed through the contents API by the owner (base64 of the image's bytes)."""
+    ref = ctx.repo(repo)
+    data = _png(200)
+    added = repo_owner(ctx, repo).contents.create(ref.owner, ref.name, path, data, message=f"add {path}")
+    file_notes.note(repo, path, expect_status(added, 201, f'the image "{path}"'))
+    gitdata_notes.images[path] = data
 
 
 def _last_commit(file_notes: FileNotes, repo: str) -> str:
@@ -342,6 +366,16 @@ def then_lfs_bytes(ctx: ScenarioContext, gitdata_notes: GitDataNotes, path: str)
     expected = gitdata_notes.lfs_objects[path]
     assert data == expected, (
         f"downloaded {len(data)} bytes starting {data[:60]!r}, expected the {len(expected)}-byte object"
+    )
+
+
+@then(phrase('the downloaded bytes are those of the image "{path}"'))
+def then_image_bytes(ctx: ScenarioContext, gitdata_notes: GitDataNotes, path: str) -> None:
+    """The body is the committed image, byte for byte."""
+    data = ctx.last_response().content
+    expected = gitdata_notes.images[path]
+    assert data == expected, (
+        f"downloaded {len(data)} bytes starting {data[:24]!r}, expected the {len(expected)}-byte image"
     )
 
 

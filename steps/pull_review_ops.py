@@ -11,7 +11,7 @@ from conformance.client import json_of
 from conformance.context import ScenarioContext
 from steps.actors import ADMIN, acting
 from steps.ci import wait_for
-from steps.common import expect_status, response_json, user_name
+from steps.common import comma_list, expect_status, response_json, user_name
 from steps.parsing import phrase
 from steps.pulls import PullNotes
 from steps.statuses import branch_tip
@@ -234,3 +234,38 @@ def becomes_merged(ctx: ScenarioContext, index: int, repo: str) -> None:
         return True if pull.get("merged") else None
 
     wait_for(probe, f"pull request {index} of {repo} to be merged", 15.0)
+
+
+# ---------------------------------------------------------------- reading reviews
+
+
+@when(phrase('"{who}" lists the reviews of pull request {index:d} of "{repo}"'))
+def when_list_reviews(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
+    """``GET .../pulls/{index}/reviews``."""
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, PullsApi).list_reviews(ref.owner, ref.name, index)
+
+
+@when(phrase('"{who}" reads the review on pull request {index:d} of "{repo}"'))
+def when_read_review(ctx: ScenarioContext, pull_notes: PullNotes, who: str, index: int, repo: str) -> None:
+    """``GET .../pulls/{index}/reviews/{id}`` of the review a Given step left."""
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, PullsApi).get_review(ref.owner, ref.name, index, _review_id(pull_notes))
+
+
+@when(phrase('"{who}" reads the comments of the review on pull request {index:d} of "{repo}"'))
+def when_read_review_comments(ctx: ScenarioContext, pull_notes: PullNotes, who: str, index: int, repo: str) -> None:
+    """``GET .../pulls/{index}/reviews/{id}/comments`` of the review a Given step left."""
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, PullsApi).review_comments(ref.owner, ref.name, index, _review_id(pull_notes))
+
+
+@then(phrase('the reviews listed are "{pairs}"'))
+def then_reviews_listed(ctx: ScenarioContext, pairs: str) -> None:
+    """``reviewer:STATE`` pairs, in the answer's order (Gitea lists reviews oldest first)."""
+    listed = response_json(ctx)
+    assert isinstance(listed, list), f"expected a list of PullReview: {str(listed)[:200]}"
+    found = [f"{review['user']['login']}:{review['state']}" for review in listed]
+    pairs_split = (pair.partition(":") for pair in comma_list(pairs))
+    expected = [f"{user_name(ctx, who)}:{state}" for who, _, state in pairs_split]
+    assert found == expected, f"the reviews are {found}, expected {expected}"

@@ -233,6 +233,15 @@ def rename_asset(
     ctx.response = acting(ctx, who, ReleasesApi).edit_asset(ref.owner, ref.name, release_id, int(asset["id"]), new_name)
 
 
+@when(phrase('"{who}" reads the asset "{name}" of the release "{tag}" of "{repo}"'))
+def get_asset(ctx: ScenarioContext, release_notes: ReleaseNotes, *, who: str, name: str, tag: str, repo: str) -> None:
+    """``GET .../releases/{id}/assets/{attachment_id}`` under the asset's own release."""
+    ref = ctx.repo(repo)
+    asset = _asset(ctx, release_notes, repo, tag, name)
+    release_id = release_notes.release_id(ctx, repo, tag)
+    ctx.response = acting(ctx, who, ReleasesApi).get_asset(ref.owner, ref.name, release_id, int(asset["id"]))
+
+
 @when(phrase('"{who}" reads the asset "{name}" of the release "{tag}" of "{repo}" through the release "{other}"'))
 def get_asset_elsewhere(
     ctx: ScenarioContext, release_notes: ReleaseNotes, *, who: str, name: str, tag: str, repo: str, other: str
@@ -375,6 +384,15 @@ def then_tag_object(ctx: ScenarioContext, tag: str, branch: str, repo: str, who:
 @then(phrase('the response body is "{content}"'))
 def then_body(ctx: ScenarioContext, content: str) -> None:
     assert ctx.last_response().content == content.encode()
+
+
+@then(phrase('the browser_download_url answered serves "{content}" to "{who}"'))
+def then_download_url_serves(ctx: ScenarioContext, content: str, who: str) -> None:
+    """The answered asset's download address gives back the bytes the scenario uploaded."""
+    url = str(response_json(ctx)["browser_download_url"])
+    downloaded = acting(ctx, who, ReleasesApi).download(url)
+    assert downloaded.status_code == 200, f"downloading {url} answered {downloaded.status_code}"
+    assert downloaded.content == content.encode(), f"{url} serves {downloaded.content[:200]!r}, expected {content!r}"
 
 
 @then(phrase('the asset "{name}" of the release "{tag}" of "{repo}" was downloaded {count:d} times'))

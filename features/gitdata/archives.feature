@@ -15,6 +15,7 @@ Feature: A repository's archives
     When "alice" downloads the archive "main.zip" of "alice/demo"
     Then the response status is 200
     And the archive holds "src/main.py" under the folder named after "alice/demo"
+    And the archive holds every file of a clone of "alice/demo" with the same bytes, and nothing else
     And the download is named after "alice/demo" with "main.zip"
 
   @gitea
@@ -22,6 +23,7 @@ Feature: A repository's archives
     When "an anonymous client" downloads the archive "main.tar.gz" of "alice/demo"
     Then the response status is 200
     And the archive holds "src/main.py" under the folder named after "alice/demo"
+    And the archive holds every file of a clone of "alice/demo" with the same bytes, and nothing else
     And the download is named after "alice/demo" with "main.tar.gz"
 
   @gitea
@@ -38,6 +40,7 @@ Feature: A repository's archives
     When "alice" downloads the archive "main.bundle" of "alice/demo"
     Then the response status is 200
     And the archive is a Git bundle whose branch "bundle" is at the last commit of "alice/demo"
+    And the bundle clones to the commit and files of a clone of "alice/demo"
 
   @gitea
   Scenario: An unknown archive format is refused with 400

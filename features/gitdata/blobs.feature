@@ -13,6 +13,7 @@ Feature: A repository's blobs, read through the Git data API
     When "alice" reads the blob of the file "notes.txt" of "alice/demo"
     Then the response status is 200
     And the blob holds "hello, blobs" in base64
+    And the response field "sha" is the Git blob hash of "hello, blobs"
 
   @gitea
   Scenario: Anyone who may read a public repository reads its blobs

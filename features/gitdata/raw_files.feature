@@ -21,6 +21,14 @@ Feature: A repository's files, downloaded raw
     And the response header "X-Content-Type-Options" is "nosniff"
 
   @gitea
+  Scenario: A binary file is served byte for byte with the media type its bytes show
+    Given the repository "alice/demo" has the PNG image "img/logo.png"
+    When "an anonymous client" downloads the raw file "img/logo.png" of "alice/demo"
+    Then the response status is 200
+    And the downloaded bytes are those of the image "img/logo.png"
+    And the response header "Content-Type" is "image/png"
+
+  @gitea
   Scenario: The ref query picks the branch a file is read from
     When "alice" downloads the raw file "only-here.txt" of "alice/demo" at the ref "feature"
     Then the response status is 200

@@ -30,10 +30,12 @@ Feature: A repository's refs, read through the Git data API
     And the refs are "refs/heads/feature"
 
   @gitea
-  Scenario: Every ref of the repository is listed without a filter
+  Scenario: Every ref of the repository is listed without a filter, each at the object Git has
+    Given "alice" created the tag "heavy" in "alice/demo" with the message "Release notes"
     When "an anonymous client" lists the refs of "alice/demo"
     Then the response status is 200
     And the ref "refs/heads/main" points at the last commit of "alice/demo"
+    And the refs listed are exactly those Git lists over smart HTTP for "alice/demo"
 
   @gitea
   Scenario: No matching ref is 404

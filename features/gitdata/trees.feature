@@ -19,6 +19,7 @@ Feature: A repository's trees, read through the Git data API
     And the tree lists "README.md" as a blob
     And the tree does not list "docs/guide.md"
     And the tree answers the SHA of the last commit of "alice/demo"
+    And the tree holds exactly the entries Git lists at the first level of a clone of "alice/demo"
 
   @gitea
   Scenario: A recursive tree lists every entry below it with its full path
@@ -27,6 +28,7 @@ Feature: A repository's trees, read through the Git data API
     And the tree lists "docs/deep" as a tree
     And the tree lists "docs/deep/notes.txt" as a blob
     And the tree lists "docs/guide.md" as a blob
+    And the tree holds exactly the entries Git lists at every level of a clone of "alice/demo"
 
   @gitea
   Scenario Outline: A tree is paged, and truncated says whether entries follow the page

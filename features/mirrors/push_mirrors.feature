@@ -25,12 +25,15 @@ Feature: A repository pushes every branch to its push mirrors, whose passwords n
     And the answer never shows the token of "alice"
 
   @gitea
-  Scenario: A sync pushes every branch to the mirror
+  Scenario: A sync pushes every branch and tag to the mirror
     Given the branch "main" of "alice/demo" has 1 more commits
+    And the repository "alice/demo" has a branch "feature"
+    And "alice" created the tag "v1" in "alice/demo" with the message "First"
     And "alice" added a push mirror of "alice/demo" to "alice/backup" with her token
     When "alice" syncs the push mirrors of "alice/demo"
     Then the response status is 200
     And the branch "main" of "alice/backup" points at the head of the branch "main" of "alice/demo"
+    And Git lists the same branches and tags over smart HTTP for "alice/backup" as for "alice/demo"
 
   @gitea
   Scenario: A mirror that syncs on commit follows a new commit by itself

@@ -31,6 +31,39 @@ Feature: Pull requests are reviewed, and review comments are answered with repli
     And the code comment of the submitted review on "dev/app" ends its diff hunk with "+D"
 
   @gitea
+  Scenario: The reviews of a pull request are listed oldest first, on the commit they reviewed
+    Given "bob" reviewed pull request 1 of "dev/app" commenting "Why upper case?" on line 4 of "code.txt"
+    And "bob" approved pull request 1 of "dev/app"
+    When "an anonymous client" lists the reviews of pull request 1 of "dev/app"
+    Then the response status is 200
+    And the reviews listed are "bob:COMMENT, bob:APPROVED"
+    And the response field "0.commit_id" is the remembered tip of "feature" of "dev/app"
+    And the response field "0.comments_count" is 1
+    And the response field "1.comments_count" is 0
+
+  @gitea
+  Scenario: A review is read by its id
+    Given "bob" reviewed pull request 1 of "dev/app" commenting "Why upper case?" on line 4 of "code.txt"
+    When "an anonymous client" reads the review on pull request 1 of "dev/app"
+    Then the response status is 200
+    And the response field "state" is "COMMENT"
+    And the response field "user.login" is the name of "bob"
+    And the response field "comments_count" is 1
+    And the response field "commit_id" is the remembered tip of "feature" of "dev/app"
+
+  @gitea
+  Scenario: A review's code comments carry their path, line, text, author and commit
+    Given "bob" reviewed pull request 1 of "dev/app" commenting "Why upper case?" on line 4 of "code.txt"
+    When "an anonymous client" reads the comments of the review on pull request 1 of "dev/app"
+    Then the response status is 200
+    And the response is a list of 1 items
+    And the response field "0.body" is "Why upper case?"
+    And the response field "0.path" is "code.txt"
+    And the response field "0.position" is 4
+    And the response field "0.user.login" is the name of "bob"
+    And the response field "0.commit_id" is the remembered tip of "feature" of "dev/app"
+
+  @gitea
   Scenario: A pull request's author cannot approve it
     When "dev" reviews pull request 1 of "dev/app" with the body
       """

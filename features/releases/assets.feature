@@ -21,6 +21,16 @@ Feature: Release assets are uploaded, downloaded, renamed and deleted
     And the asset "tool.bin" of the release "v1.0" of "alice/demo" was downloaded 1 times
 
   @gitea
+  Scenario: An asset is read by its id with the size of its bytes and an address that serves them
+    Given the release "v1.0" of "alice/demo" has the asset "tool.bin" with content "the tool's bytes"
+    When "an anonymous client" reads the asset "tool.bin" of the release "v1.0" of "alice/demo"
+    Then the response status is 200
+    And the response field "name" is "tool.bin"
+    And the response field "size" is 16
+    And the response field "download_count" is 0
+    And the browser_download_url answered serves "the tool's bytes" to "an anonymous client"
+
+  @gitea
   Scenario: An asset is downloaded by its release's tag and its name
     Given the release "v1.0" of "alice/demo" has the asset "tool.bin" with content "the tool's bytes"
     When "an anonymous client" downloads "tool.bin" of the release of the tag "v1.0" of "alice/demo"

@@ -21,6 +21,7 @@ Feature: Git tags are listed, read, created and deleted over REST
     When "alice" creates the tag "heavy" in "alice/demo" with the message "Release notes"
     Then the response status is 201
     And the response is an annotated tag of the head of "main" of "alice/demo" with the message "Release notes"
+    And the response field "id" is the object Git resolves "refs/tags/heavy" to in a clone of "alice/demo"
 
   @gitea
   Scenario: An annotated tag's object is read by its SHA
@@ -29,6 +30,7 @@ Feature: Git tags are listed, read, created and deleted over REST
     When "bob" gets the tag object of the tag "heavy" of "alice/demo"
     Then the response status is 200
     And the response is the tag object "heavy" of the head of "main" of "alice/demo" tagged by "alice"
+    And the response field "sha" is the object Git resolves "refs/tags/heavy" to in a clone of "alice/demo"
 
   @gitea
   Scenario: A lightweight tag has no tag object
@@ -65,6 +67,14 @@ Feature: Git tags are listed, read, created and deleted over REST
     Then the response status is 200
     And the response lists 2 tags
     And the response header "X-Total-Count" is "3"
+
+  @gitea
+  Scenario: The tags listed are the repository's Git tags, each with its object and its commit
+    Given the repository "alice/demo" has the tag "light"
+    And "alice" created the tag "heavy" in "alice/demo" with the message "Release notes"
+    When "an anonymous client" lists the tags of "alice/demo" with limit 10 and page 1
+    Then the response status is 200
+    And the tags listed are exactly those of a clone of "alice/demo", each with its object and its commit
 
   @gitea
   Scenario: A tag is read by its name

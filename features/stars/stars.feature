@@ -20,11 +20,14 @@ Feature: Starring repositories
 
   @gitea
   Scenario: The stargazers of a repository are the users who starred it
-    Given "bob" starred "alice/demo"
+    Given a user "carol"
+    And "bob" starred "alice/demo"
+    And "carol" starred "alice/demo"
     When "an anonymous client" lists the stargazers of "alice/demo"
     Then the response status is 200
-    And the response lists exactly "bob"
-    And the response header "X-Total-Count" is "1"
+    And the response lists exactly "bob, carol"
+    And the response header "X-Total-Count" is "2"
+    And the repository "alice/demo" has 2 stars
 
   @gitea
   Scenario: Checking a star that stands

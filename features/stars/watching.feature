@@ -23,6 +23,7 @@ Feature: Watching repositories
     Then the response status is 200
     And the watch answered is of "alice/demo"
     And the repository "alice/demo" has 2 watchers
+    And "bob" is among the watchers of "alice/demo"
 
   @gitea
   Scenario: Checking a watch that stands answers it

@@ -35,6 +35,7 @@ Feature: Commit statuses are reported on commits and combined per context
     And the response field "total_count" is 2
     And the combined status holds the contexts "ci/build:success, ci/lint:success"
     And the response field "sha" is the tip of "main" of "dev/app"
+    And the response field "sha" is the object Git resolves "HEAD" to in a clone of "dev/app"
 
   @gitea
   Scenario Outline: The combined state of two contexts

@@ -22,6 +22,7 @@ Feature: Generating a repository from a template
     And the response field "template" is false
     And the file "notes.txt" of "alice/copy" holds "hello"
     And the repository "alice/copy" has exactly one commit, by "alice"
+    And a clone of "alice/copy" has one commit, whose files are those of a clone of "alice/starter"
 
   @gitea
   Scenario: Files listed in .gitea/template are filled in for the new repository

@@ -35,6 +35,15 @@ Feature: Transferring a repository to another owner
     And the repository "alice/app" waits for no transfer
 
   @gitea
+  Scenario: A moved repository's Git data moves with it and is cloned at its new place
+    Given the repository "alice/app" has the file "plan.txt" with content "the plan"
+    And "alice" offered "alice/app" to "bob"
+    And "bob" accepted the transfer of "alice/app"
+    When "bob" clones "alice/app" over HTTPS
+    Then the clone succeeds
+    And the clone of "alice/app" has the file "plan.txt" with content "the plan"
+
+  @gitea
   Scenario: The old place of a moved repository redirects to the new one
     Given "alice" offered "alice/app" to "bob"
     And "bob" accepted the transfer of "alice/app"
