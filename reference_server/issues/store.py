@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS issue (
     is_locked INTEGER NOT NULL DEFAULT 0,
     pin_order INTEGER NOT NULL DEFAULT 0,
     num_comments INTEGER NOT NULL DEFAULT 0,
+    content_version INTEGER NOT NULL DEFAULT 0,
     created INTEGER NOT NULL,
     updated INTEGER NOT NULL,
     closed INTEGER NOT NULL DEFAULT 0,
@@ -167,8 +168,8 @@ def issue_rows(
 
 
 def update_issue(issue_id: int, fields: dict[str, Any], now: int) -> None:
-    """Write some of ``title``, ``body``, ``is_closed``, ``closed``, ``is_locked`` of one issue."""
-    allowed = ("title", "body", "is_closed", "closed", "is_locked")
+    """Write some of ``title``, ``body``, ``content_version``, ``is_closed``, ``closed``, ``is_locked`` of one issue."""
+    allowed = ("title", "body", "content_version", "is_closed", "closed", "is_locked")
     names = [name for name in allowed if name in fields]
     assignments = "".join(f"{name} = ?, " for name in names)
     forge().db.execute(
