@@ -132,14 +132,6 @@ def then_found(ctx: ScenarioContext, teams: str) -> None:
     assert names == expected, f"the search found {names}, expected {expected}"
 
 
-@then(phrase('the response lists the teams "{teams}"'))
-def then_listed_teams(ctx: ScenarioContext, teams: str) -> None:
-    """A plain list of ``Team`` holding exactly these teams, by name, in this order (``none`` for none)."""
-    names = [team["name"] for team in response_json(ctx)]
-    expected = [name for name in comma_list(teams) if name != "none"]
-    assert names == expected, f"the response lists the teams {names}, expected {expected}"
-
-
 @then(phrase('the response is the repository "{repo}"'))
 def then_is_repo(ctx: ScenarioContext, repo: str) -> None:
     """A ``Repository`` whose full name is that repository's."""

@@ -5,8 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 from test_server_orgs_support import API, assert_error, basic, make_org, make_user
+
+from reference_server.context import forge
+from reference_server.issues import store as issues_store
+from reference_server.orgs import store as orgs_store
 
 
 def _names(response: Any) -> list[str]:
@@ -114,3 +119,16 @@ def test_issue_projects_lists_the_boards_holding_it(client: FlaskClient, admin_h
     projects = client.get(issue, headers=basic("olga")).get_json()["projects"]
     assert [(project["id"], project["title"]) for project in projects] == [(board["id"], "Roadmap")]
     assert projects[0]["html_url"] == board["html_url"]
+
+
+def test_older_tables_get_the_new_columns(app: Flask) -> None:
+    """A database made before these fields gains their columns at start, with Gitea's defaults."""
+    with app.app_context():
+        db = forge().db
+        db.execute("ALTER TABLE teams DROP COLUMN visibility")
+        db.execute("ALTER TABLE issue DROP COLUMN content_version")
+        orgs_store.upgrade(db)
+        issues_store.upgrade(db)
+        teams = {row["name"]: row["dflt_value"] for row in db.all("PRAGMA table_info(teams)")}
+        issues = {row["name"]: row["dflt_value"] for row in db.all("PRAGMA table_info(issue)")}
+        assert (teams["visibility"], issues["content_version"]) == ("'private'", "0")

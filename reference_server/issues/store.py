@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..context import forge
-from ..db import Row
+from ..db import Database, Row
 
-__all__ = ["SCHEMA"]
+__all__ = ["SCHEMA", "upgrade"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS issue_index (
@@ -75,6 +75,19 @@ CREATE TABLE IF NOT EXISTS issue_deadline (
     deadline INTEGER NOT NULL
 );
 """
+
+
+ISSUE_ADDED_COLUMNS = {"content_version": "INTEGER NOT NULL DEFAULT 0"}
+"""Columns added after the first release of the ``issue`` table: ``upgrade`` adds them to existing databases."""
+
+
+def upgrade(db: Database) -> None:
+    """Give an existing ``issue`` table the columns of :data:`ISSUE_ADDED_COLUMNS` (Gitea's content version)."""
+    present = {row["name"] for row in db.all("PRAGMA table_info(issue)")}
+    for name, declaration in ISSUE_ADDED_COLUMNS.items():
+        if name not in present:
+            db.execute(f"ALTER TABLE issue ADD COLUMN {name} {declaration}")
+
 
 COMMENT_FIELDS = (
     "review_id",

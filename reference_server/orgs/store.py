@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..context import forge
-from ..db import Row
+from ..db import Database, Row
 
-__all__ = ["SCHEMA", "OrgProfile"]
+__all__ = ["SCHEMA", "OrgProfile", "upgrade"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,18 @@ CREATE TABLE IF NOT EXISTS org_directory_moves (
     new_lower TEXT NOT NULL
 );
 """
+
+
+TEAMS_ADDED_COLUMNS = {"visibility": "TEXT NOT NULL DEFAULT 'private'"}
+"""Columns added after the first release of the ``teams`` table: ``upgrade`` adds them to existing databases."""
+
+
+def upgrade(db: Database) -> None:
+    """Give an existing ``teams`` table the columns of :data:`TEAMS_ADDED_COLUMNS` (Gitea 1.27's team visibility)."""
+    present = {row["name"] for row in db.all("PRAGMA table_info(teams)")}
+    for name, declaration in TEAMS_ADDED_COLUMNS.items():
+        if name not in present:
+            db.execute(f"ALTER TABLE teams ADD COLUMN {name} {declaration}")
 
 
 def _count(sql: str, params: tuple[object, ...]) -> int:
