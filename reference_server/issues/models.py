@@ -286,6 +286,8 @@ def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], princ
         raise InvalidIssueOption(f"[State]: must be open or closed, not {state!r}")
     names = _assignee_names(options) if can_write else None
     with forge().db.transaction():
+        if "body" in fields:  # checked first: a stale edit changes nothing and announces nothing
+            fields["content_version"] = _next_content_version(issue.id, options)
         assignees = _assignable_ids(repo, names) if names is not None else None
         now = now_seconds()
         if "title" in fields and fields["title"] != issue.title:
@@ -302,8 +304,6 @@ def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], princ
             _replace_assignees(issue.id, assignees, principal.user_id)
         if can_write:
             _writer_fields(repo, issue.id, options, principal)
-        if "body" in fields:
-            fields["content_version"] = _next_content_version(issue.id, options)
         store.update_issue(issue.id, fields, now)
     return get_issue_by_id(issue.id)
 
