@@ -260,6 +260,14 @@ def then_title_state(ctx: ScenarioContext, index: int, repo: str, title: str, st
     assert (issue["title"], issue["state"]) == (title, state), f"the issue is {issue['title']!r}, {issue['state']}"
 
 
+@then(phrase('issue {index:d} of "{repo}" has the body "{body}" at content version {version:d}'))
+def then_body_version(ctx: ScenarioContext, index: int, repo: str, body: str, version: int) -> None:
+    """The stored body and ``content_version``, read back by the admin."""
+    issue = _issue(ctx, repo, index)
+    found = (issue["body"], issue.get("content_version"))
+    assert found == (body, version), f"the issue has the body {found[0]!r} at content version {found[1]!r}"
+
+
 @then(phrase('"{repo}" has {count:d} issues'))
 def then_issue_count(ctx: ScenarioContext, repo: str, count: int) -> None:
     ref = ctx.repo(repo)

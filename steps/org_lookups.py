@@ -34,6 +34,14 @@ def given_described_team(ctx: ScenarioContext, org_notes: OrgNotes, team: str, o
     org_notes.teams[org, team] = int(expect_status(response, 201, f'create the team "{team}"')["id"])
 
 
+@given(phrase('a team "{team}" of "{org}" visible as "{visibility}"'))
+def given_visible_team(ctx: ScenarioContext, org_notes: OrgNotes, team: str, org: str, visibility: str) -> None:
+    """A read team with this ``visibility`` (public, limited or private), created by the organization's owner."""
+    body = {"name": team, "permission": "read", "units": DEFAULT_UNITS, "visibility": visibility}
+    response = org_owner(ctx, org).api.orgs.create_team(ctx.orgs[org], body)
+    org_notes.teams[org, team] = int(expect_status(response, 201, f'create the team "{team}"')["id"])
+
+
 # ---------------------------------------------------------------- When: teams
 
 

@@ -424,6 +424,17 @@ def then_listed_issues(ctx: ScenarioContext, titles: str) -> None:
     assert found == expected, f"the response lists {found}"
 
 
+@then(phrase('the issue in the response is on the boards "{titles}"'))
+def then_issue_on_boards(ctx: ScenarioContext, boards: Boards, titles: str) -> None:
+    """The answered issue's ``projects`` are exactly these boards of the scenario (ids and titles, by id);
+    ``nothing`` for none (Gitea answers an empty list)."""
+    projects = json_of(ctx.last_response()).get("projects")
+    assert isinstance(projects, list), f"the issue's projects are {projects!r}, not a list"
+    expected = sorted((boards.board(title).id, title) for title in ([] if titles == "nothing" else comma_list(titles)))
+    found = [(item["id"], item["title"]) for item in projects]
+    assert found == expected, f"the issue is on the boards {found}, expected {expected}"
+
+
 # ---------------------------------------------------------------- capability
 
 

@@ -242,6 +242,13 @@ def when_close(ctx: ScenarioContext, who: str, index: int, repo: str) -> None:
     ctx.response = acting(ctx, who, PullsApi).edit_pull(ref.owner, ref.name, index, {"state": "closed"})
 
 
+@when(phrase('"{who}" edits pull request {index:d} of "{repo}" with the body'))
+def when_edit_pull(ctx: ScenarioContext, who: str, index: int, repo: str, docstring: str) -> None:
+    """``PATCH .../pulls/{index}`` with an ``EditPullRequestOption`` as written."""
+    ref = ctx.repo(repo)
+    ctx.response = acting(ctx, who, PullsApi).edit_pull(ref.owner, ref.name, index, json_option(ctx, docstring))
+
+
 @when(phrase('"{who}" merges pull request {index:d} of "{repo}" by {style}'))
 def when_merge(ctx: ScenarioContext, who: str, index: int, repo: str, style: str) -> None:
     ref = ctx.repo(repo)

@@ -36,7 +36,10 @@ OMITTED_WHEN_EMPTY = frozenset({"parent", "permissions", "internal_tracker", "ex
 """``omitempty`` pointers of Gitea's ``structs.Repository``: absent unless set (an external tracker, a parent)."""
 
 
-def _missing_fields(model: type[client.Repository] | type[client.User], answer: dict[str, Any]) -> set[str]:
+GiteaModel = type[client.Repository] | type[client.User] | type[client.Issue] | type[client.Team]
+
+
+def _missing_fields(model: GiteaModel, answer: dict[str, Any]) -> set[str]:
     """The fields of the generated model (Gitea's JSON names) that the raw answer lacks."""
     return {field.alias or name for name, field in model.model_fields.items()} - set(answer) - OMITTED_WHEN_EMPTY
 
@@ -111,3 +114,13 @@ def test_answers_carry_every_field_of_gitea_models(live_forge: LiveForge) -> Non
     repo = live_forge.create_repo("full-model")
     assert not _missing_fields(client.Repository, live_forge.api("GET", f"/repos/{repo}").json())
     assert not _missing_fields(client.User, live_forge.api("GET", "/user").json())
+    issue = live_forge.api("POST", f"/repos/{repo}/issues", json={"title": "modelled", "body": "text"}).json()
+    assert not _missing_fields(client.Issue, issue)
+    parsed_issue = client.Issue.from_dict(issue)
+    assert parsed_issue is not None and parsed_issue.content_version == 0 and parsed_issue.projects == []
+    assert live_forge.api("POST", "/orgs", json={"username": "model-org"}).status_code == 201
+    body = {"name": "modelled", "permission": "read", "units": ["repo.code"], "visibility": "limited"}
+    team = live_forge.api("POST", "/orgs/model-org/teams", json=body).json()
+    assert not _missing_fields(client.Team, team)
+    parsed_team = client.Team.from_dict(team)
+    assert parsed_team is not None and parsed_team.visibility == "limited"

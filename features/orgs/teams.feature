@@ -2,9 +2,10 @@
 Feature: Teams of an organization: the Owners team, creating, reading, editing and deleting teams
   Every organization has an Owners team from its creation, holding the user who created it; its
   members are the organization's owners. Owners create further teams with a permission (read, write
-  or admin) over units of the repositories (repo.code, repo.issues...). A team is seen by its members,
-  by the organization's owners and by site administrators; another member of the organization is
-  refused (403) and anybody else does not see it (404). Only owners change or delete a team; on the
+  or admin) over units of the repositories (repo.code, repo.issues...). A private team (the default) is
+  seen by its members, by the organization's owners and by site administrators; another member of the
+  organization is refused (403) and anybody else does not see it (404); limited and public teams are
+  seen more widely (team_visibility.feature). Only owners change or delete a team; on the
   team routes Gitea answers 404 to a team member who is not an owner.
 
   Background:

@@ -154,3 +154,20 @@ Feature: Issues on a project board
     When "bob" puts issue 1 of "acme/app" in the column "To Do" of the board "Roadmap"
     Then the request is refused with status 403
     And the column "To Do" of the board "Roadmap" holds no issue
+
+  @gitea
+  Scenario: An issue shows the boards it is on
+    Given the repository "acme/app" has the board "Roadmap" from the template "basic_kanban"
+    And the organization "acme" has the board "Company" from the template "basic_kanban"
+    And issue 1 of "acme/app" is in the column "To Do" of the board "Roadmap"
+    And issue 1 of "acme/app" is in the column "Done" of the board "Company"
+    When "dev" reads issue 1 of "acme/app"
+    Then the response status is 200
+    And the issue in the response is on the boards "Roadmap, Company"
+
+  @gitea
+  Scenario: An issue on no board has an empty list of boards
+    Given the repository "acme/app" has the board "Roadmap" from the template "basic_kanban"
+    When "dev" reads issue 1 of "acme/app"
+    Then the response status is 200
+    And the issue in the response is on the boards "nothing"

@@ -82,3 +82,24 @@ Feature: Pull requests are opened from branches and read over REST
   Scenario: An unknown pull request number is not found
     When "bob" reads pull request 5 of "dev/app"
     Then the request is refused with status 404
+
+  @gitea
+  Scenario: A pull request's body edit counts one more content version
+    Given "dev" opened a pull request of "feature" into "main" in "dev/app"
+    When "dev" edits pull request 1 of "dev/app" with the body
+      """
+      {"body": "Adds the first note"}
+      """
+    Then the response status is 201
+    And the response field "content_version" is 1
+    And the response field "body" is "Adds the first note"
+
+  @gitea
+  Scenario: A pull request's body edit from a stale content version is refused
+    Given "dev" opened a pull request of "feature" into "main" in "dev/app"
+    When "dev" edits pull request 1 of "dev/app" with the body
+      """
+      {"body": "Adds the first note", "content_version": 3}
+      """
+    Then the request is refused with status 400
+    And the error message mentions "already changed"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from ..errors import Forbidden, NotFound, Unprocessable
+from ..errors import BadRequest, Forbidden, NotFound, Unprocessable
 
 __all__ = [
     "AssigneeNotFound",
     "CommentNotFound",
     "InvalidIssueOption",
+    "IssueAlreadyChanged",
     "IssueLockedForCaller",
     "IssueNotFound",
     "IssuePermissionDenied",
@@ -36,3 +37,9 @@ class AssigneeNotFound(Unprocessable):
 
 class InvalidIssueOption(Unprocessable):
     default_message = "invalid issue option"
+
+
+class IssueAlreadyChanged(BadRequest):
+    """A body edit naming a ``content_version`` that is no longer the issue's (Gitea answers 400)."""
+
+    default_message = "the issue is already changed"

@@ -25,7 +25,14 @@ from ..users.relations import refuse_if_blocked
 from . import store
 from .comments import Comment, CommentType, add_event
 from .deadlines import change_deadline, end_of_day
-from .errors import AssigneeNotFound, CommentNotFound, InvalidIssueOption, IssueNotFound, IssuePermissionDenied
+from .errors import (
+    AssigneeNotFound,
+    CommentNotFound,
+    InvalidIssueOption,
+    IssueAlreadyChanged,
+    IssueNotFound,
+    IssuePermissionDenied,
+)
 
 __all__ = [
     "Issue",
@@ -63,6 +70,7 @@ class Issue:
     is_locked: bool
     pin_order: int
     num_comments: int
+    content_version: int
     created: int
     updated: int
     closed: int
@@ -81,6 +89,7 @@ class Issue:
             is_locked=bool(row["is_locked"]),
             pin_order=row["pin_order"],
             num_comments=row["num_comments"],
+            content_version=row["content_version"],
             created=row["created"],
             updated=row["updated"],
             closed=row["closed"],
@@ -277,6 +286,8 @@ def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], princ
         raise InvalidIssueOption(f"[State]: must be open or closed, not {state!r}")
     names = _assignee_names(options) if can_write else None
     with forge().db.transaction():
+        if "body" in fields:  # checked first: a stale edit changes nothing and announces nothing
+            fields["content_version"] = _next_content_version(issue.id, options)
         assignees = _assignable_ids(repo, names) if names is not None else None
         now = now_seconds()
         if "title" in fields and fields["title"] != issue.title:
@@ -295,6 +306,20 @@ def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], princ
             _writer_fields(repo, issue.id, options, principal)
         store.update_issue(issue.id, fields, now)
     return get_issue_by_id(issue.id)
+
+
+def _next_content_version(issue_id: int, options: Mapping[str, Any]) -> int:
+    """Gitea's ``ChangeIssueContent``: every body edit (the title never) counts one more version; a given
+    ``content_version`` other than the stored one is a stale edit (400). Joins the caller's transaction."""
+    current = get_issue_by_id(issue_id).content_version
+    expected = options.get("content_version")
+    if expected is None:
+        return current + 1
+    if isinstance(expected, bool) or not isinstance(expected, int):
+        raise InvalidIssueOption("[ContentVersion]: must be an integer")
+    if expected != current:
+        raise IssueAlreadyChanged()
+    return current + 1
 
 
 def _writer_fields(repo: repos.Repo, issue_id: int, options: Mapping[str, Any], principal: Principal) -> None:

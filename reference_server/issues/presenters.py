@@ -12,27 +12,17 @@ from ..labels.models import labels_of_issue
 from ..labels.presenters import label_to_api
 from ..milestones.models import milestone_by_id, milestone_of_issue
 from ..milestones.presenters import milestone_to_api
+from ..projects.presenters import issue_projects_to_api
 from ..pulls import models as pulls
 from ..repos import models as repos
 from ..timefmt import iso
-from ..users import models as users
-from ..users.errors import UserNotFound
-from ..users.presenters import user_to_api
+from ..users.presenters import poster_to_api
 from . import store
 from .comments import Comment, CommentType
 from .deadlines import deadline_of
 from .models import Issue, get_issue_by_id, issue_api_path, issue_web_path, repo_permission
 
 __all__ = ["comment_to_api", "issue_api", "issue_milestone", "issue_to_api", "poster_to_api", "timeline_to_api"]
-
-
-def poster_to_api(user_id: int) -> dict[str, Any]:
-    """Gitea's ``User`` of a poster, or Gitea's ghost user when the account is gone."""
-    try:
-        return user_to_api(users.get_user(user_id))
-    except UserNotFound:
-        ghost = users.User(id=-1, name="Ghost", full_name="", email="", is_admin=False, is_org=False, created=0)
-        return user_to_api(ghost)
 
 
 def issue_milestone(issue_id: int) -> dict[str, Any] | None:
@@ -77,6 +67,8 @@ def issue_to_api(repo: repos.Repo, issue: Issue, pull_meta: dict[str, Any] | Non
         "pull_request": pull_meta if issue.is_pull else None,
         "repository": {"id": repo.id, "name": repo.name, "owner": repo.owner_name, "full_name": repo.full_name},
         "pin_order": issue.pin_order,
+        "content_version": issue.content_version,
+        "projects": issue_projects_to_api(issue.id),
     }
 
 

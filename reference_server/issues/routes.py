@@ -21,7 +21,7 @@ from ..pulls.reviews import hidden_review_ids
 from ..repos import models as repos
 from ..repos.errors import RepoPermissionDenied
 from ..rest import empty, json_body, json_response, page_params, paged_response
-from . import comments, extra_routes, label_routes, models
+from . import comments, extra_routes, label_routes, models, store
 from .errors import InvalidIssueOption
 from .presenters import comment_to_api, issue_api, timeline_to_api
 
@@ -171,7 +171,8 @@ def on_repo_deleted(event: RepoDeletedEvent) -> None:
 
 
 def register(app: Flask) -> None:
-    """Drop issues with their repository."""
+    """Give an old issue table its new columns; drop issues with their repository."""
+    store.upgrade(forge().db)
     forge().events.subscribe(RepoDeletedEvent, on_repo_deleted)
 
 

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..context import forge
-from ..db import Row
+from ..db import Database, Row
 
-__all__ = ["SCHEMA"]
+__all__ = ["SCHEMA", "upgrade"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS issue_index (
@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS issue (
     is_locked INTEGER NOT NULL DEFAULT 0,
     pin_order INTEGER NOT NULL DEFAULT 0,
     num_comments INTEGER NOT NULL DEFAULT 0,
+    content_version INTEGER NOT NULL DEFAULT 0,
     created INTEGER NOT NULL,
     updated INTEGER NOT NULL,
     closed INTEGER NOT NULL DEFAULT 0,
@@ -74,6 +75,19 @@ CREATE TABLE IF NOT EXISTS issue_deadline (
     deadline INTEGER NOT NULL
 );
 """
+
+
+ISSUE_ADDED_COLUMNS = {"content_version": "INTEGER NOT NULL DEFAULT 0"}
+"""Columns added after the first release of the ``issue`` table: ``upgrade`` adds them to existing databases."""
+
+
+def upgrade(db: Database) -> None:
+    """Give an existing ``issue`` table the columns of :data:`ISSUE_ADDED_COLUMNS` (Gitea's content version)."""
+    present = {row["name"] for row in db.all("PRAGMA table_info(issue)")}
+    for name, declaration in ISSUE_ADDED_COLUMNS.items():
+        if name not in present:
+            db.execute(f"ALTER TABLE issue ADD COLUMN {name} {declaration}")
+
 
 COMMENT_FIELDS = (
     "review_id",
@@ -167,8 +181,8 @@ def issue_rows(
 
 
 def update_issue(issue_id: int, fields: dict[str, Any], now: int) -> None:
-    """Write some of ``title``, ``body``, ``is_closed``, ``closed``, ``is_locked`` of one issue."""
-    allowed = ("title", "body", "is_closed", "closed", "is_locked")
+    """Write some of ``title``, ``body``, ``content_version``, ``is_closed``, ``closed``, ``is_locked`` of one issue."""
+    allowed = ("title", "body", "content_version", "is_closed", "closed", "is_locked")
     names = [name for name in allowed if name in fields]
     assignments = "".join(f"{name} = ?, " for name in names)
     forge().db.execute(

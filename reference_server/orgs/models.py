@@ -73,6 +73,7 @@ class Team:
     access: str
     includes_all_repositories: bool
     can_create_org_repo: bool
+    visibility: str = "private"
 
     @property
     def is_owner_team(self) -> bool:
@@ -88,6 +89,7 @@ class Team:
             access=row["access"],
             includes_all_repositories=bool(row["includes_all_repositories"]),
             can_create_org_repo=bool(row["can_create_org_repo"]),
+            visibility=row["visibility"],
         )
 
 

@@ -43,4 +43,5 @@ def team_to_api(team: Team, *, with_org: bool) -> dict[str, Any]:
         "units": ordered,
         "units_map": {unit: modes[unit] for unit in ordered},
         "can_create_org_repo": team.can_create_org_repo,
+        "visibility": team.visibility,
     }

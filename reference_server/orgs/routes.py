@@ -6,6 +6,7 @@ from flask import Flask, Response, request
 
 from ..access import ADMIN, token
 from ..auth import check_scope, current_principal, optional_principal
+from ..context import forge
 from ..endpoints import EMPTY, Endpoint
 from ..permissions import current_org, current_user, is_org_member
 from ..rest import empty, json_body, json_response, page_params, paged_response
@@ -193,7 +194,9 @@ def admin_get_all_orgs() -> Response:
 
 
 def register(app: Flask) -> None:
-    """Finish interrupted renames and redirect a renamed account's old name."""
+    """Give an old teams table its new columns, finish interrupted renames and redirect a renamed account's old
+    name."""
+    store.upgrade(forge().db)
     rename.finish_pending_moves()
     app.before_request(redirect_renamed_account)
 

@@ -7,13 +7,14 @@ access ``owner`` is the Owners team.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..context import forge
-from ..db import Row
+from ..db import Database, Row
 
-__all__ = ["SCHEMA", "OrgProfile"]
+__all__ = ["SCHEMA", "OrgProfile", "upgrade"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ CREATE TABLE IF NOT EXISTS teams (
     access TEXT NOT NULL,
     includes_all_repositories INTEGER NOT NULL DEFAULT 0,
     can_create_org_repo INTEGER NOT NULL DEFAULT 0,
+    visibility TEXT NOT NULL DEFAULT 'private',
     created INTEGER NOT NULL,
     updated INTEGER NOT NULL,
     UNIQUE (org_id, lower_name)
@@ -81,6 +83,18 @@ CREATE TABLE IF NOT EXISTS org_directory_moves (
     new_lower TEXT NOT NULL
 );
 """
+
+
+TEAMS_ADDED_COLUMNS = {"visibility": "TEXT NOT NULL DEFAULT 'private'"}
+"""Columns added after the first release of the ``teams`` table: ``upgrade`` adds them to existing databases."""
+
+
+def upgrade(db: Database) -> None:
+    """Give an existing ``teams`` table the columns of :data:`TEAMS_ADDED_COLUMNS` (Gitea 1.27's team visibility)."""
+    present = {row["name"] for row in db.all("PRAGMA table_info(teams)")}
+    for name, declaration in TEAMS_ADDED_COLUMNS.items():
+        if name not in present:
+            db.execute(f"ALTER TABLE teams ADD COLUMN {name} {declaration}")
 
 
 def _count(sql: str, params: tuple[object, ...]) -> int:
@@ -187,23 +201,39 @@ def remove_org_data(org_id: int) -> None:
 
 
 def insert_team(
-    *, org_id: int, name: str, description: str, access: str, includes_all: bool, can_create: bool, now: int
+    *,
+    org_id: int,
+    name: str,
+    description: str,
+    access: str,
+    includes_all: bool,
+    can_create: bool,
+    now: int,
+    visibility: str = "private",
 ) -> int:
     cursor = forge().db.execute(
         "INSERT INTO teams (org_id, name, lower_name, description, access, includes_all_repositories,"
-        " can_create_org_repo, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (org_id, name, name.lower(), description, access, int(includes_all), int(can_create), now, now),
+        " can_create_org_repo, visibility, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (org_id, name, name.lower(), description, access, int(includes_all), int(can_create), visibility, now, now),
     )
     return int(cursor.lastrowid or 0)
 
 
 def update_team(
-    team_id: int, *, name: str, description: str, access: str, includes_all: bool, can_create: bool, now: int
+    team_id: int,
+    *,
+    name: str,
+    description: str,
+    access: str,
+    includes_all: bool,
+    can_create: bool,
+    visibility: str,
+    now: int,
 ) -> None:
     forge().db.execute(
         "UPDATE teams SET name = ?, lower_name = ?, description = ?, access = ?, includes_all_repositories = ?,"
-        " can_create_org_repo = ?, updated = ? WHERE id = ?",
-        (name, name.lower(), description, access, int(includes_all), int(can_create), now, team_id),
+        " can_create_org_repo = ?, visibility = ?, updated = ? WHERE id = ?",
+        (name, name.lower(), description, access, int(includes_all), int(can_create), visibility, now, team_id),
     )
 
 
@@ -233,18 +263,28 @@ def owner_team(org_id: int) -> Row | None:
     return forge().db.one("SELECT * FROM teams WHERE org_id = ? AND access = 'owner' ORDER BY id LIMIT 1", (org_id,))
 
 
-def teams_page(org_id: int, limit: int, offset: int) -> tuple[list[Row], int]:
-    rows = forge().db.all(
-        "SELECT * FROM teams WHERE org_id = ? ORDER BY lower_name LIMIT ? OFFSET ?", (org_id, limit, offset)
+def teams_page(
+    org_id: int, limit: int, offset: int, *, member_id: int | None = None, visibilities: tuple[str, ...] = ()
+) -> tuple[list[Row], int]:
+    """The organization's teams by name (those ``member_id`` is in or of ``visibilities`` when it is given)."""
+    return search_teams(
+        org_id, "", include_desc=False, member_id=member_id, visibilities=visibilities, limit=limit, offset=offset
     )
-    return rows, _count("SELECT COUNT(*) FROM teams WHERE org_id = ?", (org_id,))
 
 
 def search_teams(
-    org_id: int, keyword: str, *, include_desc: bool, member_id: int | None, limit: int, offset: int
+    org_id: int,
+    keyword: str,
+    *,
+    include_desc: bool,
+    member_id: int | None,
+    limit: int,
+    offset: int,
+    visibilities: tuple[str, ...] = (),
 ) -> tuple[list[Row], int]:
     """The organization's teams whose name (or, with ``include_desc``, description) holds ``keyword`` whatever
-    its case, only those ``member_id`` is in when given, by name; and their number."""
+    its case, when ``member_id`` is given only those it is in or whose visibility is one of ``visibilities``
+    (Gitea's ``SearchTeamOptions``), by name; and their number."""
     where = "t.org_id = ?"
     params: list[object] = [org_id]
     if keyword:
@@ -253,8 +293,11 @@ def search_teams(
         )
         params += [keyword.lower()] * (2 if include_desc else 1)
     if member_id is not None:
-        where += " AND t.id IN (SELECT team_id FROM team_members WHERE user_id = ?)"
-        params.append(member_id)
+        where += (
+            " AND (t.id IN (SELECT team_id FROM team_members WHERE user_id = ?)"
+            " OR t.visibility IN (SELECT value FROM json_each(?)))"
+        )
+        params += [member_id, json.dumps(list(visibilities))]
     db = forge().db
     rows = db.all(
         f"SELECT t.* FROM teams t WHERE {where} ORDER BY t.lower_name LIMIT ? OFFSET ?",  # noqa: S608

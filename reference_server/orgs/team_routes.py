@@ -22,15 +22,16 @@ GO_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})
 
 
 def org_list_teams(org: str) -> Response:
-    """An organization's teams (members of the organization)."""
+    """An organization's teams a member of it may list (its own, limited and public ones; owners all)."""
     page = page_params()
-    found_teams, total = teams.list_teams(current_org(), page.limit, page.offset)
+    found_teams, total = teams.list_teams(current_org(), current_principal(), page.limit, page.offset)
     return paged_response([team_to_api(team, with_org=False) for team in found_teams], page, total)
 
 
 def team_search(org: str) -> Response:
     """Gitea's team search: ``q`` in the name (and the description unless ``include_desc`` is false), paged,
-    the teams in a ``{"data", "ok"}`` envelope; members find the teams they are in, site administrators all."""
+    the teams in a ``{"data", "ok"}`` envelope; owners and site administrators find all, others those they are
+    in and those their standing lets them list."""
     page = page_params()
     raw = request.args.get("include_desc", "")
     include_desc = raw == "" or raw in GO_TRUE
@@ -52,8 +53,8 @@ def org_create_team(org: str) -> Response:
 
 
 def org_get_team(id: int) -> Response:
-    """A team (its members, the organization's owners, site admins)."""
-    team = teams.get_team_for(id, current_principal())
+    """A team (its members, the organization's owners, site admins, and whoever its visibility lets list it)."""
+    team = teams.get_visible_team(id, current_principal())
     return json_response(team_to_api(team, with_org=True))
 
 

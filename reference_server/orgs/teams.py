@@ -16,7 +16,7 @@ from ..auth import Principal
 from ..bodies import optional_flag, optional_text
 from ..context import forge, now_seconds
 from ..errors import Unprocessable
-from ..permissions import is_org_member, is_org_owner, permission, rank
+from ..permissions import is_org_member, is_org_owner, is_visible_to, permission, rank
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from ..users import models as users
@@ -39,6 +39,7 @@ __all__ = [
     "delete_team",
     "edit_team",
     "get_team_for",
+    "get_visible_team",
     "list_team_members",
     "list_team_repos",
     "list_teams",
@@ -52,6 +53,7 @@ __all__ = [
 MAX_TEAM_NAME = 255
 _TEAM_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 TEAM_PERMISSIONS = ("read", "write", "admin")
+TEAM_VISIBILITIES = ("public", "limited", "private")
 UNIT_MODES = ("none", "read", "write", "admin")
 
 
@@ -78,6 +80,27 @@ def get_team_for(team_id: int, principal: Principal, *, owner: bool = False) -> 
     if is_org_member(principal.user_id, team.org_id):
         raise NotTeamMember("Must be a team member")
     raise TeamNotFound(f"team does not exist [id: {team_id}]")
+
+
+def _listed_filter(org_id: int, principal: Principal) -> tuple[int | None, tuple[str, ...]]:
+    """Gitea's ``ApplyTeamListFilter``: site admins and owners see every team (None); anybody else the teams it
+    is in and those of the visibilities its standing allows (limited and public to members, public otherwise)."""
+    if principal.is_admin or is_org_owner(principal.user_id, org_id):
+        return None, ()
+    if is_org_member(principal.user_id, org_id):
+        return principal.user_id, ("limited", "public")
+    return principal.user_id, ("public",)
+
+
+def get_visible_team(team_id: int, principal: Principal) -> Team:
+    """The team to read: as :func:`get_team_for`, and besides a team whose visibility lets the caller list it
+    (limited to members of the organization, public to anyone who may see the organization)."""
+    team = _team_by_id(team_id)
+    member_id, visibilities = _listed_filter(team.org_id, principal)
+    visible = member_id is not None and team.visibility in visibilities
+    if visible and is_visible_to(users.get_user(team.org_id), principal):
+        return team
+    return get_team_for(team_id, principal)
 
 
 def _user_named(name: str) -> users.User:
@@ -157,6 +180,15 @@ def _resolve_units(access: str, options: Mapping[str, Any], *, required: bool) -
     return access, None
 
 
+def _visibility(value: object, current: str) -> str:
+    """``public``, ``limited`` or ``private``; absent keeps ``current`` (``private`` for a new team), 422 otherwise."""
+    if value is None:
+        return current
+    if value not in TEAM_VISIBILITIES:
+        raise Unprocessable("[Visibility]: In")
+    return str(value)
+
+
 def _flag(options: Mapping[str, Any], key: str) -> bool | None:
     value = options.get(key)
     if value is None:
@@ -167,20 +199,27 @@ def _flag(options: Mapping[str, Any], key: str) -> bool | None:
 # -- teams ---------------------------------------------------------------------------------------
 
 
-def list_teams(org: users.User, limit: int, offset: int) -> tuple[list[Team], int]:
-    """The organization's teams by name."""
-    rows, total = store.teams_page(org.id, limit, offset)
+def list_teams(org: users.User, principal: Principal, limit: int, offset: int) -> tuple[list[Team], int]:
+    """The organization's teams the caller may list (:func:`_listed_filter`), by name."""
+    member_id, visibilities = _listed_filter(org.id, principal)
+    rows, total = store.teams_page(org.id, limit, offset, member_id=member_id, visibilities=visibilities)
     return [Team.from_row(row) for row in rows], total
 
 
 def search_teams(
     org: users.User, principal: Principal, keyword: str, *, include_desc: bool, limit: int, offset: int
 ) -> tuple[list[Team], int]:
-    """Gitea's team search: name (and description) holding the keyword, by name; a site administrator finds
-    every team of the organization, anyone else only the teams they are in (an owner too)."""
-    member_id = None if principal.is_admin else principal.user_id
+    """Gitea's team search: name (and description) holding the keyword, by name, among the teams the caller
+    may list (:func:`_listed_filter`)."""
+    member_id, visibilities = _listed_filter(org.id, principal)
     rows, total = store.search_teams(
-        org.id, keyword.strip(), include_desc=include_desc, member_id=member_id, limit=limit, offset=offset
+        org.id,
+        keyword.strip(),
+        include_desc=include_desc,
+        member_id=member_id,
+        visibilities=visibilities,
+        limit=limit,
+        offset=offset,
     )
     return [Team.from_row(row) for row in rows], total
 
@@ -196,6 +235,7 @@ def create_team(org: users.User, options: Mapping[str, Any]) -> Team:
     name = _validate_name(options.get("name"))
     description = optional_text(options, "description", 255)
     access, units = _resolve_units(_validate_permission(options.get("permission")), options, required=True)
+    visibility = _visibility(options.get("visibility"), "private")
     now = now_seconds()
     with forge().db.transaction():
         if store.team_by_name(org.id, name) is not None:
@@ -207,6 +247,7 @@ def create_team(org: users.User, options: Mapping[str, Any]) -> Team:
             access=access,
             includes_all=bool(_flag(options, "includes_all_repositories")),
             can_create=bool(_flag(options, "can_create_org_repo")),
+            visibility=visibility,
             now=now,
         )
         store.replace_units(team_id, units or {})
@@ -231,6 +272,7 @@ def edit_team(team: Team, options: Mapping[str, Any]) -> Team:
             flag = _flag(options, "includes_all_repositories")
             includes_all = includes_all if flag is None else flag
         access, units = _resolve_units(access, options, required=False)
+    visibility = _visibility(options.get("visibility"), team.visibility)
     can_create = team.can_create_org_repo
     flag = _flag(options, "can_create_org_repo")
     if flag is not None:
@@ -246,6 +288,7 @@ def edit_team(team: Team, options: Mapping[str, Any]) -> Team:
             access=access,
             includes_all=includes_all,
             can_create=can_create,
+            visibility=visibility,
             now=now_seconds(),
         )
         if units is not None:

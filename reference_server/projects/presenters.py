@@ -9,16 +9,17 @@ from ..auth import optional_principal
 from ..context import forge
 from ..issues.errors import IssueNotFound
 from ..issues.models import get_issue_by_id
-from ..issues.presenters import poster_to_api
 from ..repos import models as repos
 from ..repos.errors import RepoNotFound
 from ..timefmt import iso
+from ..users import models as users
+from ..users.presenters import poster_to_api
 from . import store
 from .columns import Column
 from .models import Project
 from .scopes import Scope, can_read_repo
 
-__all__ = ["column_to_api", "issue_counts", "project_to_api", "web_path"]
+__all__ = ["column_to_api", "issue_counts", "issue_projects_to_api", "project_to_api", "web_path"]
 
 
 def web_path(scope: Scope, project: Project) -> str:
@@ -79,6 +80,21 @@ def project_to_api(scope: Scope, project: Project) -> dict[str, Any]:
     if project.is_closed:
         body["closed_at"] = iso(project.closed)
     return body
+
+
+def issue_projects_to_api(issue_id: int) -> list[dict[str, Any]]:
+    """The boards an issue or pull request is on, as Gitea's ``Issue.projects`` lists them (by id)."""
+    found = []
+    for row in store.projects_of_issue(issue_id):
+        project = Project.from_row(row)
+        if project.repo_id:
+            repo = repos.get_repo_by_id(project.repo_id)
+            scope = Scope("repository", users.get_user(repo.owner_id), repo, can_write=False)
+        else:
+            owner = users.get_user(project.owner_id)
+            scope = Scope("organization" if owner.is_org else "individual", owner, None, can_write=False)
+        found.append(project_to_api(scope, project))
+    return found
 
 
 def column_to_api(column: Column) -> dict[str, Any]:

@@ -210,6 +210,14 @@ def delete_column(column_id: int) -> None:
 # -- cards ---------------------------------------------------------------------------------------------
 
 
+def projects_of_issue(issue_id: int) -> list[Row]:
+    """The boards holding a card of the issue, by id."""
+    return forge().db.all(
+        "SELECT p.* FROM project p JOIN project_issue pi ON pi.project_id = p.id WHERE pi.issue_id = ? ORDER BY p.id",
+        (issue_id,),
+    )
+
+
 def card_of(project_id: int, issue_id: int) -> Row | None:
     return forge().db.one("SELECT * FROM project_issue WHERE project_id = ? AND issue_id = ?", (project_id, issue_id))
 

@@ -78,6 +78,7 @@ def pull_to_api(repo: repos.Repo, pull: Pull) -> dict[str, Any]:
         "updated_at": issue_body["updated_at"],
         "closed_at": issue_body["closed_at"],
         "pin_order": pull.issue.pin_order,
+        "content_version": pull.issue.content_version,
     }
 
 

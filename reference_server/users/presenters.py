@@ -13,10 +13,11 @@ from ..avatars.models import account_avatar_url
 from ..context import forge
 from ..timefmt import iso, iso_or_zero
 from .emails import EmailAddress
-from .models import User
+from .errors import UserNotFound
+from .models import User, get_user
 from .relations import count_followers, count_following
 
-__all__ = ["avatar_url", "email_to_api", "user_to_api"]
+__all__ = ["avatar_url", "email_to_api", "poster_to_api", "user_to_api"]
 
 
 def _placeholder_email(user: User) -> str:
@@ -80,3 +81,12 @@ def email_to_api(address: EmailAddress) -> dict[str, Any]:
         "user_id": address.user_id,
         "username": address.username,
     }
+
+
+def poster_to_api(user_id: int) -> dict[str, Any]:
+    """Gitea's ``User`` of a poster, or Gitea's ghost user when the account is gone."""
+    try:
+        return user_to_api(get_user(user_id))
+    except UserNotFound:
+        ghost = User(id=-1, name="Ghost", full_name="", email="", is_admin=False, is_org=False, created=0)
+        return user_to_api(ghost)
