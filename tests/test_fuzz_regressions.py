@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import base64
+import random
+import re
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from test_server_artifacts_support import SERVICE, Job, actions, app_context, job, twirp_error
 
+from reference_server.app import _decimal_at_most
 from reference_server.rest import decode_json
 
 __all__ = ["actions", "app_context", "job"]  # fixtures used by name
@@ -82,9 +85,10 @@ def test_integer_path_segments_beyond_int64_name_nothing(
 ) -> None:
     repo = _repo(client, admin_headers)
     for path in (f"/api/v1/teams/{number}", f"{repo}/issues/{number}", f"{repo}/labels/{number}"):
-        response = client.get(path, headers=admin_headers)
-        assert response.status_code == 404, path
-        assert response.get_json()["message"] == "not found"
+        for method in ("GET", "PATCH", "DELETE"):  # several operations share these paths, one per method
+            response = client.open(path, method=method, headers=admin_headers)
+            assert response.status_code == 404, f"{method} {path}: {response.status_code}"
+            assert response.get_json()["message"] == "not found"
     assert client.get(f"{repo}/issues/{2**63 - 1}", headers=admin_headers).status_code == 404  # still routed
 
 
@@ -167,3 +171,13 @@ def test_lone_surrogate_issue_title_is_stored_as_replacement_character(
     assert (made.get_json()["title"], made.get_json()["body"]) == ("a\ufffdb", "\ufffd")
     read = client.get(f"{repo}/issues/{made.get_json()['number']}", headers=admin_headers)
     assert read.status_code == 200 and read.get_json()["title"] == "a\ufffdb"
+
+
+def test_the_int64_pattern_accepts_exactly_the_numbers_up_to_its_limit() -> None:
+    pattern = re.compile(_decimal_at_most(2**63 - 1) + r"\Z")
+    edges = [0, 9, 10, 2**63 - 1, 2**63 - 10, 2**63, 2**63 + 9, 2**64, 10**18, 10**19, 922337203685477580]
+    draw = random.Random(20261128)  # noqa: S311 - test numbers, not secrets
+    drawn = [draw.randrange(2**64) for _ in range(2000)]
+    for number in edges + drawn:
+        assert bool(pattern.match(str(number))) == (number <= 2**63 - 1), number
+    assert pattern.match("007") and not pattern.match("-1")
