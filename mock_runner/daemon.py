@@ -324,6 +324,8 @@ class Daemon:
     def run(self, *, once: bool = False) -> int:
         """Poll and run until stopped (or one task with ``once`` or an ephemeral runner); the exit status."""
         self.declare()
+        if self.echo is not None:  # as act_runner says once declared: from here a signal stops it cleanly
+            self.echo(f"runner {self.runner.name!r} declared; waiting for jobs")
         single = once or self.runner.ephemeral
         outcomes: list[TaskOutcome] = []
         workers = 1 if single else self.capacity

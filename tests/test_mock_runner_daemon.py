@@ -242,7 +242,11 @@ def test_sigterm_stops_an_idle_daemon_cleanly(live_forge: LiveForge, tmp_path: P
     repo = live_forge.create_repo("sigterm-idle")
     daemon = start_daemon(live_forge.register_runner(repo, tmp_path / ".runner"))
     try:
-        time.sleep(1.5)
+        assert daemon.stdout is not None
+        for line in daemon.stdout:  # the signal handler is in place once the runner has declared itself
+            if "declared; waiting for jobs" in line:
+                break
+        time.sleep(0.5)  # idle: polling
         daemon.send_signal(signal.SIGTERM)
         assert daemon.wait(timeout=15) == 0
     finally:
