@@ -19,12 +19,13 @@ import requests
 
 from .jobenv import StepError
 
-__all__ = ["checkout"]
+__all__ = ["checkout", "git_with_token", "token_header"]
 
 Log = Callable[[str], None]
 
 
-def _basic(token: str) -> str:
+def token_header(token: str) -> str:
+    """Basic auth with the token as password, as Git over HTTP takes a job token."""
     return "Basic " + base64.b64encode(f"x-access-token:{token}".encode()).decode("ascii")
 
 
@@ -34,14 +35,15 @@ def _serves_git(server: str, repository: str, token: str) -> bool:
         return False
     url = f"{server}/{repository}.git/info/refs?service=git-upload-pack"
     try:
-        response = requests.get(url, headers={"Authorization": _basic(token)}, timeout=30)
+        response = requests.get(url, headers={"Authorization": token_header(token)}, timeout=30)
     except requests.RequestException:
         return False
     return response.status_code == 200 and "git-upload-pack-advertisement" in response.headers.get("Content-Type", "")
 
 
-def _git(args: list[str], cwd: Path, token: str) -> subprocess.CompletedProcess[str]:
-    command = ["git", "-c", f"http.extraHeader=Authorization: {_basic(token)}", *args]
+def git_with_token(args: list[str], cwd: Path, token: str) -> subprocess.CompletedProcess[str]:
+    """Run git with the token in an extra header (never in the URL, so it is not stored in the config)."""
+    command = ["git", "-c", f"http.extraHeader=Authorization: {token_header(token)}", *args]
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=600, check=False)
 
 
@@ -49,16 +51,16 @@ def _checkout_with_git(server: str, repository: str, *, ref: str, sha: str, toke
     target.mkdir(parents=True, exist_ok=True)
     url = f"{server}/{repository}.git"
     for args in (["init", "-q"], ["remote", "add", "origin", url]):
-        result = _git(args, target, token)
+        result = git_with_token(args, target, token)
         if result.returncode != 0:
             raise StepError(f"git {args[0]} failed: {result.stderr.strip()}")
     wanted = sha or ref
-    fetched = _git(["fetch", "-q", "--depth=1", "origin", wanted], target, token)
+    fetched = git_with_token(["fetch", "-q", "--depth=1", "origin", wanted], target, token)
     if fetched.returncode != 0 and ref and sha:
-        fetched = _git(["fetch", "-q", "origin", ref], target, token)
+        fetched = git_with_token(["fetch", "-q", "origin", ref], target, token)
     if fetched.returncode != 0:
         raise StepError(f"git fetch of {wanted} from {url} failed: {fetched.stderr.strip()}")
-    done = _git(["checkout", "-q", "--detach", sha or "FETCH_HEAD"], target, token)
+    done = git_with_token(["checkout", "-q", "--detach", sha or "FETCH_HEAD"], target, token)
     if done.returncode != 0:
         raise StepError(f"git checkout of {wanted} failed: {done.stderr.strip()}")
     log(f"Checked out {repository}@{wanted} with git over HTTP into {target}")

@@ -43,6 +43,14 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-level", default="WARNING", help="Python log level (default WARNING)")
 
 
+def _actions_url(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--actions-url",
+        help="the instance owner/repo@ref actions are fetched from (default: the task's default actions URL "
+        "unless it is github.com, else the forge this runner is registered with)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mock-runner", description="A CI runner for conformance testing.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -74,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
         "(also MOCK_RUNNER_ALLOW_HOST_EXECUTION=1); only for a server you trust",
     )
 
+    _actions_url(daemon)
+
     exec_ = commands.add_parser("exec", help="take one job and run COMMAND as the whole job")
     _common(exec_)
     exec_.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for a job (default 60)")
@@ -85,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="always export GITHUB_SERVER_URL (by default it is moved to GITEA_SERVER_URL when @actions/artifact "
         "would take the forge for GHES and refuse to work)",
     )
+    _actions_url(exec_)
     exec_.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- COMMAND ...")
 
     artifact = commands.add_parser("artifact", help="artifact operations inside a job (ACTIONS_* variables)")
@@ -219,6 +230,7 @@ def _daemon(options: argparse.Namespace) -> int:
         keep_workdir=options.keep_workdir,
         echo=None if options.quiet else _print_line(""),
         allow_host_execution=options.allow_host_execution,
+        actions_url=options.actions_url,
     )
     _on_signals(daemon.stop)
     return daemon.run(once=options.once)
@@ -236,6 +248,7 @@ def _exec(options: argparse.Namespace) -> int:
         keep_workdir=options.keep_workdir,
         echo=_print_line(""),
         fetch_interval=1.0,
+        actions_url=options.actions_url,
     )
     _on_signals(daemon.stop)
     daemon.declare()

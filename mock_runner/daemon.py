@@ -18,7 +18,7 @@ from typing import Any
 
 from forge_proto import runner_pb2
 
-from .executor import execute_job, run_process, stop_leftover_processes
+from .executor import execute_job, stop_leftover_processes
 from .hostexec import REFUSAL, host_execution_allowed, is_loopback_url
 from .jobenv import (
     JobRuntime,
@@ -32,6 +32,7 @@ from .logs import Masker
 from .protocol import Codec, RunnerCallError, RunnerClient
 from .reporter import TaskReporter, result_name
 from .runnerfile import RunnerFile, parse_label
+from .steprun import run_process
 from .workflow import WorkflowError, parse_payload
 
 __all__ = ["TRANSIENT_CODES", "Daemon", "TaskOutcome", "exit_status"]
@@ -80,6 +81,7 @@ class Daemon:
         keep_workdir: bool = False,
         echo: Callable[[str], None] | None = None,
         allow_host_execution: bool | None = None,
+        actions_url: str | None = None,
     ) -> None:
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
@@ -97,6 +99,7 @@ class Daemon:
         self.fetch_timeout = fetch_timeout
         self.report_interval = report_interval
         self.keep_workdir = keep_workdir
+        self.actions_url = actions_url.rstrip("/") if actions_url else None
         self.echo = echo
         self.stopping = threading.Event()
         self.tasks_version = 0
@@ -202,6 +205,8 @@ class Daemon:
             masker=masker,
             cancelled=reporter.cancelled,
             allow_host_execution=self.allow_host_execution,
+            actions_url=self.actions_url,
+            action_cache=self.workdir / "actions",
         )
         return reporter, runtime, base
 

@@ -1,4 +1,4 @@
-"""Runs a task's job in host mode: each ``run:`` step as a script, native actions in-process.
+"""Runs a task's job in host mode: each ``run:`` step as a script, each ``uses:`` through :mod:`.actions_run`.
 
 Semantics follow the runner: a failing step fails the job and the following steps are skipped unless
 their ``if:`` asks for ``always()`` or ``failure()``; ``continue-on-error`` keeps the job going;
@@ -10,25 +10,25 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import shlex
-import shutil
 import signal
-import subprocess
 import threading
 import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Protocol
 
 from forge_proto import runner_pb2
 
-from .actions_builtin import run_builtin
+from .actions_context import ActionCall, ActionSession
+from .actions_resolve import ActionCache, actions_base_url
+from .actions_run import run_action, start_session
 from .expressions import Evaluator, ExpressionError, to_text
 from .hostexec import REFUSAL
 from .jobenv import JobRuntime, StepError, job_environment, runner_arch, runner_os
+from .steprun import run_process, shell_command
 from .workflow import Job, Step, Workflow, WorkflowError, parse_payload
+from .workflow_commands import CommandFiles, LineCommands, StepEffects
 
-__all__ = ["JobSink", "execute_job", "parse_command_file", "run_process", "shell_command", "stop_leftover_processes"]
+__all__ = ["JobSink", "execute_job", "stop_leftover_processes"]
 
 log = logging.getLogger("mock_runner.executor")
 
@@ -58,50 +58,6 @@ class JobSink(Protocol):
     def set_outputs(self, outputs: Mapping[str, str]) -> None: ...
 
 
-def shell_command(shell: str | None, script: Path) -> list[str]:
-    """The command for ``shell:``: bash and sh as the runner runs them, or a template with ``{0}``."""
-    name = (shell or ("bash" if shutil.which("bash") else "sh")).strip()
-    if name == "bash":
-        return ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)]
-    if name == "sh":
-        return ["sh", "-e", str(script)]
-    if name in ("python", "python3"):
-        return [name, str(script)]
-    if "{0}" in name:
-        return [part.replace("{0}", str(script)) for part in shlex.split(name)]
-    raise StepError(f"shell {name!r} is not supported by mock-runner (use bash, sh, python or a command with {{0}})")
-
-
-def parse_command_file(path: Path) -> dict[str, str]:
-    """Read a ``GITHUB_OUTPUT``/``GITHUB_ENV`` file: ``name=value`` lines and ``name<<DELIM`` blocks."""
-    if not path.exists():
-        return {}
-    values: dict[str, str] = {}
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    position = 0
-    while position < len(lines):
-        line = lines[position]
-        position += 1
-        if not line.strip():
-            continue
-        equals, heredoc = line.find("="), line.find("<<")
-        if heredoc > 0 and (equals < 0 or heredoc < equals):
-            name, delimiter = line[:heredoc], line[heredoc + 2 :]
-            block: list[str] = []
-            while position < len(lines) and lines[position] != delimiter:
-                block.append(lines[position])
-                position += 1
-            if position >= len(lines):
-                raise StepError(f"{path.name}: no closing {delimiter!r} for {name!r}")
-            position += 1
-            values[name] = "\n".join(block)
-        elif equals > 0:
-            values[line[:equals]] = line[equals + 1 :]
-        else:
-            raise StepError(f"{path.name}: cannot read line {line[:80]!r} (expected name=value or name<<DELIMITER)")
-    return values
-
-
 class _JobExecution:
     """State of one job while its steps run."""
 
@@ -112,8 +68,7 @@ class _JobExecution:
         self.sink = sink
         self.status = "success"
         self.step_results: dict[str, dict[str, Any]] = {}
-        self.added_env: dict[str, str] = {}
-        self.added_path: list[str] = []
+        self.effects = StepEffects()
         context = dict(runtime.context)
         context.update(
             {"workspace": str(runtime.workspace), "job": self.job.id, "event_path": str(runtime.temp / "event.json")}
@@ -152,6 +107,16 @@ class _JobExecution:
             runner_name=runner_name,
         )
         self.job_env = self._interpolate_env({**workflow.env, **self.job.env}, {})
+        cache = runtime.action_cache or runtime.temp / "actions"
+        self.actions = start_session(
+            ActionSession(
+                runtime,
+                actions_base_url(runtime.actions_url, runtime.context, runtime.instance_url),
+                ActionCache(cache),
+                self.effects,
+                lambda: self.status,
+            )
+        )
 
     def _interpolate_env(self, values: Mapping[str, str], env: Mapping[str, str]) -> dict[str, str]:
         self.contexts["env"] = dict(env)
@@ -162,11 +127,10 @@ class _JobExecution:
         return result
 
     def _step_env(self, step: Step) -> dict[str, str]:
-        env = self._interpolate_env(step.env, {**self.job_env, **self.added_env})
+        env = self._interpolate_env(step.env, {**self.job_env, **self.effects.env})
         self.contexts["env"] = env
         full = {**self.base_env, **env}
-        if self.added_path:
-            full["PATH"] = os.pathsep.join([*reversed(self.added_path), full.get("PATH", "")])
+        self.effects.apply_path(full)
         return full
 
     def _timeout(self, value: Any) -> float | None:
@@ -200,6 +164,7 @@ class _JobExecution:
         deadline = time.monotonic() + deadline_seconds if deadline_seconds else None
         for step in steps:
             self._run_step(step, deadline)
+        self.actions.run_posts()
         self._report_outputs()
         self.contexts["job"]["status"] = self.status
         return RESULT_BY_STATUS[self.status]
@@ -252,7 +217,9 @@ class _JobExecution:
                 timeout = remaining if timeout is None else min(timeout, remaining)
             if step.uses is not None:
                 inputs = {key: self.evaluator.interpolate(value) for key, value in step.with_.items()}
-                outputs = run_builtin(step.uses, inputs, env, self.runtime)
+                contexts = {**self.contexts, "steps": self.step_results}
+                call = ActionCall(step.id, step.display_name, step.uses, inputs, env, contexts, timeout)
+                outputs = run_action(self.actions, call)
                 outcome = "success"
             else:
                 outcome, outputs = self._run_script(step, env, timeout)
@@ -287,13 +254,8 @@ class _JobExecution:
     def _run_script(self, step: Step, env: dict[str, str], timeout: float | None) -> tuple[str, dict[str, str]]:
         if not self.runtime.allow_host_execution:
             raise StepError(REFUSAL)
-        files = {
-            name: self.runtime.temp / f"{name.lower()}_{step.index}"
-            for name in ("GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STEP_SUMMARY")
-        }
-        for name, path in files.items():
-            path.write_bytes(b"")
-            env[name] = str(path)
+        files = CommandFiles.create(self.runtime.temp, str(step.index))
+        files.export(env)
         env["GITHUB_ACTION"] = step.id
         script_path = self.runtime.temp / f"step_{step.index}.sh"
         script_path.write_text(self.evaluator.interpolate(step.run or ""), encoding="utf-8")
@@ -302,108 +264,16 @@ class _JobExecution:
         cwd = self.runtime.workspace / self.evaluator.interpolate(directory) if directory else self.runtime.workspace
         if not cwd.is_dir():
             raise StepError(f"working-directory {cwd} does not exist")
-        legacy_outputs: dict[str, str] = {}
-        code = run_process(command, cwd, env, self.runtime, timeout=timeout, outputs=legacy_outputs)
+        commands = LineCommands(self.runtime)
+        code = run_process(command, cwd, env, self.runtime, timeout=timeout, commands=commands)
         if code is None:
             return "cancelled", {}
-        outputs = {**legacy_outputs, **parse_command_file(files["GITHUB_OUTPUT"])}
-        self.added_env.update(parse_command_file(files["GITHUB_ENV"]))
-        self.added_path.extend(
-            line.strip() for line in files["GITHUB_PATH"].read_text(encoding="utf-8").splitlines() if line.strip()
-        )
+        outputs = {**commands.outputs, **files.outputs()}
+        self.effects.absorb(files)
         if code != 0:
             self.sink.write(f"Error: Process completed with exit code {code}.")
             return "failure", outputs
         return "success", outputs
-
-
-def _handle_command(line: str, runtime: JobRuntime, outputs: dict[str, str]) -> str | None:
-    """Apply the workflow commands a script may print (``::add-mask::``, legacy ``::set-output``).
-
-    ``::debug::`` lines are dropped unless the secret or variable ``ACTIONS_STEP_DEBUG`` is ``true``, as runners do;
-    None means the line is not logged.
-    """
-    if line.startswith("::debug::") and not runtime.step_debug:
-        return None
-    if line.startswith("::add-mask::"):
-        value = line[len("::add-mask::") :]
-        if value:
-            runtime.masker.add(value)
-        return "::add-mask::***"
-    if line.startswith("::set-output name="):
-        name, _, value = line[len("::set-output name=") :].partition("::")
-        outputs[name] = value
-    return line
-
-
-def _terminate(process: subprocess.Popen[bytes]) -> None:
-    """Stop the step's whole process group: TERM, then KILL after a grace period."""
-    for sig, grace in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
-        try:
-            os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            process.wait(grace)
-            return
-        except subprocess.TimeoutExpired:
-            continue
-
-
-def run_process(
-    command: list[str],
-    cwd: Path,
-    env: Mapping[str, str],
-    runtime: JobRuntime,
-    *,
-    timeout: float | None,
-    outputs: dict[str, str] | None = None,
-) -> int | None:
-    """Run ``command``, its output becoming log lines; None when cancelled, 124-like failure on timeout."""
-    try:
-        process = subprocess.Popen(
-            command,
-            cwd=cwd,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    except OSError as exc:
-        raise StepError(f"cannot start {command[0]}: {exc}") from exc
-    runtime.process_groups.append(process.pid)
-    collected = outputs if outputs is not None else {}
-
-    def pump() -> None:
-        assert process.stdout is not None
-        for raw in process.stdout:
-            line = _handle_command(raw.decode("utf-8", errors="replace").rstrip("\n").rstrip("\r"), runtime, collected)
-            if line is not None:
-                runtime.write(line)
-
-    reader = threading.Thread(target=pump, name="step-output", daemon=True)
-    reader.start()
-    deadline = time.monotonic() + timeout if timeout is not None else None
-    outcome: int | None = None
-    while True:
-        try:
-            outcome = process.wait(0.2)
-            break
-        except subprocess.TimeoutExpired:
-            pass
-        if runtime.cancelled.is_set():
-            runtime.write("The job was cancelled: stopping the step.")
-            _terminate(process)
-            reader.join(5.0)
-            return None
-        if deadline is not None and time.monotonic() > deadline:
-            runtime.write(f"Error: the step timed out after {timeout:.0f} seconds.")
-            _terminate(process)
-            reader.join(5.0)
-            return 124
-    reader.join(5.0)
-    return outcome
 
 
 def execute_job(

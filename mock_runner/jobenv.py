@@ -162,6 +162,10 @@ class JobRuntime:
     """Process groups the job's steps started: whatever still runs in them is stopped when the job ends."""
     allow_host_execution: bool = True
     """Whether ``run:`` steps may run on this host (the daemon sets it by :mod:`mock_runner.hostexec`'s rule)."""
+    actions_url: str | None = None
+    """Where ``owner/repo@ref`` actions come from (``--actions-url``); None: the task's default, else the forge."""
+    action_cache: Path | None = None
+    """Where fetched actions are kept, one directory per (URL, ref); None: inside the job's temp."""
 
     @property
     def token(self) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["Job", "Step", "Workflow", "WorkflowError", "parse_payload"]
+__all__ = ["Job", "Step", "Workflow", "WorkflowError", "parse_payload", "parse_step"]
 
 
 class WorkflowError(ValueError):
@@ -184,3 +184,8 @@ def parse_payload(payload: bytes | str) -> Workflow:
         ignored=[key for key in ("container", "services") if node.get(key)],
     )
     return Workflow(name=_text(document.get("name")), env=_mapping(document.get("env"), "env"), job=job)
+
+
+def parse_step(index: int, node: Any, where: str) -> Step:
+    """One step of a composite action's ``runs.steps``, read like a job's step."""
+    return _step(index, node, where)

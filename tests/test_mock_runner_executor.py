@@ -12,8 +12,10 @@ import pytest
 from forge_proto import runner_pb2
 from google.protobuf import struct_pb2
 
-from mock_runner.executor import execute_job, parse_command_file, shell_command
+from mock_runner.executor import execute_job
 from mock_runner.jobenv import JobRuntime, StepError, masker_for, task_context
+from mock_runner.steprun import shell_command
+from mock_runner.workflow_commands import parse_command_file
 
 SUCCESS, FAILURE, CANCELLED, SKIPPED = (
     runner_pb2.RESULT_SUCCESS,
@@ -241,7 +243,8 @@ jobs:
     assert sink.steps[2] == SKIPPED
 
 
-def test_unknown_action_fails_the_step_with_a_clear_message(tmp_path: Path) -> None:
+def test_an_action_from_an_unreachable_instance_fails_the_step_with_a_clear_message(tmp_path: Path) -> None:
+    """The actions instance (here the forge, unreachable) is asked first; only natives stand in for it."""
     workflow = """
 jobs:
   a:
@@ -253,7 +256,8 @@ jobs:
 """
     result, sink = run(workflow, tmp_path)
     assert result == FAILURE
-    assert any("cannot run 'actions/setup-node@v4'" in line for line in sink.lines)
+    assert any("cannot reach http://forge.test:3000 to fetch 'actions/setup-node@v4'" in line for line in sink.lines)
+    assert any("running mock-runner's native actions/upload-artifact" in line for line in sink.lines)
     assert any("asks for v3" in line for line in sink.lines)
 
 
