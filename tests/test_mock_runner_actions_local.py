@@ -48,8 +48,8 @@ fs.appendFileSync(e.GITHUB_OUTPUT, "multi<<EOF\\nline one\\nline two\\nEOF\\n");
 fs.appendFileSync(e.GITHUB_ENV, "FROM_JS=env-from-js\\n");
 fs.appendFileSync(e.GITHUB_STATE, "cleanup=main-state\\n");
 console.log("main saw state " + e.STATE_from_pre + " and extra " + e["INPUT_EXTRA_OPTION"]);
-const where = e.GITHUB_ACTION_PATH.endsWith("greeter");
-console.log("action path ends " + where + " repository " + e.GITHUB_ACTION_REPOSITORY);
+const here = fs.existsSync(e.GITHUB_ACTION_PATH + "/main.js");
+console.log("action path holds main.js " + here + ", repository " + e.GITHUB_ACTION_REPOSITORY);
 console.log("::add-mask::generated-secret-42");
 console.log("the secret is generated-secret-42");
 console.log("::save-state name=legacy::from-command");
@@ -95,7 +95,7 @@ jobs:
     assert sink.outputs == {"message": "Hello, tester!", "multi": "line one\nline two"}
     assert "pre ran" in sink.lines
     assert "main saw state pre-was-here and extra alice/demo" in sink.lines
-    assert "action path ends true repository alice/demo" in sink.lines
+    assert "action path holds main.js true, repository alice/demo" in sink.lines
     assert "the secret is ***" in sink.lines
     assert "next step sees env-from-js" in sink.lines
     post = sink.lines.index("post saw main-state pre-was-here from-command")
