@@ -290,6 +290,13 @@ def then_log_shows(ci_world: CiWorld, secret_notes: SecretNotes, text: str) -> N
     assert text in log, f"{text!r} is not in the job's log ({len(log)} characters)"
 
 
+@then(phrase('the job\'s log read over REST does not show "{text}"'))
+def then_log_lacks(ci_world: CiWorld, secret_notes: SecretNotes, text: str) -> None:
+    """A value the job masked (``::add-mask::``) or never printed."""
+    log = _job_log(ci_world, secret_notes)
+    assert text not in log, f"{text!r} is in the job's log"
+
+
 @then(phrase("the job's log read over REST reveals no secret value"))
 def then_log_hides_values(ci_world: CiWorld, secret_notes: SecretNotes) -> None:
     """No secret value sent in this scenario is in the log."""
