@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from test_mock_runner_executor import FAILURE, SUCCESS, run
 
+from mock_runner.hostexec import REFUSAL
+
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
 JS_ACTION = """\
@@ -257,3 +259,27 @@ def test_actions_that_cannot_run_fail_the_step_saying_why(
     result, sink = run(f"jobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: {uses}\n", tmp_path)
     assert result == FAILURE
     assert any(message in line for line in sink.lines), sink.lines
+
+
+def test_actions_obey_the_host_execution_rule_like_run_steps(tmp_path: Path) -> None:
+    """A runner refusing host execution runs neither a JavaScript action nor a composite action's scripts."""
+    greeter(tmp_path)
+    write(
+        tmp_path / "workspace",
+        {"c/action.yml": "runs:\n  using: composite\n  steps:\n    - run: echo hi\n      shell: sh\n"},
+    )
+    workflow = """
+jobs:
+  a:
+    runs-on: x
+    steps:
+      - uses: ./greeter
+        with:
+          who: nobody
+      - uses: ./c
+        if: always()
+"""
+    result, sink = run(workflow, tmp_path, allow_host_execution=False)
+    assert result == FAILURE
+    assert sum(REFUSAL in line for line in sink.lines) == 2, sink.lines
+    assert "pre ran" not in sink.lines and "hi" not in sink.lines

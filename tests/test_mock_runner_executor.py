@@ -75,7 +75,9 @@ def make_task(workflow: str, **extra: Any) -> runner_pb2.Task:
     return runner_pb2.Task(id=1, workflow_payload=workflow.encode(), context=context, **extra)
 
 
-def run(workflow: str, tmp_path: Path, sink: RecordingSink | None = None, **extra: Any) -> tuple[int, RecordingSink]:
+def run(
+    workflow: str, tmp_path: Path, sink: RecordingSink | None = None, *, allow_host_execution: bool = True, **extra: Any
+) -> tuple[int, RecordingSink]:
     task = make_task(workflow, **extra)
     sink = sink or RecordingSink()
     workspace, temp = tmp_path / "workspace", tmp_path / "temp"
@@ -93,6 +95,7 @@ def run(workflow: str, tmp_path: Path, sink: RecordingSink | None = None, **extr
         write=sink.write,
         masker=masker,
         cancelled=sink.cancelled,
+        allow_host_execution=allow_host_execution,
     )
     return execute_job(task, runtime, sink), sink
 
