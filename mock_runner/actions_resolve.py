@@ -9,6 +9,7 @@ with: Gitea's ``DEFAULT_ACTIONS_URL = self``) and fetched over Git smart HTTP wi
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import shutil
@@ -124,25 +125,50 @@ class ActionCache:
             return self._locks.setdefault(key, threading.Lock())
 
     def fetch(self, action: ActionRef, token: str, log: Any) -> Path | None:
-        """The repository at ``ref`` (fetched on first use), or None when the instance has no such repository."""
-        key = hashlib.sha256(f"{action.clone_url}@{action.ref}".encode()).hexdigest()[:24]
+        """The repository at ``ref``, or None when the instance has no such repository.
+
+        The cache is keyed by the commit the ref names now (``git ls-remote``), so a moved branch or tag is
+        fetched again while an unchanged one is reused, as act_runner updates its clone of a ref.
+        """
+        if not _exists(action, token):
+            return None
+        commit = _remote_commit(action, token)
+        key = hashlib.sha256(f"{action.clone_url}@{action.ref}@{commit}".encode()).hexdigest()[:24]
         target = self.root / key
         with self._lock(key):
             if target.is_dir():
-                log(f"Using the cached {action.repository}@{action.ref} ({action.base_url})")
+                log(f"Using the cached {action.repository}@{action.ref} ({commit[:12]})")
                 return target
-            if not _exists(action, token):
-                return None
             self.root.mkdir(parents=True, exist_ok=True)
             scratch = Path(tempfile.mkdtemp(prefix="fetch-", dir=self.root))
             try:
                 _git_fetch(action, token, scratch)
                 shutil.rmtree(scratch / ".git", ignore_errors=True)
-                scratch.rename(target)
+                with contextlib.suppress(OSError):  # another job of this runner fetched it meanwhile
+                    scratch.rename(target)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
-            log(f"Fetched {action.repository}@{action.ref} from {action.base_url} over Git")
+            if not target.is_dir():
+                raise StepError(f"cannot keep {action.repository}@{action.ref} in the action cache {self.root}")
+            log(f"Fetched {action.repository}@{action.ref} ({commit[:12]}) from {action.base_url} over Git")
             return target
+
+
+def _remote_commit(action: ActionRef, token: str) -> str:
+    """The object the ref names on the instance now; a ref it does not have fails the step."""
+    if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", action.ref):
+        return action.ref
+    if shutil.which("git") is None:
+        raise StepError(f"git is not on the PATH: cannot fetch {action.uses!r}")
+    listed = git_with_token(["ls-remote", action.clone_url, action.ref], Path(tempfile.gettempdir()), token)
+    if listed.returncode != 0:
+        raise StepError(f"cannot list the refs of {action.clone_url}: {listed.stderr.strip()}")
+    wanted = {f"refs/heads/{action.ref}", f"refs/tags/{action.ref}", action.ref}
+    for line in listed.stdout.splitlines():
+        sha, _, name = line.partition("\t")
+        if name in wanted:
+            return sha
+    raise StepError(f"{action.uses}: {action.repository} on {action.base_url} has no branch or tag {action.ref!r}")
 
 
 def _exists(action: ActionRef, token: str) -> bool:

@@ -50,10 +50,12 @@ def push_directory(forge: LiveForge, name: str, tree: Path, *, tag: str = "") ->
     return f"{ADMIN}/{name}"
 
 
-def run_daemon(forge: LiveForge, repo: str, workflow: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def run_daemon(
+    forge: LiveForge, repo: str, workflow: str, tmp_path: Path, name: str = "ci"
+) -> subprocess.CompletedProcess[str]:
     """Register a runner, push the workflow and let ``mock-runner daemon --once`` run its job."""
-    runner_file = forge.register_runner(repo, tmp_path / ".runner")
-    forge.push_file(repo, ".gitea/workflows/ci.yml", workflow)
+    runner_file = forge.register_runner(repo, tmp_path / f"{name}.runner", name=name)
+    forge.push_file(repo, f".gitea/workflows/{name}.yml", workflow)
     return subprocess.run(
         [sys.executable, "-m", "mock_runner.cli", "daemon", "--once", "--runner-file", str(runner_file),
          "--workdir", str(tmp_path / "work"), "--fetch-interval", "0.5"],
@@ -121,7 +123,7 @@ def test_javascript_and_composite_actions_kept_on_the_forge_run_green_under_the_
     assert "post saw main-state pre-was-here from-command" in lines
     assert any("docker actions are not supported in host mode" in line for line in lines), output
     assert any("actions/checkout is not on" in line for line in lines), "checkout falls back to the native one"
-    assert sum("Fetched admin" in line or f"Fetched {ADMIN}/composite@main" in line for line in lines) == 1, (
+    assert sum(line.startswith(f"Fetched {ADMIN}/composite@main") for line in lines) == 1, (
         "composite@main is fetched once and then taken from the cache"
     )
     (run,) = live_forge.runs(repo)
@@ -134,6 +136,31 @@ def test_a_missing_action_fails_the_job_saying_where_it_was_looked_for(live_forg
     completed = run_daemon(live_forge, repo, workflow, tmp_path)
     assert completed.returncode == 1
     assert f"no repository nobody/nothing on {live_forge.url}" in completed.stdout, completed.stdout
+
+
+READER = """\
+runs:
+  using: composite
+  steps:
+    - shell: bash
+      run: echo "texts:" $(cat "${{ github.action_path }}"/*.txt)
+"""
+
+
+def test_a_moved_branch_is_fetched_again_and_an_unknown_ref_fails(live_forge: LiveForge, tmp_path: Path) -> None:
+    action = push_tree(live_forge, "reader", {"action.yml": READER, "one.txt": "one\n"}, tmp_path / "actions")
+    workflow = f"on: [push]\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: {action}@main\n"
+    # one repository per run: a push starts every push workflow of its repository
+    first = run_daemon(live_forge, live_forge.create_repo("app1"), workflow, tmp_path, "first")
+    assert "texts: one" in first.stdout.splitlines(), first.stdout
+    live_forge.push_file(action, "two.txt", "two\n")
+    second = run_daemon(live_forge, live_forge.create_repo("app2"), workflow, tmp_path, "second")
+    assert "texts: one two" in second.stdout.splitlines(), second.stdout
+    assert sum(line.startswith(f"Fetched {action}@main") for line in second.stdout.splitlines()) == 1
+    on_v9 = workflow.replace("@main", "@v9")
+    unknown = run_daemon(live_forge, live_forge.create_repo("app3"), on_v9, tmp_path, "third")
+    assert unknown.returncode == 1
+    assert f"{action} on {live_forge.url} has no branch or tag 'v9'" in unknown.stdout, unknown.stdout
 
 
 def _closure(names: list[str]) -> set[str]:
