@@ -10,6 +10,7 @@ import pytest
 from forge_proto import runner_pb2
 
 from mock_runner.actions_resolve import ActionRef, actions_base_url, input_variable, parse_uses
+from mock_runner.cli import build_parser
 from mock_runner.jobenv import JobRuntime, StepError
 from mock_runner.logs import Masker
 from mock_runner.workflow_commands import LineCommands
@@ -110,3 +111,10 @@ def test_line_commands(tmp_path: Path) -> None:
 
 def test_debug_lines_show_with_step_debug(tmp_path: Path) -> None:
     assert LineCommands(_runtime(tmp_path, ACTIONS_STEP_DEBUG="true")).handle("::debug::seen") == "::debug::seen"
+
+
+@pytest.mark.parametrize("command", [["daemon"], ["exec", "--", "true"]])
+def test_daemon_and_exec_take_an_actions_url(command: list[str]) -> None:
+    options = build_parser().parse_args([command[0], "--actions-url", "https://actions.example/", *command[1:]])
+    assert options.actions_url == "https://actions.example/"
+    assert build_parser().parse_args(command).actions_url is None
