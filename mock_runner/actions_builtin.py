@@ -1,4 +1,4 @@
-"""The actions mock-runner runs natively (no action is ever downloaded): checkout, upload- and download-artifact.
+"""The actions mock-runner runs natively when the actions instance has none: checkout, upload- and download-artifact.
 
 Each takes the step's ``with:`` inputs and returns its outputs; a problem raises ``StepError`` with a
 message for the job log. Any other ``uses:`` fails the step and says what is supported.
