@@ -87,8 +87,12 @@ class ActionSession:
         assert self.dispatch is not None, "the session has no dispatcher"
         return self.dispatch(call)
 
-    def run_posts(self) -> None:
-        """Run the waiting post steps, the last registered first; each ``post-if`` sees the job's status now."""
+    def run_posts(self) -> bool:
+        """Run the waiting post steps, the last registered first; each ``post-if`` sees the job's status now.
+
+        False when one failed: a failing post step fails the job, as on GitHub.
+        """
+        succeeded = True
         while self.posts:
             post = self.posts.pop()
             evaluator = Evaluator(post.contexts, self.job_status)
@@ -96,6 +100,7 @@ class ActionSession:
                 wanted = evaluator.condition(post.condition)
             except ValueError as exc:
                 self.runtime.write(f"Error: post-if of {post.display}: {exc}")
+                succeeded = False
                 continue
             if not wanted:
                 self.runtime.write(f"Post {post.display} skipped: its post-if is false")
@@ -105,7 +110,9 @@ class ActionSession:
                 post.run()
             except StepError as exc:
                 self.runtime.write(f"Error: {exc}")
+                succeeded = False
             self.runtime.write("::endgroup::")
+        return succeeded
 
 
 def action_environment(

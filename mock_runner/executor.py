@@ -164,7 +164,8 @@ class _JobExecution:
         deadline = time.monotonic() + deadline_seconds if deadline_seconds else None
         for step in steps:
             self._run_step(step, deadline)
-        self.actions.run_posts()
+        if not self.actions.run_posts() and self.status == "success":
+            self.status = "failure"
         self._report_outputs()
         self.contexts["job"]["status"] = self.status
         return RESULT_BY_STATUS[self.status]

@@ -283,3 +283,14 @@ jobs:
     assert result == FAILURE
     assert sum(REFUSAL in line for line in sink.lines) == 2, sink.lines
     assert "pre ran" not in sink.lines and "hi" not in sink.lines
+
+
+def test_a_failing_post_step_fails_the_job(tmp_path: Path) -> None:
+    write(
+        tmp_path / "workspace" / "p",
+        {"action.yml": "runs:\n  using: node20\n  main: m.js\n  post: q.js\n", "m.js": "", "q.js": "process.exit(2)"},
+    )
+    result, sink = run("jobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: ./p\n", tmp_path)
+    assert result == FAILURE
+    assert sink.steps[0] == SUCCESS
+    assert "::group::Post ./p" in sink.lines and "Error: Process completed with exit code 2." in sink.lines
