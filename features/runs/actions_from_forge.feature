@@ -2,7 +2,8 @@
 Feature: Jobs use JavaScript and composite actions kept in repositories of the forge
   As act_runner does against Gitea (DEFAULT_ACTIONS_URL = self), the mock runner resolves
   `uses: owner/repo@ref` and `owner/repo/path@ref` on the forge it is registered with and fetches the
-  action over Git smart HTTP with the job's token. A JavaScript action runs with node: its inputs
+  action over Git smart HTTP with the job's token; `./path` names an action of the checked-out
+  workspace. A JavaScript action runs with node: its inputs
   (defaults included) arrive as INPUT_* variables, what it writes to GITHUB_OUTPUT and GITHUB_ENV
   becomes step outputs and environment, its saved state reaches its post step at the end of the job,
   and a value it masks never reaches the log. A composite action runs its steps, nested actions
@@ -78,7 +79,22 @@ Feature: Jobs use JavaScript and composite actions kept in repositories of the f
 
   @gitea @slow
   Scenario: A workflow using a JavaScript and a composite action from the forge runs green with their outputs
-    Given the workflow "actions.yml" naming the scenario's repositories is pushed to the repository with
+    Given the repository "dev/app" has the file ".gitea/actions/hello/action.yml" with the content
+      """
+      inputs:
+        name:
+          required: true
+      outputs:
+        said:
+          value: ${{ steps.say.outputs.said }}
+      runs:
+        using: composite
+        steps:
+          - id: say
+            shell: sh
+            run: echo "said=hello ${{ inputs.name }} from $(basename '${{ github.action_path }}')" >> "$GITHUB_OUTPUT"
+      """
+    And the workflow "actions.yml" naming the scenario's repositories is pushed to the repository with
       """
       name: actions
       on: [push]
@@ -98,12 +114,19 @@ Feature: Jobs use JavaScript and composite actions kept in repositories of the f
               with:
                 name: Grace
             - run: echo "tools said ${{ steps.tools.outputs.shout }} then ${{ steps.named.outputs.shout }}"
+            - uses: actions/checkout@v4
+            - id: local
+              uses: ./.gitea/actions/hello
+              with:
+                name: the workspace
+            - run: echo "local said ${{ steps.local.outputs.said }}"
       """
     When the mock runner runs one job
     Then the job ends with result "success"
     And the run of "actions.yml" has completed with conclusion "success"
     And the job's log read over REST shows "greet said Hello, Ada! and GREETED is Ada"
     And the job's log read over REST shows "tools said HI WORLD then HI GRACE"
+    And the job's log read over REST shows "local said hello the workspace from hello"
     And the job's log read over REST shows "greeter post step saw main-of-greeter"
     And the job's log read over REST shows "the greeter token is ***"
     And the job's log read over REST does not show "greeter-token-8531"
