@@ -181,7 +181,8 @@ SCRIPT = r"""
       document.getElementById("scenarios").scrollIntoView();
     }
   });
-  readHash();
+  var linked = readHash();
   apply(true);
+  if (linked) { document.getElementById("scenarios").scrollIntoView(); }  // a linked view opens on the list
 })();
 """

@@ -8,6 +8,7 @@ skip, except when ``CONFORMANCE_REQUIRE_CHROMIUM`` is set (``.ci/run``), where i
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -42,9 +43,12 @@ class Browser:
         to_browser_read, self._to_browser = os.pipe()
         self._from_browser, from_browser_write = os.pipe()
 
-        def plumb() -> None:  # in the child: the pipe ends on the descriptors Chromium reads and writes
-            os.dup2(to_browser_read, 3)
-            os.dup2(from_browser_write, 4)
+        def plumb() -> None:
+            """In the child: the pipe ends onto descriptors 3 and 4 (inheritable), wherever they were."""
+            reading = fcntl.fcntl(to_browser_read, fcntl.F_DUPFD, 10)  # above 4 first: the ends may be 3 or 4
+            writing = fcntl.fcntl(from_browser_write, fcntl.F_DUPFD, 10)
+            os.dup2(reading, 3)
+            os.dup2(writing, 4)
 
         assert CHROMIUM is not None
         self.process = subprocess.Popen(
