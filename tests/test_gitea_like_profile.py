@@ -3,7 +3,8 @@
 The target is the reference server behind a WSGI middleware that answers the recorded differences as
 Gitea does: the version ``1.27.3``, the plain application version as the description's ``info.version``,
 400 for a signature that cannot be decoded, no legacy GET registration-token routes, the legacy count
-headers on the commit list, and connect-go's plain-text 404 for a procedure the runner service lacks.
+headers on the commit list, connect-go's plain-text 404 for a procedure the runner service lacks, and
+404 under /activitypub and for /nodeinfo (federation disabled, Gitea's default).
 The conformance command, given only the URL, must pick ``gitea-1.27`` and report every difference as
 an expected failure, not a failure.
 """
@@ -73,6 +74,8 @@ class GiteaLike:
             ids = (query.get("taskID", [""])[0], query.get("artifactID", [""])[0])
             if not _go_decodes(sig) or not all(_is_int64(value) for value in ids):
                 return self._text(start_response, 400, "Error decoding signature values\n")
+        if path.startswith("/api/v1/activitypub/") or path == "/api/v1/nodeinfo":
+            return self._forward(environ, start_response, "/api/v1/federation-disabled")
         if method == "GET" and LEGACY_REGISTRATION.match(path):
             return self._forward(environ, start_response, path + "-removed-in-1.26")
         if path.startswith(RUNNER_SERVICE) and path.removeprefix(RUNNER_SERVICE) not in RUNNER_PROCEDURES:
@@ -146,10 +149,10 @@ def gitea_like_forge(data_dir: Path) -> Iterator[str]:
 
 
 # The scenarios where the reference and Gitea differ, and a few neighbours that must pass on both.
-AREAS = "api_description or artifacts or runners or commits"
+AREAS = "api_description or artifacts or runners or commits or activitypub"
 NAMES = (
     "application_version or signed_download_url_that_was_changed or legacy_get or never_sends or further_count_header"
-    " or procedure or the_version_is_public"
+    " or procedure or the_version_is_public or 501 or activitypub_scope"
 )
 
 
@@ -160,6 +163,8 @@ PLAYED = (
     f"{SIGNED_URL}[a padded signature]",
     "runners/registration_tokens::The legacy GET still gives a registration token",
     "commits/commit_list::The commit list gives its total in X-Total-Count and never sends X-Total",
+    "activitypub/not_implemented::The nodeinfo answers 501",
+    "activitypub/not_implemented::A signed-in user gets 501 as well",
 )
 
 
