@@ -2,9 +2,10 @@
 
 The target is the reference server behind a WSGI middleware that answers the recorded differences as
 Gitea does: the version ``1.27.3``, the plain application version as the description's ``info.version``,
-400 for a signature that cannot be decoded, no legacy GET registration-token routes, the legacy count
-headers on the commit list, connect-go's plain-text 404 for a procedure the runner service lacks, and
-404 under /activitypub and for /nodeinfo (federation disabled, Gitea's default).
+400 for a signature that cannot be decoded, 404 for a raw zip URL whose signature does not match, no
+legacy GET registration-token routes, the legacy count headers on the commit list, connect-go's
+plain-text 404 for a procedure the runner service lacks, and 404 under /activitypub and for /nodeinfo
+(federation disabled, Gitea's default).
 The conformance command, given only the URL, must pick ``gitea-1.27`` and report every difference as
 an expected failure, not a failure.
 """
@@ -17,6 +18,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,7 @@ RUNNER_PROCEDURES = frozenset({"Register", "Declare", "FetchTask", "UpdateTask",
 LEGACY_REGISTRATION = re.compile(
     r"^/api/v1/(admin|user|orgs/[^/]+|repos/[^/]+/[^/]+)(/actions)?/runners/registration-token$"
 )
+RAW_ZIP = re.compile(r"^/api/v1/repos/[^/]+/[^/]+/actions/artifacts/\d+/zip/raw$")
 COMMIT_LIST = re.compile(r"^/api/v1/repos/[^/]+/[^/]+/commits$")
 # Go's base64.RawURLEncoding (lenient about the last character's padding bits): its alphabet, no '=',
 # and never a length that leaves one character alone in its group of four.
@@ -80,6 +83,8 @@ class GiteaLike:
             return self._forward(environ, start_response, path + "-removed-in-1.26")
         if path.startswith(RUNNER_SERVICE) and path.removeprefix(RUNNER_SERVICE) not in RUNNER_PROCEDURES:
             return self._text(start_response, 404, "404 page not found\n")
+        if method == "GET" and RAW_ZIP.match(path):
+            return self._raw_zip(environ, start_response)
         if method == "GET" and COMMIT_LIST.match(path):
             return self._legacy_count_headers(environ, start_response)
         return self.inner(environ, start_response)
@@ -120,6 +125,15 @@ class GiteaLike:
         start_response(status, [*kept, ("Content-Length", str(len(data)))])
         return [data]
 
+    def _raw_zip(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        """Gitea checks the raw zip's signature first (#39049): a bad one is 404, only an expired link 401."""
+        status, headers, body = self._captured(environ)
+        expires = parse_qs(environ.get("QUERY_STRING", "")).get("expires", [""])[0]
+        if status.startswith("401") and not (expires.isdigit() and int(expires) < time.time()):
+            return self._forward(environ, start_response, "/api/v1/signature-not-matched")
+        start_response(status, headers)
+        return [body]
+
     def _legacy_count_headers(self, environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
         status, headers, body = self._captured(environ)
         total = dict((key.lower(), value) for key, value in headers).get("x-total-count")
@@ -151,8 +165,8 @@ def gitea_like_forge(data_dir: Path) -> Iterator[str]:
 # The scenarios where the reference and Gitea differ, and a few neighbours that must pass on both.
 AREAS = "api_description or artifacts or runners or commits or activitypub"
 NAMES = (
-    "application_version or signed_download_url_that_was_changed or legacy_get or never_sends or further_count_header"
-    " or procedure or the_version_is_public or 501 or activitypub_scope"
+    "application_version or url_that_was_changed or raw_zip_url or legacy_get or never_sends or further_count_header"
+    " or procedure or the_version_is_public or 501 or activitypub_scope or zip_endpoint_redirects"
 )
 
 
@@ -163,6 +177,8 @@ PLAYED = (
     f"{SIGNED_URL}[a padded signature]",
     "runners/registration_tokens::The legacy GET still gives a registration token",
     "commits/commit_list::The commit list gives its total in X-Total-Count and never sends X-Total",
+    "artifacts/rest_artifacts::The raw zip URL without its signature is refused with 401",
+    "artifacts/signed_urls::A signed REST zip URL that was changed is refused with 401[a changed expiry]",
     "activitypub/not_implemented::The nodeinfo answers 501",
     "activitypub/not_implemented::A signed-in user gets 501 as well",
 )
