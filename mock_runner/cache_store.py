@@ -35,6 +35,10 @@ MAX_ENTRY_SIZE = 10 * 1024**3
 PIECE = 1024 * 1024
 STALE_RESERVATION = 5 * 60
 """Seconds after which a reservation never committed is dropped (act_runner's ``keepTemp``)."""
+KEEP_UNUSED = 7 * 24 * 3600
+"""Seconds an entry nobody used is kept (act_runner's ``keepUnused``)."""
+KEEP_USED = 30 * 24 * 3600
+"""Seconds any entry is kept after its creation (act_runner's ``keepUsed``)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -317,12 +321,16 @@ class CacheStore:
             db.execute("UPDATE entries SET used_at = ? WHERE id = ?", (self.clock(), entry_id))
 
     def prune(self) -> list[int]:
-        """Drop reservations never committed for :data:`STALE_RESERVATION` seconds; the ids dropped."""
-        cutoff = self.clock() - STALE_RESERVATION
+        """Drop what act_runner's collector drops: stale reservations, unused or too old entries; the ids."""
+        now = self.clock()
         with self._transaction() as db:
-            rows = db.execute("SELECT id FROM entries WHERE complete = 0 AND used_at < ?", (cutoff,)).fetchall()
-            ids = [int(row["id"]) for row in rows]
+            rows = db.execute(
+                "SELECT id FROM entries WHERE (complete = 0 AND used_at < ?) OR used_at < ? OR created_at < ?",
+                (now - STALE_RESERVATION, now - KEEP_UNUSED, now - KEEP_USED),
+            ).fetchall()
+            ids = [int(row["id"]) for row in rows if int(row["id"]) not in self._writing]
             db.executemany("DELETE FROM entries WHERE id = ?", [(entry_id,) for entry_id in ids])
         for entry_id in ids:
             self._part_path(entry_id).unlink(missing_ok=True)
+            self.blob_path(entry_id).unlink(missing_ok=True)
         return ids

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import threading
 from collections.abc import Iterator
@@ -15,7 +16,7 @@ import requests
 from forge_proto import runner_pb2
 
 from mock_runner.cache_server import API_PATH, DOWNLOAD_TTL, CacheServer, parse_content_range
-from mock_runner.cache_store import STALE_RESERVATION, CacheError, CacheStore, covered
+from mock_runner.cache_store import KEEP_UNUSED, KEEP_USED, STALE_RESERVATION, CacheError, CacheStore, covered
 from mock_runner.jobenv import job_environment
 
 VERSION = "c19da02a2bd7e77277f1ac29ab45c09b7d46a4ee758284e26bb3045ad11d9d20"
@@ -285,6 +286,28 @@ def test_stale_reservations_are_pruned_with_their_parts(tmp_path: Path, clock: C
     assert store.get(stale) is None
     assert store.get(fresh) is not None
     assert sorted(path.name for path in (tmp_path / "parts").iterdir()) == [str(fresh)]
+
+
+def test_entries_unused_for_a_week_or_older_than_a_month_are_pruned(tmp_path: Path, clock: Clock) -> None:
+    store = CacheStore(tmp_path, clock=clock)
+
+    def saved(key: str) -> int:
+        entry_id = store.reserve("o/r", key, VERSION, 1)
+        store.write("o/r", entry_id, 0, 0, io.BytesIO(b"x"))
+        store.commit("o/r", entry_id, 1)
+        return entry_id
+
+    unused, used = saved("unused"), saved("used")
+    clock.now += KEEP_UNUSED - 10
+    store.touch(used)
+    clock.now += 20
+    assert store.prune() == [unused]
+    assert not store.blob_path(unused).exists()
+    assert store.find("o/r", ["used"], VERSION) is not None
+    clock.now += KEEP_USED
+    store.touch(used)
+    assert store.prune() == [used]
+    assert store.find("o/r", ["used"], VERSION) is None
 
 
 def test_coverage_and_content_range_rules() -> None:
