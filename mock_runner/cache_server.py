@@ -20,6 +20,7 @@ import json
 import logging
 import re
 import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -53,9 +54,13 @@ _RANGE = re.compile(r"bytes ([0-9]{1,19})-([0-9]{1,19})/(\*|[0-9]{1,19})")
 log = logging.getLogger("mock_runner.cache")
 
 
-def default_cache_dir() -> Path:
-    """Where entries are kept when ``--cache-dir`` is not given (act_runner keeps ``~/.cache/actcache``)."""
-    return Path.home() / ".cache" / "mock-runner" / "actcache"
+def default_cache_dir(runner_file: Path) -> Path:
+    """Where entries are kept without ``--cache-dir``: beside the runner's ``.runner`` file, with its other state.
+
+    act_runner keeps ``~/.cache/actcache``; next to the registration, two mock runners on one host (or two
+    tests) never share a directory and nothing lands in the home directory.
+    """
+    return runner_file.resolve().parent / ".cache" / "actcache"
 
 
 def parse_content_range(value: str | None) -> tuple[int, int]:
@@ -110,7 +115,7 @@ class CacheServer:
 
     def __init__(
         self,
-        cache_dir: str | Path | None = None,
+        cache_dir: str | Path,
         *,
         host: str = "127.0.0.1",
         port: int = 0,
@@ -118,7 +123,7 @@ class CacheServer:
         clock: Callable[[], float] = time.time,
         max_entry_size: int | None = None,
     ) -> None:
-        self.dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        self.dir = Path(cache_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.clock = clock
         limits = {} if max_entry_size is None else {"max_entry_size": max_entry_size}
@@ -128,10 +133,13 @@ class CacheServer:
         self._credentials: dict[str, list[Any]] = {}
         self._credentials_lock = threading.Lock()
         listen = bind if bind is not None else ("127.0.0.1" if _is_loopback(host) else "0.0.0.0")  # noqa: S104
-        self._server: BaseWSGIServer = make_server(
-            listen, port, self._wsgi, threaded=True, request_handler=_QuietHandler
-        )
-        self.port = int(self._server.server_port)
+        # bound here, so a port in use is an OSError to report (werkzeug would print and exit the process)
+        family = socket.AF_INET6 if ":" in listen else socket.AF_INET
+        with socket.create_server((listen, port), family=family) as listener:
+            self._server: BaseWSGIServer = make_server(
+                listen, port, self._wsgi, threaded=True, request_handler=_QuietHandler, fd=listener.fileno()
+            )
+        self.port = int(self._server.server_address[1])
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.1}, name="cache-server", daemon=True
         )

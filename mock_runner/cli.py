@@ -47,7 +47,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def _cache_options(parser: argparse.ArgumentParser) -> None:
     """The cache server's options, as act_runner's ``cache:`` configuration (enabled, dir, host, port)."""
     parser.add_argument("--no-cache", action="store_true", help="serve no actions cache (no ACTIONS_CACHE_URL)")
-    parser.add_argument("--cache-dir", type=Path, help=f"where cache entries are kept (default {default_cache_dir()})")
+    parser.add_argument(
+        "--cache-dir", type=Path, help="where cache entries are kept (default .cache/actcache beside the .runner file)"
+    )
     parser.add_argument("--cache-port", type=int, default=0, help="the cache server's port (default: any free one)")
     parser.add_argument(
         "--cache-host",
@@ -231,7 +233,10 @@ def _start_cache(options: argparse.Namespace) -> CacheServer | None:
         return None
     if not 0 <= options.cache_port <= 65535:
         raise UsageError("--cache-port must be between 0 and 65535")
-    return CacheServer(options.cache_dir, host=options.cache_host, port=options.cache_port)
+    if not options.runner_file.is_file():
+        return None  # the daemon refuses to start and says why; no directory is made for nothing
+    cache_dir = options.cache_dir or default_cache_dir(options.runner_file)
+    return CacheServer(cache_dir, host=options.cache_host, port=options.cache_port)
 
 
 def _daemon(options: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,18 @@ def test_a_cache_port_out_of_range_is_a_usage_error(tmp_path: Path, capsys: pyte
     status = main(["exec", "--runner-file", str(tmp_path / ".runner"), "--cache-port", "70000", "--", "true"])
     assert status == 2
     assert "--cache-port must be between 0 and 65535" in capsys.readouterr().err
+
+
+def test_a_cache_port_in_use_stops_the_runner_with_a_clear_error(
+    live_forge: LiveForge, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = live_forge.create_repo("cache-port")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        status = main(["daemon", "--once", "--runner-file", str(runner_file), "--cache-port", port])
+    assert status == 1
+    assert "mock-runner daemon:" in capsys.readouterr().err
+    assert not (tmp_path / "work").exists()

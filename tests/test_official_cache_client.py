@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_mock_runner_support import LiveForge, live_forge
+from test_mock_runner_support import ADMIN, LiveForge, live_forge
 
 from mock_runner.cli import main
 
@@ -77,6 +77,17 @@ def _tree(root: Path) -> dict[str, bytes]:
     return {path.relative_to(root).as_posix(): path.read_bytes() for path in root.rglob("*") if path.is_file()}
 
 
+def _repository(forge: LiveForge, tmp_path: Path, name: str, workflow: str) -> tuple[Path, dict[str, bytes], Path]:
+    """A repository with its runner and a cache workflow; its runner file, the tree it saves, where it restores."""
+    source, out = tmp_path / f"source-{name}", tmp_path / f"out-{name}"
+    tree = _make_tree(source, f"repository {name}\n".encode())
+    repo = forge.create_repo(f"cache-{name}")
+    runner_file = forge.register_runner(repo, tmp_path / f"{name}.runner", name=f"runner-{name}")
+    text = workflow.format(node=NODE_DIR, source=source, out=out, marker="v1")
+    forge.push_file(repo, ".gitea/workflows/cache.yml", text)
+    return runner_file, tree, out
+
+
 def _daemon_once(runner_file: Path, cache_dir: Path, work: Path) -> int:
     """One job through ``mock-runner daemon --once`` with its cache server on ``cache_dir``."""
     return main(
@@ -95,12 +106,7 @@ def test_actions_cache_saves_in_one_job_and_restores_in_the_next(
     missing = _missing()
     assert missing is None, f"the official client cannot run under CI: {missing}"
     cache_dir, work = tmp_path / "cache", tmp_path / "work"
-    source_a, out_a = tmp_path / "source-a", tmp_path / "out-a"
-    saved = _make_tree(source_a, b"repository a\n")
-    repo_a = live_forge.create_repo("cache-a")
-    runner_a = live_forge.register_runner(repo_a, tmp_path / "a.runner", name="ra")
-    workflow = SAVE_THEN_RESTORE.format(node=NODE_DIR, source=source_a, out=out_a, marker="v1")
-    live_forge.push_file(repo_a, ".gitea/workflows/cache.yml", workflow)
+    runner_a, saved, out_a = _repository(live_forge, tmp_path, "a", SAVE_THEN_RESTORE)
 
     assert _daemon_once(runner_a, cache_dir, work) == 0, capsys.readouterr().out
     assert _daemon_once(runner_a, cache_dir, work) == 0, capsys.readouterr().out  # a restarted runner
@@ -108,15 +114,10 @@ def test_actions_cache_saves_in_one_job_and_restores_in_the_next(
     assert "cache saved: key deps-linux-v1" in log, log
     assert "cache restored from key deps-linux-v1" in log, log
     assert _tree(out_a) == saved
-    (run,) = live_forge.runs(repo_a)
+    (run,) = live_forge.runs(f"{ADMIN}/cache-a")
     assert run["conclusion"] == "success"
 
-    source_b, out_b = tmp_path / "source-b", tmp_path / "out-b"
-    own = _make_tree(source_b, b"repository b\n")
-    repo_b = live_forge.create_repo("cache-b")
-    runner_b = live_forge.register_runner(repo_b, tmp_path / "b.runner", name="rb")
-    workflow = OTHER_REPOSITORY.format(node=NODE_DIR, source=source_b, out=out_b, marker="v1")
-    live_forge.push_file(repo_b, ".gitea/workflows/cache.yml", workflow)
+    runner_b, own, out_b = _repository(live_forge, tmp_path, "b", OTHER_REPOSITORY)
 
     assert _daemon_once(runner_b, cache_dir, work) == 0, capsys.readouterr().out
     log = capsys.readouterr().out
