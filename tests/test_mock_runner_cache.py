@@ -6,6 +6,7 @@ import hashlib
 import io
 import os
 import threading
+import tracemalloc
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -88,7 +89,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def server(tmp_path: Path, clock: Clock) -> Iterator[CacheServer]:
-    with CacheServer(tmp_path / "cache", clock=clock, max_entry_size=10_000_000) as cache:
+    with CacheServer(tmp_path / "cache", clock=clock, max_entry_size=64_000_000) as cache:
         cache.register_job(TOKEN_A, "alice/app")
         cache.register_job(TOKEN_B, "bob/tool")
         yield cache
@@ -188,7 +189,7 @@ def test_download_url_is_signed_and_expires(server: CacheServer, clock: Clock) -
         (lambda j: j.reserve("a,b", 1), 400, "key cannot contain commas"),
         (lambda j: j.reserve("k" * 513, 1), 400, "key is longer than 512"),
         (lambda j: j.reserve("k", -1), 400, "cacheSize must be a non-negative integer"),
-        (lambda j: j.reserve("k", 20_000_000), 400, "cache size of 20000000 bytes is over the limit"),
+        (lambda j: j.reserve("k", 65_000_000), 400, "cache size of 65000000 bytes is over the limit"),
         (lambda j: j.reserve("k", 1, version=""), 400, "version is required"),
         (lambda j: j.find(""), 400, "keys is required"),
         (lambda j: j.find(*[f"k{n}" for n in range(11)]), 400, "at most 10 keys"),
@@ -331,3 +332,33 @@ def test_the_job_gets_actions_cache_url_only_from_a_runner_serving_a_cache(tmp_p
     without = job_environment(task, {}, instance_url="http://f", workspace=tmp_path, temp=tmp_path, base={})
     assert with_cache["ACTIONS_CACHE_URL"] == "http://c:1/"
     assert "ACTIONS_CACHE_URL" not in without
+
+
+def test_memory_does_not_grow_with_the_entry_size(server: CacheServer) -> None:
+    """A 40 MiB chunk goes to disk and back in pieces: the server never holds it whole."""
+    job = Job(server, TOKEN_A)
+    size, piece = 40 * 1024 * 1024, os.urandom(65536)
+    cache_id = int(job.reserve("big", size).json()["cacheId"])
+
+    def pieces() -> Iterator[bytes]:
+        for _ in range(size // len(piece)):
+            yield piece
+
+    tracemalloc.start()
+    try:
+        headers = {"Content-Range": f"bytes 0-{size - 1}/*"}
+        answer = job.session.patch(f"{job.base}/caches/{cache_id}", data=pieces(), headers=headers, timeout=60)
+        assert answer.status_code == 200, answer.text
+        assert job.commit(cache_id, size).status_code == 200
+        location = job.find("big").json()["archiveLocation"]
+        digest, received = hashlib.sha256(), 0
+        with requests.get(location, stream=True, timeout=60) as download:
+            for block in download.iter_content(1024 * 1024):
+                digest.update(block)
+                received += len(block)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert received == size
+    assert digest.hexdigest() == hashlib.sha256(piece * (size // len(piece))).hexdigest()
+    assert peak < 16 * 1024 * 1024, f"peak {peak} bytes traced while moving {size}"  # constant: ~11 MiB for 10 or 40
