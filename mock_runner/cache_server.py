@@ -132,7 +132,7 @@ class CacheServer:
         self._secret = self._load_secret()
         self._credentials: dict[str, list[Any]] = {}
         self._credentials_lock = threading.Lock()
-        listen = bind if bind is not None else ("127.0.0.1" if _is_loopback(host) else "0.0.0.0")  # noqa: S104
+        listen = bind if bind is not None else _listen_address(host)
         # bound here, so a port in use is an OSError to report (werkzeug would print and exit the process)
         family = socket.AF_INET6 if ":" in listen else socket.AF_INET
         with socket.create_server((listen, port), family=family) as listener:
@@ -326,10 +326,14 @@ class CacheServer:
         )
 
 
-def _is_loopback(host: str) -> bool:
+def _listen_address(host: str) -> str:
+    """Loopback only when jobs reach the cache at a loopback address (the host itself), else every interface."""
     if host.lower() == "localhost":
-        return True
+        return "127.0.0.1"
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
+        address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
-        return False
+        return "0.0.0.0"  # noqa: S104 (a name such as host.docker.internal: jobs come from elsewhere)
+    if address.is_loopback:
+        return str(address)
+    return "::" if address.version == 6 else "0.0.0.0"  # noqa: S104

@@ -99,6 +99,13 @@ def test_url_is_the_server_root_ending_in_a_slash(server: CacheServer) -> None:
     assert server.url == f"http://127.0.0.1:{server.port}/"
 
 
+def test_a_non_loopback_cache_host_is_put_in_the_url_and_the_server_listens_everywhere(tmp_path: Path) -> None:
+    with CacheServer(tmp_path / "cache", host="203.0.113.7") as cache:
+        assert cache.url == f"http://203.0.113.7:{cache.port}/"
+        answer = requests.get(f"http://127.0.0.1:{cache.port}{API_PATH}/cache?keys=k&version=v", timeout=10)
+        assert answer.status_code == 401
+
+
 def test_save_then_restore_by_exact_key_with_identical_bytes(server: CacheServer) -> None:
     job = Job(server, TOKEN_A)
     data = os.urandom(4321)
