@@ -145,6 +145,8 @@ def job_environment(
             env[name] = str(context[key])
     if cache_url:  # the runner's own cache server (mock_runner.cache_server), as act_runner hands it out
         env["ACTIONS_CACHE_URL"] = cache_url
+    else:  # one the host inherited (a runner inside a CI job) would not take this job's token
+        env.pop("ACTIONS_CACHE_URL", None)
     return env
 
 

@@ -336,7 +336,8 @@ def test_the_job_gets_actions_cache_url_only_from_a_runner_serving_a_cache(tmp_p
     with_cache = job_environment(
         task, {}, instance_url="http://f", workspace=tmp_path, temp=tmp_path, base={}, cache_url="http://c:1/"
     )
-    without = job_environment(task, {}, instance_url="http://f", workspace=tmp_path, temp=tmp_path, base={})
+    inherited = {"ACTIONS_CACHE_URL": "http://cache-of-the-host-job/"}
+    without = job_environment(task, {}, instance_url="http://f", workspace=tmp_path, temp=tmp_path, base=inherited)
     assert with_cache["ACTIONS_CACHE_URL"] == "http://c:1/"
     assert "ACTIONS_CACHE_URL" not in without
 
