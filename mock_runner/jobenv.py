@@ -93,6 +93,7 @@ def job_environment(
     job_id: str = "",
     runner_name: str = "mock-runner",
     base: Mapping[str, str] | None = None,
+    cache_url: str = "",
 ) -> dict[str, str]:
     """The variables every step sees: the host's, then act_runner's ``ACTIONS_*``, ``GITHUB_*``, ``GITEA_*``."""
     instance = instance_url.rstrip("/")
@@ -142,6 +143,10 @@ def job_environment(
     ):
         if context.get(key):
             env[name] = str(context[key])
+    if cache_url:  # the runner's own cache server (mock_runner.cache_server), as act_runner hands it out
+        env["ACTIONS_CACHE_URL"] = cache_url
+    else:  # one the host inherited (a runner inside a CI job) would not take this job's token
+        env.pop("ACTIONS_CACHE_URL", None)
     return env
 
 
@@ -166,6 +171,8 @@ class JobRuntime:
     """Where ``owner/repo@ref`` actions come from (``--actions-url``); None: the task's default, else the forge."""
     action_cache: Path | None = None
     """Where fetched actions are kept, one directory per (URL, ref); None: inside the job's temp."""
+    cache_url: str = ""
+    """``ACTIONS_CACHE_URL`` of the runner's cache server, empty when the runner serves no cache."""
 
     @property
     def token(self) -> str:
