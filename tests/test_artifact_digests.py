@@ -14,6 +14,8 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 from forge_proto import artifact_pb2 as pb
+from forge_proto import runner_pb2
+from test_mock_runner_executor import RecordingSink, make_task
 from test_mock_runner_support import FakeServer, LiveForge, fake_server, live_forge, take_task
 from test_server_artifacts_support import (
     FakeActions,
@@ -26,6 +28,8 @@ from test_server_artifacts_support import (
 )
 
 from mock_runner.artifacts import ArtifactClient, DigestMismatchError, DownloadResult, backend_ids
+from mock_runner.executor import execute_job
+from mock_runner.jobenv import JobRuntime, masker_for, task_context
 from mock_runner.transport import RetryPolicy
 from reference_server.artifacts import models, store
 from reference_server.artifacts.presenters import artifact_to_api
@@ -34,6 +38,7 @@ __all__ = ["fake_server", "live_forge"]
 
 API = "/api/v1"
 SERVICE = "/twirp/github.actions.results.api.v1.ArtifactService/"
+SUCCESS, FAILURE = runner_pb2.RESULT_SUCCESS, runner_pb2.RESULT_FAILURE
 FAST = RetryPolicy(attempts=3, initial_wait=0.01, max_wait=0.05)
 RUNTIME_TOKEN = jwt.encode(
     {"scp": "Actions.Results:5:6"}, "a signing key the artifact client never checks", algorithm="HS256"
@@ -205,3 +210,60 @@ def test_download_result_mismatch_rule() -> None:
     assert not DownloadResult(1, good).digest_mismatch
     assert not DownloadResult(1, good, expected_digest=f"SHA256:{good.upper()}").digest_mismatch
     assert DownloadResult(1, good, expected_digest=f"sha256:{'b' * 64}").digest_mismatch
+
+
+# ---------------------------------------------------------------- the native download-artifact action
+
+
+def run_native(workflow: str, tmp_path: Path, client: ArtifactClient) -> tuple[int, RecordingSink]:
+    """Execute a job of native actions whose artifact calls go to ``client`` (a real job's)."""
+    task = make_task(workflow)
+    sink = RecordingSink()
+    workspace, temp = tmp_path / "workspace", tmp_path / "temp"
+    workspace.mkdir()
+    temp.mkdir()
+    context = task_context(task)
+    runtime = JobRuntime(
+        task=task, context=context, instance_url="http://forge.test", workspace=workspace, temp=temp,
+        write=sink.write, masker=masker_for(task, context), cancelled=sink.cancelled,
+        artifact_client_factory=lambda env: client,
+    )  # fmt: skip
+    return execute_job(task, runtime, sink), sink
+
+
+NATIVE_WORKFLOW = """
+jobs:
+  a:
+    runs-on: x
+    steps:
+      - uses: actions/download-artifact@v4
+        with: {name: intact.txt, path: ok}
+      - uses: actions/download-artifact@v4
+        with: {name: damaged.txt, path: warned, digest-mismatch: warn}
+      - uses: actions/download-artifact@v4
+        with: {name: damaged.txt, path: refused}
+      - run: cat ok/intact.txt && test -s warned/damaged.txt && test ! -e refused/damaged.txt
+        if: always()
+      - uses: actions/download-artifact@v4
+        if: always()
+        with: {name: intact.txt, path: odd, digest-mismatch: sometimes}
+"""
+
+
+def test_native_download_artifact_fails_the_step_on_a_digest_mismatch(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("digest-native")
+    task, _runner = take_task(live_forge, repo)
+    runtime_token = task.context["gitea_runtime_token"]
+    client = ArtifactClient(live_forge.url, runtime_token, retry=FAST, progress=False)
+    for name in ("intact.txt", "damaged.txt"):
+        client.upload(name, io.BytesIO(f"content of {name}\n".encode()), version=7, mime_type="text/plain")
+    corrupt(live_forge, int(backend_ids(runtime_token)[0]), "damaged.txt")
+    outcome, sink = run_native(NATIVE_WORKFLOW, tmp_path, client)
+    assert outcome == FAILURE
+    assert [sink.steps[index] for index in range(5)] == [SUCCESS, SUCCESS, FAILURE, SUCCESS, FAILURE], sink.lines
+    warnings = [line for line in sink.lines if "digest validation failed" in line]
+    assert len(warnings) == 1 and warnings[0].startswith("Warning: Artifact 'damaged.txt'"), sink.lines
+    refusal = [line for line in sink.lines if "download failed" in line and "damaged.txt" in line]
+    assert refusal and "the server listed sha256:" in refusal[0], sink.lines
+    assert "content of intact.txt" in sink.lines
+    assert any("'digest-mismatch' must be one of ignore, info, warn, error" in line for line in sink.lines)
