@@ -28,6 +28,7 @@ from test_server_artifacts_support import (
 )
 
 from mock_runner.artifacts import ArtifactClient, DigestMismatchError, DownloadResult, backend_ids
+from mock_runner.cli import main as mock_runner_main
 from mock_runner.executor import execute_job
 from mock_runner.jobenv import JobRuntime, masker_for, task_context
 from mock_runner.transport import RetryPolicy
@@ -171,7 +172,9 @@ def corrupt(forge: LiveForge, run_id: int, name: str) -> None:
         part.write_bytes(bytes(data))
 
 
-def test_the_client_lists_and_verifies_digests(live_forge: LiveForge, tmp_path: Path) -> None:
+def test_the_client_lists_and_verifies_digests(
+    live_forge: LiveForge, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     repo = live_forge.create_repo("digest-client")
     task, _runner = take_task(live_forge, repo)
     runtime_token = task.context["gitea_runtime_token"]
@@ -192,6 +195,12 @@ def test_the_client_lists_and_verifies_digests(live_forge: LiveForge, tmp_path: 
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".download-")] == []
     unchecked = client.download("good", tmp_path / "bad.bin", verify=False)
     assert unchecked.digest_mismatch and unchecked.path is not None and unchecked.path.read_bytes() != data
+
+    monkeypatch.setenv("ACTIONS_RESULTS_URL", live_forge.url)
+    monkeypatch.setenv("ACTIONS_RUNTIME_TOKEN", runtime_token)
+    assert mock_runner_main(["artifact", "download", "good", "--path", str(tmp_path / "by-cli")]) == 1
+    assert "the server listed sha256:" in capsys.readouterr().err
+    assert not any((tmp_path / "by-cli").rglob("*"))
 
 
 def test_a_server_listing_no_digest_is_not_verified(fake_server: FakeServer, tmp_path: Path) -> None:
