@@ -27,6 +27,7 @@ from .context import ScenarioContext
 from .contract import Contract, ContractViolation
 from .identities import IdentityFactory
 from .ledger import CleanupLedger
+from .profiles import shipped_capabilities
 from .reporting import INFO_KEY, ReportingPlugin
 from .seeding import SeededData, scenario_seed
 from .state import RunState
@@ -114,7 +115,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{area}: scenarios of the {area} area")
     for name, meaning in {**SOURCES, **SPECIAL_TAGS}.items():
         config.addinivalue_line("markers", f"{name}: {meaning}")
-    for capability in PROBES:
+    for capability in sorted(set(PROBES) | shipped_capabilities()):  # a profile may name one no probe detects
         config.addinivalue_line("markers", f"{CAPABILITY_PREFIX}{capability}: needs the {capability} capability")
     for clause in load_catalogue().values():
         config.addinivalue_line("markers", f"{clause.tag}: specification {clause.section}, {clause.id}")

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from .archive import ZipStream, extract_zip, find_files, validate_artifact_name
+from .artifacts import DigestMismatchError
 from .checkout import checkout
 from .jobenv import JobRuntime, StepError
 from .transport import TwirpCallError
@@ -24,6 +25,8 @@ __all__ = ["BUILTINS", "run_builtin", "save_artifact"]
 ZIP_TYPES = ("application/zip", "application/x-zip-compressed", "application/zip-compressed")
 
 Action = Callable[[dict[str, str], Mapping[str, str], JobRuntime], dict[str, str]]
+DIGEST_MISMATCH = ("ignore", "info", "warn", "error")
+"""download-artifact's ``digest-mismatch`` values; ``error`` is the default, as since download-artifact v8."""
 
 
 def _flag(inputs: Mapping[str, str], name: str, default: bool) -> bool:
@@ -46,6 +49,13 @@ def _number(inputs: Mapping[str, str], name: str, default: int, low: int, high: 
     if not low <= number <= high:
         raise StepError(f"input {name!r} must be between {low} and {high}, not {number}")
     return number
+
+
+def _digest_mismatch(inputs: Mapping[str, str]) -> str:
+    value = (inputs.get("digest-mismatch") or "error").strip().lower()
+    if value not in DIGEST_MISMATCH:
+        raise StepError(f"input 'digest-mismatch' must be one of {', '.join(DIGEST_MISMATCH)}, not {value!r}")
+    return value
 
 
 def upload_artifact(inputs: dict[str, str], env: Mapping[str, str], runtime: JobRuntime) -> dict[str, str]:
@@ -117,6 +127,7 @@ def download_artifact(inputs: dict[str, str], env: Mapping[str, str], runtime: J
     destination = relative if relative.is_absolute() else runtime.workspace / relative
     client = runtime.artifact_client(env)
     name = inputs.get("name", "").strip()
+    on_mismatch = _digest_mismatch(inputs)
     try:
         if name:
             names = [name]
@@ -130,12 +141,18 @@ def download_artifact(inputs: dict[str, str], env: Mapping[str, str], runtime: J
             target = destination if single or merge else destination / artifact
 
             def fetch(scratch: Path, artifact: str = artifact) -> tuple[str, str]:
-                result = client.download(artifact, scratch)
+                result = client.download(artifact, scratch, verify=on_mismatch == "error")
+                if result.digest_mismatch and on_mismatch != "ignore":
+                    label = "Warning" if on_mismatch == "warn" else "Notice"
+                    runtime.write(
+                        f"{label}: Artifact {artifact!r} digest validation failed: sha256:{result.sha256} was"
+                        f" downloaded, the server listed {result.expected_digest}"
+                    )
                 return result.content_type, result.filename
 
             save_artifact(fetch, target, runtime.temp)
             runtime.write(f"Artifact {artifact} downloaded to {target}")
-    except TwirpCallError as exc:
+    except (TwirpCallError, DigestMismatchError) as exc:
         raise StepError(f"download failed: {exc}") from exc
     return {"download-path": str(destination)}
 

@@ -33,6 +33,7 @@ __all__ = [
     "ArtifactClient",
     "ArtifactTokenError",
     "BlobTransferError",
+    "DigestMismatchError",
     "DownloadResult",
     "RemoteArtifact",
     "RetryPolicy",
@@ -60,13 +61,33 @@ class UploadResult:
 
 @dataclass(frozen=True)
 class DownloadResult:
-    """A finished download: bytes written, their sha256 (hex), and the server's type and file name."""
+    """A finished download: bytes written, their sha256 (hex), the server's type and file name, and the
+    digest the server listed for the artifact (``sha256:<hex>``; None when it lists none, as Gitea)."""
 
     size: int
     sha256: str
     content_type: str = ""
     filename: str = ""
     path: Path | None = None
+    expected_digest: str | None = None
+
+    @property
+    def digest_mismatch(self) -> bool:
+        """The bytes received are not those the server listed (never true when it listed no digest)."""
+        return self.expected_digest is not None and self.expected_digest.lower() != f"sha256:{self.sha256}"
+
+
+class DigestMismatchError(ValueError):
+    """A download whose sha256 differs from the digest ListArtifacts gave: the bytes were damaged."""
+
+    def __init__(self, name: str, expected: str, actual_hex: str) -> None:
+        self.name = name
+        self.expected = expected
+        self.actual = f"sha256:{actual_hex}"
+        super().__init__(
+            f"artifact {name!r}: the downloaded bytes have {self.actual} but the server listed {expected};"
+            " the download is damaged or was altered"
+        )
 
 
 @dataclass(frozen=True)
@@ -79,6 +100,7 @@ class RemoteArtifact:
     created_at: datetime | None
     workflow_run_backend_id: str
     workflow_job_run_backend_id: str
+    digest: str | None = None  # sha256:<hex> when the server lists one (GitHub's field 7; Gitea has none)
 
 
 def backend_ids(runtime_token: str) -> tuple[str, str]:
@@ -262,6 +284,7 @@ class ArtifactClient:
                 created_at=item.created_at.ToDatetime() if item.HasField("created_at") else None,
                 workflow_run_backend_id=item.workflow_run_backend_id,
                 workflow_job_run_backend_id=item.workflow_job_run_backend_id,
+                digest=item.digest.value if item.HasField("digest") and item.digest.value else None,
             )
             for item in reply.artifacts
         ]
@@ -274,11 +297,23 @@ class ArtifactClient:
             raise TwirpCallError(200, "malformed", "GetSignedArtifactURL: no signed_url in the answer")
         return reply.signed_url
 
-    def download(self, name: str, dest: str | os.PathLike[str] | BinaryIO) -> DownloadResult:
-        """Download the artifact's bytes as stored to a file, a directory (server's file name) or a stream."""
+    def listed_digest(self, name: str) -> str | None:
+        """The digest ListArtifacts gives the artifact of that name (its newest id, as @actions/artifact picks)."""
+        items = self.list(name_filter=name)
+        newest = max(items, key=lambda item: item.id, default=None)
+        return newest.digest if newest is not None else None
+
+    def download(self, name: str, dest: str | os.PathLike[str] | BinaryIO, *, verify: bool = True) -> DownloadResult:
+        """Download the artifact's bytes as stored to a file, a directory (server's file name) or a stream.
+
+        The sha256 of the bytes, computed while they stream, is compared with the digest the server lists
+        (when it lists one): with ``verify`` a mismatch raises :class:`DigestMismatchError` and a file
+        destination is not written; without it the result says ``digest_mismatch``.
+        """
+        expected = self.listed_digest(name)
         url = self.signed_url(name)
         if not isinstance(dest, str | os.PathLike):
-            return self._download_into(name, url, dest)
+            return self._checked(name, self._download_into(name, url, dest, expected), verify)
         target = Path(dest)
         directory = target if target.is_dir() else target.parent
         directory.mkdir(parents=True, exist_ok=True)
@@ -286,20 +321,27 @@ class ArtifactClient:
         tmp = Path(tmp_name)
         try:
             with os.fdopen(fd, "wb") as sink:
-                result = self._download_into(name, url, sink)
+                result = self._checked(name, self._download_into(name, url, sink, expected), verify)
             fallback = f"{name}.zip" if "zip" in result.content_type else name
             final = directory / (result.filename or fallback) if target.is_dir() else target
             tmp.replace(final)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
-        return DownloadResult(result.size, result.sha256, result.content_type, result.filename, final)
+        return DownloadResult(result.size, result.sha256, result.content_type, result.filename, final, expected)
 
-    def _download_into(self, name: str, url: str, sink: IO[bytes]) -> DownloadResult:
+    @staticmethod
+    def _checked(name: str, result: DownloadResult, verify: bool) -> DownloadResult:
+        """The result, unless ``verify`` is asked and the bytes differ from the listed digest."""
+        if verify and result.expected_digest is not None and result.digest_mismatch:
+            raise DigestMismatchError(name, result.expected_digest, result.sha256)
+        return result
+
+    def _download_into(self, name: str, url: str, sink: IO[bytes], expected: str | None) -> DownloadResult:
         with _progress_bar(f"download {name}", None, self.progress) as bar:
             update: Callable[[int], None] | None = bar.update if bar is not None else None
             blob = download_blob(self.session, url, cast(BinaryIO, sink), retry=self.retry, progress=update)
-        return DownloadResult(blob.size, blob.sha256, blob.content_type, blob.filename)
+        return DownloadResult(blob.size, blob.sha256, blob.content_type, blob.filename, expected_digest=expected)
 
     def delete(self, name: str) -> int:
         """``DeleteArtifact``: returns the id of the deleted artifact."""

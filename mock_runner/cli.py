@@ -336,6 +336,7 @@ def _artifact(options: argparse.Namespace) -> int:
                     "name": a.name,
                     "size": a.size,
                     "created_at": a.created_at.isoformat() if a.created_at else None,
+                    "digest": a.digest,
                 }
                 for a in items
             ]

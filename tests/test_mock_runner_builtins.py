@@ -45,7 +45,7 @@ class MemoryArtifacts:
         return [RemoteArtifact(i, name, len(data), None, "1", "1") for i, (name, (data, _)) in
                 enumerate(sorted(self.stored.items()), 1)]  # fmt: skip
 
-    def download(self, name: str, dest: Path) -> DownloadResult:
+    def download(self, name: str, dest: Path, *, verify: bool = True) -> DownloadResult:
         if name not in self.stored:
             raise TwirpCallError(404, "not_found", "no such artifact")
         data, content_type = self.stored[name]

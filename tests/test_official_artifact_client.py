@@ -10,10 +10,13 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from test_mock_runner_support import LiveForge, live_forge
+
+from reference_server.artifacts import models, store
 
 __all__ = ["live_forge"]
 
@@ -63,3 +66,54 @@ def test_official_client_round_trip_under_mock_runner_exec(live_forge: LiveForge
     (run,) = live_forge.runs(repo)
     assert run["conclusion"] == "success"
     assert [artifact["name"] for artifact in live_forge.artifacts(repo)] == ["single.json"]
+
+
+def _corrupt_first_byte(forge: LiveForge, artifact_id: int) -> None:
+    """Flip the first stored byte of the artifact (same size: only its digest can tell)."""
+    with forge.app.app_context():
+        row = store.find_by_id(artifact_id)
+        assert row is not None
+        part = models.stored_paths(row)[0]
+        data = bytearray(part.read_bytes())
+        data[0] ^= 0xFF
+        part.write_bytes(bytes(data))
+
+
+def _wait_for(path: Path, process: subprocess.Popen[str], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert process.poll() is None, f"the client stopped early: {process.communicate()[0]}"
+        assert time.monotonic() < deadline, f"{path.name} never appeared"
+        time.sleep(0.1)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+def test_official_client_reports_an_artifact_corrupted_behind_the_servers_back(
+    live_forge: LiveForge, tmp_path: Path
+) -> None:
+    """The listed digest lets the official client notice bytes the server's storage changed."""
+    missing = _missing()
+    assert missing is None, f"the official client cannot run under CI: {missing}"
+    repo = live_forge.create_repo("official-digest")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/digest.yml", WORKFLOW.replace("roundtrip.mjs", "digest_mismatch.mjs"))
+    sync = tmp_path / "sync"
+    sync.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mock_runner.cli", "exec", "--runner-file", str(runner_file), "--timeout", "30",
+         "--workdir", str(tmp_path / "work"), "--", "node", str(NODE_DIR / "digest_mismatch.mjs"), str(sync)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )  # fmt: skip
+    try:
+        _wait_for(sync / "uploaded", process, 300)
+        _corrupt_first_byte(live_forge, int((sync / "uploaded").read_text()))
+        (sync / "corrupted").write_text("done")
+        output, _ = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, output
+    assert "the official client reported the digest mismatch" in output

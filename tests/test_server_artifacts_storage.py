@@ -1,14 +1,10 @@
-"""Crash safety of artifact storage (restart over the same data directory) and the streamed one-file ZIP."""
+"""Crash safety of artifact storage (restart over the same data directory)."""
 
 from __future__ import annotations
 
 import io
 import json
-import struct
 import threading
-import time
-import zipfile
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +14,6 @@ from test_server_artifacts_support import Job, block_id, block_list_xml, install
 
 from reference_server import Config, create_app
 from reference_server.artifacts import staging, store
-from reference_server.artifacts.zipstream import ZIP64_THRESHOLD, ZipEntry, _headers, single_file_zip
 
 
 class Crash(BaseException):
@@ -198,52 +193,6 @@ def test_interrupted_append_is_cut_back(first_life: Flask, monkeypatch: pytest.M
         with pytest.raises(OSError, match="went away"):
             staging.append_data(blobs, row.id, io.BufferedReader(Broken()), 1024)
     assert job.finalize("appended", 4, sha(b"good")).status_code == 200
-
-
-def entry_for(tmp_path: Path, data: bytes, name: str = "file.txt") -> ZipEntry:
-    """An entry whose bytes are split over three part files, as blocks are stored."""
-    third = len(data) // 3
-    parts = []
-    for index, piece in enumerate((data[:third], data[third : 2 * third], data[2 * third :])):
-        part = tmp_path / f"part{index}"
-        part.write_bytes(piece)
-        parts.append(part)
-    return ZipEntry(name=name, parts=parts, size=len(data), crc32=zlib.crc32(data), modified=time.time())
-
-
-@pytest.mark.parametrize("force_zip64", [False, True])
-@pytest.mark.parametrize("name", ["file.txt", "résumé.pdf", "数据.bin"])
-def test_single_file_zip_is_a_valid_archive(tmp_path: Path, force_zip64: bool, name: str) -> None:
-    data = bytes(range(256)) * 4100
-    length, chunks = single_file_zip(entry_for(tmp_path, data, name), force_zip64=force_zip64)
-    archive_bytes = b"".join(chunks)
-    assert len(archive_bytes) == length
-    archive = zipfile.ZipFile(io.BytesIO(archive_bytes))
-    assert archive.namelist() == [name]
-    assert archive.testzip() is None
-    assert archive.read(name) == data
-    assert archive.getinfo(name).compress_type == zipfile.ZIP_STORED
-
-
-def test_empty_file_zip(tmp_path: Path) -> None:
-    length, chunks = single_file_zip(entry_for(tmp_path, b""))
-    archive = zipfile.ZipFile(io.BytesIO(b"".join(chunks)))
-    assert archive.read("file.txt") == b""
-    assert length == len(archive.fp.getvalue())  # type: ignore[union-attr]
-
-
-def test_large_sizes_switch_to_zip64_headers(tmp_path: Path) -> None:
-    entry = entry_for(tmp_path, b"")
-    small_local, _ = _headers(ZipEntry(entry.name, entry.parts, ZIP64_THRESHOLD - 1, 0, entry.modified), zip64=False)
-    big = ZipEntry(entry.name, entry.parts, 5 * 1024**3, 0, entry.modified)
-    big_local, big_trailer = _headers(big, zip64=True)
-    assert struct.unpack_from("<H", small_local, 4)[0] == 20
-    assert struct.unpack_from("<H", big_local, 4)[0] == 45
-    assert struct.unpack_from("<II", big_local, 18) == (0xFFFFFFFF, 0xFFFFFFFF)
-    name_length, extra_length = struct.unpack_from("<HH", big_local, 26)
-    extra = big_local[30 + name_length : 30 + name_length + extra_length]
-    assert struct.unpack("<HHQQ", extra) == (1, 16, big.size, big.size)
-    assert b"PK\x06\x06" in big_trailer and b"PK\x06\x07" in big_trailer
 
 
 def test_concurrent_finalize_calls_agree(first_life: Flask, monkeypatch: pytest.MonkeyPatch) -> None:

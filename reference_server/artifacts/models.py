@@ -9,7 +9,11 @@ Decisions where the specification is silent (section 2.1 says "not shown"); the 
   ``application/zip`` the download file name is ``<name>.zip`` unless the name already ends in ``.zip``
   (Gitea's rule); for any other type it is the name itself.
 - ``hash`` is ``sha256:<64 hex digits>`` (hex in any case). Any other format is ``invalid_argument``;
-  an absent hash is not checked.
+  an absent hash is not checked. The server hashes what it received either way and keeps that sha256:
+  it is the artifact's digest, given back as ``sha256:<lowercase hex>`` by ListArtifacts (``digest``,
+  field 7, GitHub's) and on the REST artifact objects (``digest``, GitHub's; null when unknown), so the
+  official client verifies its downloads. A hash that differs from it is refused (below), so the digest
+  is always the client's hash when one was sent. Gitea keeps no digest.
 - ``ok`` is always true in a 200 answer. Every failure is a Twirp error with a non-2xx status instead
   of ``ok: false``, so clients fail fast.
 - Names are unique per workflow run (GitHub's rule since upload-artifact v4). CreateArtifact with the
@@ -42,6 +46,9 @@ Decisions where the specification is silent (section 2.1 says "not shown"); the 
   folder rename and then commits the row; a restart sweeps or returns to staging whatever a kill left
   between the two. Artifact bytes are not fsync'ed (as Gitea's local storage): a power cut (not a
   process kill) may lose or damage the bytes of the most recently uploaded artifacts.
+- REST ``.../zip/raw`` serves a ZIP artifact as an attachment named ``<name>.zip`` and any other
+  (single-file) artifact as stored, with its content type, inline under its own name, as Gitea does
+  (it never wraps one file in an archive).
 - REST ``.../zip/raw`` checks its signature before anything else: missing, bad or expired is 401
   (specification 5.1, 5.2 and 7; the newest Gitea answers 404 for a bad one), then 404 when the
   repository or artifact is gone or the artifact expired.
@@ -85,6 +92,7 @@ __all__ = [
     "delete_artifacts_of_repo",
     "delete_artifacts_of_run",
     "delete_by_id",
+    "digest_of",
     "downloadable_by_id",
     "downloadable_in_run",
     "finalize_artifact",
@@ -100,7 +108,6 @@ __all__ = [
     "stored_paths",
     "validate_name",
     "validate_version",
-    "zip_crc32",
 ]
 
 log = logging.getLogger("reference_server.artifacts")
@@ -178,6 +185,11 @@ def parse_hash(value: str) -> str:
     if match is None:
         raise InvalidArgumentError("hash must be 'sha256:' followed by 64 hexadecimal digits")
     return match.group(1).lower()
+
+
+def digest_of(row: ArtifactRow) -> str:
+    """The artifact's digest as GitHub's protocol and REST API write it: ``sha256:<lowercase hex>``."""
+    return f"sha256:{row.sha256}"
 
 
 def is_expired(row: ArtifactRow, now: float) -> bool:
@@ -369,17 +381,6 @@ def repo_artifacts(
     """One page of a repository's finalized artifacts (expired included, as Gitea lists them) and the total."""
     rows = store.list_finalized(repo_id=repo_id, run_id=run_id, name=name, limit=limit, offset=offset)
     return rows, store.count_finalized(repo_id=repo_id, run_id=run_id, name=name)
-
-
-def zip_crc32(row: ArtifactRow) -> int:
-    """The CRC-32 of a finalized artifact's bytes, computed once on first need and remembered."""
-    if row.crc32 is not None:
-        return row.crc32
-    fg = forge()
-    crc = staging.parts_crc32(stored_paths(row))
-    with fg.db.transaction():
-        store.set_crc32(row.id, row.blob_key, crc)
-    return crc
 
 
 def _remove(row: ArtifactRow) -> None:

@@ -6,14 +6,14 @@ from urllib.parse import quote
 
 from ..context import forge
 from ..timefmt import iso
-from .models import is_expired
+from .models import digest_of, is_expired
 from .store import ArtifactRow
 
 __all__ = ["artifact_to_api"]
 
 
 def artifact_to_api(row: ArtifactRow, owner: str, repo: str, head_sha: str) -> dict[str, object]:
-    """Gitea's ``ActionArtifact`` for REST answers."""
+    """Gitea's ``ActionArtifact`` for REST answers, with GitHub's ``digest`` (null when none is known)."""
     url = forge().api_url(f"repos/{quote(owner, safe='')}/{quote(repo, safe='')}/actions/artifacts/{row.id}")
     return {
         "id": row.id,
@@ -26,4 +26,5 @@ def artifact_to_api(row: ArtifactRow, owner: str, repo: str, head_sha: str) -> d
         "created_at": iso(row.created),
         "updated_at": iso(row.updated),
         "expires_at": iso(row.expires),
+        "digest": digest_of(row) if row.sha256 else None,
     }

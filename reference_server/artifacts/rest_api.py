@@ -23,7 +23,7 @@ from ..signing import UrlCheck, stray_parameter
 from . import models, store
 from .errors import ArtifactExpired, RestArtifactNotFound, RunNotFound
 from .presenters import artifact_to_api
-from .serve import serve_as_zip
+from .serve import serve_raw
 
 __all__ = [
     "artifact_zip",
@@ -114,7 +114,8 @@ def artifact_zip(owner: str, repo: str, artifact_id: int) -> BaseResponse:
 
 
 def artifact_zip_raw(owner: str, repo: str, artifact_id: int) -> Response:
-    """The ZIP behind a signed raw URL: the signature first (401), then the artifact (404)."""
+    """The bytes behind a signed raw URL (a ZIP, or a single file as stored): the signature first (401),
+    then the artifact (404)."""
     fg = forge()
     try:
         repo_id: int | None = get_repo(owner, repo).id
@@ -140,4 +141,4 @@ def artifact_zip_raw(owner: str, repo: str, artifact_id: int) -> Response:
     row = models.repo_artifact(repo_id, artifact_id)
     if models.is_expired(row, fg.now()):
         raise ArtifactExpired
-    return serve_as_zip(row)
+    return serve_raw(row)

@@ -74,6 +74,8 @@ def list_artifacts(caller: Caller, codec: Codec) -> Message:
             size=row.size,
         )
         item.created_at.FromSeconds(row.created)
+        if row.sha256:
+            item.digest.value = models.digest_of(row)
     return answer
 
 

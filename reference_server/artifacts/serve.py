@@ -1,6 +1,6 @@
-"""Serving artifact bytes: the stored parts with single ranges, or a one-file ZIP built on the fly.
+"""Serving artifact bytes: the stored parts, whole or one range.
 
-Both stream from disk in 1 MiB pieces, so memory stays flat whatever the artifact's size.
+They stream from disk in 1 MiB pieces, so memory stays flat whatever the artifact's size.
 """
 
 from __future__ import annotations
@@ -19,11 +19,10 @@ from werkzeug.wsgi import wrap_file
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 
-from ..filenames import content_disposition, safe_file_name
-from .models import ZIP_TYPE, ZIP_TYPES, ArtifactRow, stored_paths, zip_crc32
-from .zipstream import ZipEntry, single_file_zip
+from ..filenames import content_disposition
+from .models import ZIP_TYPES, ArtifactRow, stored_paths
 
-__all__ = ["serve_as_zip", "serve_stored"]
+__all__ = ["serve_raw", "serve_stored"]
 
 SANDBOX_CSP = "default-src 'none'; sandbox"
 PIECE = 1024 * 1024
@@ -153,20 +152,13 @@ def serve_stored(row: ArtifactRow, *, kind: str = "inline", filename: str | None
     return _decorate(response, kind, filename or row.file_name)
 
 
-def serve_as_zip(row: ArtifactRow) -> Response:
-    """A ZIP of the artifact: the stored bytes when they are a ZIP, else an archive holding the one file."""
+def serve_raw(row: ArtifactRow) -> Response:
+    """What REST ``.../zip/raw`` serves: a ZIP as an attachment, any other single file as stored.
+
+    As Gitea (since artifacts keep their media type): the bytes are never wrapped in an archive, so a
+    file uploaded with ``skipArchive`` comes back with its content type, inline under its own name.
+    """
     if row.content_type in ZIP_TYPES:
         name = row.file_name if row.file_name.lower().endswith(".zip") else row.file_name + ".zip"
         return serve_stored(row, kind="attachment", filename=name)
-    entry = ZipEntry(
-        name=safe_file_name(row.file_name, "artifact"),
-        parts=stored_paths(row),
-        size=row.size,
-        crc32=zip_crc32(row),
-        modified=row.updated,
-    )
-    length, chunks = single_file_zip(entry)
-    response = Response(chunks, status=200, content_type=ZIP_TYPE, direct_passthrough=True)
-    response.content_length = length
-    response.last_modified = row.updated  # type: ignore[assignment]
-    return _decorate(response, "attachment", row.name + ".zip")
+    return serve_stored(row, kind="inline")

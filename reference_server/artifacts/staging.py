@@ -16,7 +16,6 @@ import os
 import secrets
 import tempfile
 import threading
-import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +34,6 @@ __all__ = [
     "digest_parts",
     "drop_staging",
     "new_file_key",
-    "parts_crc32",
     "parts_for",
     "publish",
     "read_at_most",
@@ -264,16 +262,6 @@ def unpublish(blobs: BlobStore, artifact_id: int, key: str) -> None:
         blobs.path(key).rename(staged)
     else:
         blobs.delete_tree(key)
-
-
-def parts_crc32(paths: Sequence[Path]) -> int:
-    """CRC-32 of stored parts, needed only to wrap them in a ZIP (so computed on first use, not at finalize)."""
-    crc = 0
-    for path in paths:
-        with path.open("rb", buffering=0) as handle:
-            while piece := handle.read(PIECE):
-                crc = zlib.crc32(piece, crc)
-    return crc
 
 
 def drop_staging(blobs: BlobStore, artifact_id: int) -> None:

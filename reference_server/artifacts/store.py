@@ -29,7 +29,6 @@ __all__ = [
     "rows_of_repo",
     "rows_of_run",
     "set_block_list",
-    "set_crc32",
 ]
 
 PENDING = 1
@@ -50,7 +49,7 @@ CREATE TABLE IF NOT EXISTS artifacts (
     status        INTEGER NOT NULL,
     size          INTEGER NOT NULL DEFAULT 0,
     sha256        TEXT    NOT NULL DEFAULT '',
-    crc32         INTEGER,
+    crc32         INTEGER,  -- unused since zip/raw stopped wrapping single files; kept for old data dirs
     blob_key      TEXT    NOT NULL DEFAULT '',
     parts         TEXT    NOT NULL DEFAULT '[]',
     block_list    TEXT,
@@ -79,7 +78,6 @@ class ArtifactRow:
     status: int
     size: int
     sha256: str
-    crc32: int | None
     blob_key: str
     parts: tuple[str, ...]
     block_list: tuple[str, ...] | None
@@ -120,7 +118,6 @@ def _row(raw: sqlite3.Row | None) -> ArtifactRow | None:
         status=raw["status"],
         size=raw["size"],
         sha256=raw["sha256"],
-        crc32=raw["crc32"],
         blob_key=raw["blob_key"],
         parts=tuple(json.loads(raw["parts"])),
         block_list=None if blocks is None else tuple(json.loads(blocks)),
@@ -171,7 +168,7 @@ def restart_pending(artifact_id: int, new: NewArtifact, now: int) -> bool:
     """Reset a pending row for a new upload under the same id; False when it is no longer pending."""
     cursor = forge().db.execute(
         "UPDATE artifacts SET job_id = ?, task_id = ?, file_name = ?, content_type = ?, version = ?,"
-        " block_list = NULL, size = 0, sha256 = '', crc32 = NULL, blob_key = '', parts = '[]', updated = ?, expires = ?"
+        " block_list = NULL, size = 0, sha256 = '', blob_key = '', parts = '[]', updated = ?, expires = ?"
         " WHERE id = ? AND status = ?",
         (
             new.job_id,
@@ -200,19 +197,11 @@ def set_block_list(artifact_id: int, block_ids: Sequence[str], now: int) -> bool
 def mark_finalized(artifact_id: int, *, size: int, sha256: str, blob_key: str, parts: Sequence[str], now: int) -> bool:
     """Flip a pending row to finalized with its stored parts; False when another finalize won the race."""
     cursor = forge().db.execute(
-        "UPDATE artifacts SET status = ?, size = ?, sha256 = ?, crc32 = NULL, blob_key = ?, parts = ?,"
+        "UPDATE artifacts SET status = ?, size = ?, sha256 = ?, blob_key = ?, parts = ?,"
         " block_list = NULL, updated = ? WHERE id = ? AND status = ?",
         (FINALIZED, size, sha256, blob_key, json.dumps(list(parts)), now, artifact_id, PENDING),
     )
     return cursor.rowcount == 1
-
-
-def set_crc32(artifact_id: int, blob_key: str, crc32: int) -> None:
-    """Remember the CRC-32 of a finalized blob (computed on its first ZIP download)."""
-    forge().db.execute(
-        "UPDATE artifacts SET crc32 = ? WHERE id = ? AND blob_key = ? AND status = ?",
-        (crc32, artifact_id, blob_key, FINALIZED),
-    )
 
 
 def list_finalized(

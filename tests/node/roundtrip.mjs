@@ -1,5 +1,6 @@
 // The official @actions/artifact client against the forge of the job mock-runner exec hands out:
-// upload (zipped and skipArchive), list, get, download and byte comparison, delete. Exits non-zero on any mismatch.
+// upload (zipped and skipArchive), list and get (with their digests), download verified against the listed
+// digest and byte comparison, delete. Exits non-zero on any mismatch.
 import { DefaultArtifactClient } from '@actions/artifact'
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs'
@@ -48,19 +49,27 @@ check(JSON.stringify(names) === JSON.stringify(['single.json', 'zipped-files']),
 const byName = Object.fromEntries(listed.map((artifact) => [artifact.name, artifact]))
 check(byName['zipped-files']?.id === zipped.id, 'listed id of the zipped artifact matches the upload')
 check(byName['zipped-files']?.size === zipped.size, 'listed size of the zipped artifact matches the upload')
+// the digest is the sha256 of exactly the bytes uploaded: the zip the client streamed, or the raw file
+check(byName['zipped-files']?.digest === `sha256:${zipped.digest}`,
+  `listed digest of the zipped artifact ${byName['zipped-files']?.digest} is sha256:<the upload's digest>`)
+check(byName['single.json']?.digest === `sha256:${sha256(singleBytes)}`,
+  `listed digest of single.json ${byName['single.json']?.digest} is the sha256 of the file`)
 const got = (await client.getArtifact('single.json')).artifact
 check(got.id === raw.id && got.size === singleBytes.length, `getArtifact finds single.json (id ${got.id})`)
+check(got.digest === `sha256:${sha256(singleBytes)}`, 'getArtifact gives the same digest')
 
 // download and compare bytes
 const zippedDir = join(workspace, 'downloaded-zipped')
-const zippedDownload = await client.downloadArtifact(zipped.id, { path: zippedDir, expectedHash: `sha256:${zipped.digest}` })
-check(!zippedDownload.digestMismatch, 'zipped download digest matches')
+// as actions/download-artifact does: the listed digest is the expected hash
+const zippedDownload = await client.downloadArtifact(zipped.id, { path: zippedDir, expectedHash: byName['zipped-files']?.digest })
+check(zippedDownload.digestMismatch === false, 'zipped download verified against the listed digest')
 for (const [name, bytes] of Object.entries(files)) {
   const path = join(zippedDir, name)
   check(existsSync(path) && sha256(readFileSync(path)) === sha256(bytes), `downloaded ${name} is identical`)
 }
 const rawDir = join(workspace, 'downloaded-raw')
-await client.downloadArtifact(raw.id, { path: rawDir })
+const rawDownload = await client.downloadArtifact(raw.id, { path: rawDir, expectedHash: byName['single.json']?.digest })
+check(rawDownload.digestMismatch === false, 'raw download verified against the listed digest')
 const rawPath = join(rawDir, 'single.json')
 check(existsSync(rawPath) && readFileSync(rawPath).equals(singleBytes),
   `raw download is identical (directory holds ${existsSync(rawDir) ? readdirSync(rawDir).join(',') : 'nothing'})`)

@@ -76,20 +76,22 @@ class ListArtifactsResponse(_message.Message):
     def __init__(self, artifacts: _Optional[_Iterable[_Union[ListArtifactsResponse_MonolithArtifact, _Mapping]]] = ...) -> None: ...
 
 class ListArtifactsResponse_MonolithArtifact(_message.Message):
-    __slots__ = ("workflow_run_backend_id", "workflow_job_run_backend_id", "database_id", "name", "size", "created_at")
+    __slots__ = ("workflow_run_backend_id", "workflow_job_run_backend_id", "database_id", "name", "size", "created_at", "digest")
     WORKFLOW_RUN_BACKEND_ID_FIELD_NUMBER: _ClassVar[int]
     WORKFLOW_JOB_RUN_BACKEND_ID_FIELD_NUMBER: _ClassVar[int]
     DATABASE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     SIZE_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
     workflow_run_backend_id: str
     workflow_job_run_backend_id: str
     database_id: int
     name: str
     size: int
     created_at: _timestamp_pb2.Timestamp
-    def __init__(self, workflow_run_backend_id: _Optional[str] = ..., workflow_job_run_backend_id: _Optional[str] = ..., database_id: _Optional[int] = ..., name: _Optional[str] = ..., size: _Optional[int] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    digest: _wrappers_pb2.StringValue
+    def __init__(self, workflow_run_backend_id: _Optional[str] = ..., workflow_job_run_backend_id: _Optional[str] = ..., database_id: _Optional[int] = ..., name: _Optional[str] = ..., size: _Optional[int] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., digest: _Optional[_Union[_wrappers_pb2.StringValue, _Mapping]] = ...) -> None: ...
 
 class GetSignedArtifactURLRequest(_message.Message):
     __slots__ = ("workflow_run_backend_id", "workflow_job_run_backend_id", "name")
