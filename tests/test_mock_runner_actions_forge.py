@@ -16,13 +16,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from node_clients import NODE_DIR, missing_node_client, needs_node
 from test_mock_runner_actions_local import COMPOSITE, INNER, JS_ACTION, MAIN, POST, PRE
 from test_mock_runner_support import ADMIN, ADMIN_TOKEN, LiveForge, live_forge
 
 __all__ = ["live_forge"]
 
-NODE_MODULES = Path(__file__).parent / "node" / "node_modules"
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")]
+NODE_MODULES = NODE_DIR / "node_modules"
+pytestmark = [pytest.mark.slow, needs_node()]
 
 
 def push_tree(forge: LiveForge, name: str, files: dict[str, str], work: Path, *, tag: str = "") -> str:
@@ -219,13 +220,11 @@ jobs:
 """
 
 
-CORE_MISSING = not (NODE_MODULES / "@actions" / "core").is_dir()
-
-
-@pytest.mark.skipif(CORE_MISSING and not os.environ.get("CI"), reason="run `npm ci --prefix tests/node`")
+@needs_node("@actions/core")
 def test_an_action_built_on_the_real_actions_core_runs_from_the_forge(live_forge: LiveForge, tmp_path: Path) -> None:
     """Skipped on a developer machine without the npm modules, never under CI (``CI`` set), where it fails."""
-    assert not CORE_MISSING, "tests/node/node_modules/@actions/core is missing: run `npm ci --prefix tests/node`"
+    missing = missing_node_client("@actions/core")
+    assert missing is None, f"the npm package cannot run under CI: {missing}"
     tree = tmp_path / "core-user"
     tree.mkdir()
     for name, text in {"action.yml": CORE_ACTION, "main.mjs": CORE_MAIN, "post.mjs": CORE_POST}.items():

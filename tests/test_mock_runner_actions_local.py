@@ -6,15 +6,15 @@ the step outputs and the job outputs the runner reports.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from node_clients import needs_node
 from test_mock_runner_executor import FAILURE, SUCCESS, run
 
 from mock_runner.hostexec import REFUSAL
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+pytestmark = needs_node()
 
 JS_ACTION = """\
 name: greeter

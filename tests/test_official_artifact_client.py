@@ -7,20 +7,19 @@ is skipped on a developer machine, and fails under CI (``CI`` set) so the gate n
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from node_clients import NODE_DIR, missing_node_client, needs_node
 from test_mock_runner_support import LiveForge, live_forge
 
 from reference_server.artifacts import models, store
 
 __all__ = ["live_forge"]
 
-NODE_DIR = Path(__file__).parent / "node"
 WORKFLOW = """\
 name: official-client
 on: [push]
@@ -32,23 +31,10 @@ jobs:
 """
 
 
-def _missing() -> str | None:
-    if shutil.which("node") is None:
-        return "node is not installed"
-    if not (NODE_DIR / "node_modules" / "@actions" / "artifact").is_dir():
-        return "tests/node/node_modules is missing: run `npm ci --prefix tests/node`"
-    return None
-
-
-def _skip_reason() -> str | None:
-    """Why to skip here; never under CI, where a missing client must fail the gate."""
-    return None if os.environ.get("CI") else _missing()
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+@needs_node("@actions/artifact")
 def test_official_client_round_trip_under_mock_runner_exec(live_forge: LiveForge, tmp_path: Path) -> None:
-    missing = _missing()
+    missing = missing_node_client("@actions/artifact")
     assert missing is None, f"the official client cannot run under CI: {missing}"
     repo = live_forge.create_repo("official-client")
     runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
@@ -88,12 +74,12 @@ def _wait_for(path: Path, process: subprocess.Popen[str], seconds: float) -> Non
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+@needs_node("@actions/artifact")
 def test_official_client_reports_an_artifact_corrupted_behind_the_servers_back(
     live_forge: LiveForge, tmp_path: Path
 ) -> None:
     """The listed digest lets the official client notice bytes the server's storage changed."""
-    missing = _missing()
+    missing = missing_node_client("@actions/artifact")
     assert missing is None, f"the official client cannot run under CI: {missing}"
     repo = live_forge.create_repo("official-digest")
     runner_file = live_forge.register_runner(repo, tmp_path / ".runner")

@@ -9,17 +9,16 @@ Node or the modules on a developer machine; under CI (``CI`` set) a missing clie
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+from node_clients import NODE_DIR, missing_node_client, needs_node
 from test_mock_runner_support import ADMIN, LiveForge, live_forge
 
 from mock_runner.cli import main
 
 __all__ = ["live_forge"]
 
-NODE_DIR = Path(__file__).parent / "node"
 SAVE_THEN_RESTORE = """\
 name: cache-round-trip
 on: [push]
@@ -45,19 +44,6 @@ jobs:
       - run: node {node}/cache_save.mjs {source} deps-linux-{marker}
       - run: node {node}/cache_restore.mjs {out} deps-linux-{marker} deps-linux-
 """
-
-
-def _missing() -> str | None:
-    if shutil.which("node") is None:
-        return "node is not installed"
-    if not (NODE_DIR / "node_modules" / "@actions" / "cache").is_dir():
-        return "tests/node/node_modules is missing: run `npm ci --prefix tests/node`"
-    return None
-
-
-def _skip_reason() -> str | None:
-    """Why to skip here; never under CI, where a missing client must fail the gate."""
-    return None if os.environ.get("CI") else _missing()
 
 
 def _make_tree(root: Path, seed: bytes) -> dict[str, bytes]:
@@ -99,11 +85,11 @@ def _daemon_once(runner_file: Path, cache_dir: Path, work: Path) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+@needs_node("@actions/cache")
 def test_actions_cache_saves_in_one_job_and_restores_in_the_next(
     live_forge: LiveForge, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    missing = _missing()
+    missing = missing_node_client("@actions/cache")
     assert missing is None, f"the official client cannot run under CI: {missing}"
     cache_dir, work = tmp_path / "cache", tmp_path / "work"
     runner_a, saved, out_a = _repository(live_forge, tmp_path, "a", SAVE_THEN_RESTORE)
