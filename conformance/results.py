@@ -195,6 +195,10 @@ class RunResults:
     gitea_operation_coverage: dict[str, Any] = field(default_factory=_no_coverage)
     contract: dict[str, Any] | None = None
     """What the contract check did: answers validated, violations, seconds spent (``None``: no target reached)."""
+    shard: dict[str, Any] | None = None
+    """This run's shard (``--shard K/N``, ``conformance.sharding``); ``None`` for a whole run."""
+    merged_from: list[dict[str, Any]] | None = None
+    """The shards ``conformance merge`` joined (each one's run prefix, seed, exit status); ``None`` otherwise."""
 
     def totals(self) -> Counts:
         """Counts over every scenario."""
@@ -226,6 +230,8 @@ class RunResults:
             "contract": self.contract,
             "scenarios": [scenario.as_dict() for scenario in self.scenarios],
             "leaks": self.leaks,
+            "shard": self.shard,
+            "merged_from": self.merged_from,
         }
 
     def write(self, path: Path) -> None:
