@@ -184,6 +184,19 @@ def test_the_merged_junit_cucumber_and_html_are_the_single_run_s(runs: Runs, mer
     assert (out / "reference-server.log").exists() or not (runs.shards[0] / "reference-server.log").exists()
 
 
+def test_an_empty_shard_of_a_selection_is_not_an_empty_run(runs: Runs) -> None:
+    suite = runs.whole.parent
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--report-dir", "empty", "--profile", "tiny-profile.yaml", "-q",
+         *TINY_ARGS, "--shard", "8/8"],
+        cwd=suite, capture_output=True, text=True, timeout=240, check=False,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    results = _load(suite / "empty")
+    assert results["exit_status"] == 0
+    assert (results["shard"]["selected"], results["shard"]["scenarios"]) == (7, 0)
+
+
 def _copy(source: Path, destination: Path, edit: dict[str, Any] | None = None) -> Path:
     shutil.copytree(source, destination)
     if edit is not None:
