@@ -72,9 +72,16 @@ def load_shard(directory: Path) -> ShardReport:
     return ShardReport(directory, document)
 
 
-def _target_key(results: dict[str, Any]) -> tuple[Any, ...]:
+def _reached_target(results: dict[str, Any]) -> bool:
+    """The shard reached its target (an empty shard started none: it has no version)."""
+    return bool(results["target"]["version"])
+
+
+def _target_key(results: dict[str, Any]) -> tuple[Any, ...] | None:
     """What makes two runs' targets the same: each embedded server has its own port, so not its URL."""
     target = results["target"]
+    if not _reached_target(results):
+        return None
     return (target["embedded"], target["version"], None if target["embedded"] else target["url"])
 
 
@@ -92,11 +99,12 @@ def check_shards(shards: Sequence[ShardReport], *, allow_partial: bool) -> list[
     """Refuse shards of different runs and a shard given twice; the missing shards' numbers."""
     first = shards[0]
     for what, key in SAME:
-        for other in shards[1:]:
-            if key(other.results) != key(first.results):
+        known = [shard for shard in shards if key(shard.results) is not None]
+        for other in known[1:]:
+            if key(other.results) != key(known[0].results):
                 raise MergeError(
-                    f"{first.directory} and {other.directory} are not shards of one run: different {what} "
-                    f"({key(first.results)!r} and {key(other.results)!r})"
+                    f"{known[0].directory} and {other.directory} are not shards of one run: different {what} "
+                    f"({key(known[0].results)!r} and {key(other.results)!r})"
                 )
     seen: dict[int, Path] = {}
     for shard in shards:
@@ -197,7 +205,8 @@ def single_run_exit_status(scenarios: Sequence[ScenarioResult], interrupted: boo
 def merge_results(shards: Sequence[ShardReport], missing: list[int]) -> RunResults:
     """The results.json a single run of the shards' selection would have written."""
     ordered = sorted(shards, key=lambda shard: int(shard.shard["index"]))
-    first = ordered[0].results
+    reached = [shard for shard in ordered if _reached_target(shard.results)] or ordered
+    first = reached[0].results
     scenarios = _scenarios(ordered, missing)
     interrupted = any(shard.results["interrupted"] for shard in ordered)
     results = RunResults(
@@ -219,7 +228,7 @@ def merge_results(shards: Sequence[ShardReport], missing: list[int]) -> RunResul
         results.contract = add_contract_totals(results.contract, shard.results.get("contract"))
     results.clause_coverage = clause_coverage((s.id, s.clauses, s.outcome) for s in scenarios)
     for name in ("operation_coverage", "gitea_operation_coverage"):
-        setattr(results, name, _operation_coverage([shard.results[name] for shard in ordered]))
+        setattr(results, name, _operation_coverage([shard.results[name] for shard in reached]))
     results.expectations = _expectations(ordered)
     results.merged_from = [
         {

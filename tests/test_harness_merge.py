@@ -42,22 +42,23 @@ class Runs:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
-    """The tiny suite whole and as three shards, all against one reference server."""
+    """The tiny suite whole and as three shards, from one directory (as CI jobs run one checkout), one server."""
     root = tmp_path_factory.mktemp("sharded")
+    suite = root / "suite"
     server = EmbeddedServer(root / "server.log")
     base_url = server.start()
     target = ("--target", base_url, "--token", server.admin_token)
     try:
-        status, whole, _ = _run(root / "whole", "tiny.feature", TINY_FEATURE, *TINY_ARGS, *target, *SEED)
+        status, whole, _ = _run(suite, "tiny.feature", TINY_FEATURE, *TINY_ARGS, *target, *SEED)
         shards, statuses = [], []
         for index in (1, 2, 3):
             workers: tuple[str, ...] = ("-n", "2") if index == 2 and _has_xdist() else ()
-            shard_status, shard_dir, output = _run(
-                root / f"shard-{index}", "tiny.feature", TINY_FEATURE, *TINY_ARGS, *target, *SEED,
-                "--shard", f"{index}/3", *workers,
+            shard_status, _, output = _run(
+                suite, "tiny.feature", TINY_FEATURE, *TINY_ARGS, *target, *SEED,
+                "--shard", f"{index}/3", "--report-dir", f"shard-{index}", *workers,
             )  # fmt: skip
             assert shard_status in (0, 1), output
-            shards.append(shard_dir)
+            shards.append(suite / f"shard-{index}")
             statuses.append(shard_status)
         yield Runs(whole, status, shards, statuses, root)
     finally:
@@ -181,6 +182,8 @@ def test_the_merged_junit_cucumber_and_html_are_the_single_run_s(runs: Runs, mer
     assert _cucumber(out) == _cucumber(runs.whole), "same scenarios, steps and statuses, in feature order"
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "A deliberately wrong expectation" in html
+    for directory in runs.shards:
+        assert f"run prefix {_load(directory)['run_prefix']}" in html, "the report names every shard's run prefix"
     assert (out / "reference-server.log").exists() or not (runs.shards[0] / "reference-server.log").exists()
 
 
