@@ -163,7 +163,9 @@ def _register_shard(config: pytest.Config, state: RunState, reporting: Reporting
         return
     try:
         spec = parse_shard(option.conformance_shard)
-        plugin = ShardPlugin(spec, option.conformance_durations_from, state, reporting.disabled)
+        durations = option.conformance_durations_from
+        resolved = None if durations is None else str(Path(config.invocation_params.dir, durations))
+        plugin = ShardPlugin(spec, resolved, state, reporting.disabled)
     except ShardError as error:
         raise pytest.UsageError(f"conformance: {error}") from None
     config.pluginmanager.register(plugin, "conformance-shard")

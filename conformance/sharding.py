@@ -129,6 +129,7 @@ class ShardPlugin:
     """Keeps this shard's scenarios, reports the others as disabled, and records the shard in results.json."""
 
     def __init__(self, spec: ShardSpec, durations_from: str | None, state: RunState, disabled: dict[str, str]) -> None:
+        """``durations_from``: a path resolved against the directory the run was started in (xdist workers too)."""
         self.spec = spec
         self.durations_from = durations_from
         self.durations = load_durations(Path(durations_from)) if durations_from else None
