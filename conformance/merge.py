@@ -26,7 +26,7 @@ from .schemas import SchemaMismatchError, validate
 from .sharding import shard_of_reason
 from .verdicts import DISABLED, ERROR, FAILED
 
-__all__ = ["MergeError", "ShardReport", "main", "merge_reports", "merge_results"]
+__all__ = ["MergeError", "ShardReport", "main", "merge_operation_coverage", "merge_reports", "merge_results"]
 
 USAGE_EXIT = 4
 SERVER_LOG = "reference-server.log"
@@ -158,7 +158,7 @@ def _scenarios(shards: Sequence[ShardReport], missing: list[int]) -> list[Scenar
     return ordered + [disabled[scenario_id] for scenario_id in sorted(disabled) if scenario_id not in ran]
 
 
-def _operation_coverage(coverages: list[dict[str, Any]]) -> dict[str, Any]:
+def merge_operation_coverage(coverages: list[dict[str, Any]]) -> dict[str, Any]:
     """Covered anywhere is covered: the operations no shard reached, counted again per tag."""
     first = coverages[0]
 
@@ -228,7 +228,7 @@ def merge_results(shards: Sequence[ShardReport], missing: list[int]) -> RunResul
         results.contract = add_contract_totals(results.contract, shard.results.get("contract"))
     results.clause_coverage = clause_coverage((s.id, s.clauses, s.outcome) for s in scenarios)
     for name in ("operation_coverage", "gitea_operation_coverage"):
-        setattr(results, name, _operation_coverage([shard.results[name] for shard in reached]))
+        setattr(results, name, merge_operation_coverage([shard.results[name] for shard in reached]))
     results.expectations = _expectations(ordered)
     results.merged_from = [
         {

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conformance.cli import pytest_arguments
+from conformance.merge import merge_operation_coverage
 from conformance.sharding import (
     ShardError,
     ShardSpec,
@@ -134,3 +136,30 @@ def test_the_command_hands_the_shard_options_to_pytest() -> None:
     arguments = pytest_arguments(["--shard", "2/3", "--durations-from", "last/results.json", "-m", "badges"])
     assert arguments[arguments.index("--shard") + 1] == "2/3"
     assert arguments[arguments.index("--durations-from") + 1] == "last/results.json"
+
+
+def _coverage(uncovered: list[tuple[str, str, str]], unmatched: list[str]) -> dict[str, Any]:
+    """An operation coverage of three operations (two tagged ``repository``, one ``user``)."""
+    every = [("GET", "/repos/{owner}/{repo}", "repository"), ("DELETE", "/repos/{owner}/{repo}", "repository")]
+    every.append(("GET", "/user", "user"))
+    rows = [
+        {"method": m, "path": p, "operation_id": f"{m} {p}", "tag": t} for m, p, t in every if (m, p, t) in uncovered
+    ]
+    by_tag = {"repository": {"total": 2, "covered": 2}, "user": {"total": 1, "covered": 1}}
+    for row in rows:
+        by_tag[row["tag"]]["covered"] -= 1
+    return {"source": "s", "total": 3, "covered": 3 - len(rows), "by_tag": by_tag, "uncovered": rows,
+            "unmatched_requests": unmatched}  # fmt: skip
+
+
+def test_an_operation_is_covered_when_any_shard_reached_it() -> None:
+    get_repo, delete_repo, get_user = (
+        ("GET", "/repos/{owner}/{repo}", "repository"),
+        ("DELETE", "/repos/{owner}/{repo}", "repository"),
+        ("GET", "/user", "user"),
+    )
+    first = _coverage([delete_repo, get_user], ["GET /nowhere"])  # reached GET repo
+    second = _coverage([get_repo, get_user], ["POST /elsewhere"])  # reached DELETE repo
+    merged = merge_operation_coverage([first, second])
+    assert merged == _coverage([get_user], ["GET /nowhere", "POST /elsewhere"])
+    assert merged["covered"] == 2 and merged["by_tag"]["repository"] == {"total": 2, "covered": 2}
