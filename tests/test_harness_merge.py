@@ -214,6 +214,16 @@ def _copy(source: Path, destination: Path, edit: dict[str, Any] | None = None) -
     return destination
 
 
+def test_a_shard_s_leaks_reach_the_merged_report(runs: Runs, tmp_path: Path) -> None:
+    leak = {"kind": "user", "name": "ckabcdef-1-someone", "reason": "DELETE answered 500"}
+    leaky = _copy(runs.shards[1], tmp_path / "leaky", {"leaks": [leak]})
+    _merge(tmp_path / "out", runs.shards[0], leaky, runs.shards[2])
+    joined = _load(tmp_path / "out")
+    assert joined["leaks"] == [leak]
+    assert [entry["leaks"] for entry in joined["merged_from"]] == [0, 1, 0]
+    assert "ckabcdef-1-someone" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+
+
 def test_a_missing_shard_is_refused_unless_partial(
     runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
