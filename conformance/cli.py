@@ -49,6 +49,11 @@ an optional link and an optional expires date (see conformance/expectations/*.ya
 scenario that fails is an expected failure; one that passes is reported "fixed: remove this entry";
 an expired entry counts as failed.
 
+baseline (--baseline FILE): the results.json of an earlier run (another target or profile is allowed,
+and noted). Scenarios are matched by id; newly failing and newly passing scenarios, other changes,
+added and removed scenarios and coverage deltas come first in the summary, in results.json
+("comparison") and at the top of report.html.
+
 reports (in --report-dir, default reports/): report.html (readable, self-contained), results.json
 (schemas/results.schema.json), junit.xml, cucumber.json, and the embedded server's log.
 
@@ -59,8 +64,8 @@ exit status:
   3  internal error of pytest or the kit
   4  the target is unusable (does not answer, is not a forge, refuses the token) or bad usage
   5  no scenario selected
-  6  the profile or expectations file cannot be used (does not parse, names unknown tags,
-     capabilities or scenarios); nothing ran
+  6  the profile, expectations or baseline file cannot be used (does not parse, names unknown
+     tags, capabilities or scenarios); nothing ran
 """
 
 EXIT_CODES = {
@@ -70,7 +75,7 @@ EXIT_CODES = {
     3: "internal error",
     4: "unusable target or bad usage",
     5: "no scenario selected",
-    6: "unusable profile or expectations file",
+    6: "unusable profile, expectations or baseline file",
 }
 
 
@@ -129,6 +134,9 @@ def _add_reporting_arguments(group: argparse._ArgumentGroup) -> None:
     """Profile and expectations (conformance.profiles, conformance.expectations)."""
     group.add_argument("--profile", metavar="NAME|FILE", help="what the target is expected to meet (see below)")
     group.add_argument("--expectations", metavar="FILE", help="YAML file of scenarios expected to fail")
+    group.add_argument(
+        "--baseline", metavar="FILE", help="results.json of an earlier run to compare with (see 'baseline' below)"
+    )
 
 
 def _add_shard_arguments(group: argparse._ArgumentGroup) -> None:
@@ -154,6 +162,7 @@ def pytest_arguments(argv: Sequence[str]) -> list[str]:
         ("-k", options.keyword),
         ("--profile", options.profile),
         ("--expectations", options.expectations),
+        ("--baseline", options.baseline),
         ("--shard", options.shard),
         ("--durations-from", options.durations_from),
     ):

@@ -117,6 +117,12 @@ def _add_reporting_options(group: pytest.OptionGroup) -> None:
         metavar="FILE",
         help="YAML file of scenarios expected to fail (default: the profile's own, if it names one)",
     )
+    group.addoption(
+        "--baseline",
+        dest="conformance_baseline",
+        metavar="FILE",
+        help="a results.json to compare this run with: newly failing/passing, added/removed, coverage deltas",
+    )
 
 
 @pytest.hookimpl(tryfirst=True)

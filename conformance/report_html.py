@@ -1,47 +1,23 @@
-"""``report.html``: one self-contained page a person can read (inline CSS, no script, no external asset).
+"""``report.html``: one self-contained page a person can read (inline CSS, SVG and script, no external asset).
 
-Built from the results.json document alone, in the order a reader acts on it: the per-area and
-per-capability verdicts, then every failure and error with its Gherkin steps (the failing one marked)
-and its masked HTTP transcript, then clause coverage, operations without a scenario, expectations
-(fixed entries first: they ask for an edit), leaks and the disabled scenarios by reason.
+Built from the results.json document alone, in the order a reader acts on it: the comparison with a
+baseline run (when there is one), the per-area and per-capability verdicts, the charts, every scenario
+under filters (``report_scenarios``), every failure and error with its Gherkin steps (the failing one
+marked) and its masked HTTP transcript, then clause coverage, operations without a scenario,
+expectations (fixed entries first: they ask for an edit), leaks and the disabled scenarios by reason.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from html import escape
 from typing import Any
 
+from .report_assets import CSS, SCRIPT
+from .report_assets import badge as _badge
+from .report_assets import esc as _e
+from .report_scenarios import charts_section, comparison_section, scenario_attributes, scenarios_section
+
 __all__ = ["render_report"]
-
-CSS = """
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em auto;max-width:1200px;
-color:#1b1f23;padding:0 1em}
-h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:2px solid #d0d7de;padding-bottom:.2em;margin-top:2em}
-table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:3px 7px;
-text-align:left;vertical-align:top}th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
-.v{font-weight:600;padding:1px 6px;border-radius:4px;white-space:nowrap}
-.v.full,.v.passed,.v.covered{background:#dafbe1;color:#116329}
-.v.failed,.v.error,.v.no-scenario{background:#ffebe9;color:#a40e26}
-.v.partial,.v.expected-failure{background:#fff8c5;color:#7d4e00}.v.unsupported,.v.not-run{background:#ddf4ff;color:#0550ae}
-.v.disabled{background:#eaeef2;color:#57606a}
-pre{background:#f6f8fa;border:1px solid #d0d7de;padding:6px;white-space:pre-wrap;word-break:break-all;
-font-size:12px;margin:.3em 0}
-.failure{border:1px solid #d0d7de;border-left:5px solid #cf222e;padding:.3em 1em;margin:1em 0}
-.failure.error{border-left-color:#bf8700}
-ol.steps{font-family:ui-monospace,monospace;font-size:13px}ol.steps li.failed,ol.steps li.undefined{color:#a40e26;
-font-weight:700}ol.steps li.not-run{color:#8c959f}
-.meta td:first-child{font-weight:600;width:12em}.fixed{background:#fff8c5;border:2px solid #bf8700;padding:.5em 1em}
-small{color:#57606a}
-"""
-
-
-def _e(value: object) -> str:
-    return escape(str(value), quote=True)
-
-
-def _badge(verdict: str) -> str:
-    return f'<span class="v {_e(verdict)}">{_e(verdict)}</span>'
 
 
 def _counts_table(title: str, groups: dict[str, dict[str, Any]]) -> str:
@@ -140,7 +116,8 @@ def _failure(scenario: dict[str, Any]) -> str:
     transcript = "".join(_exchange(exchange) for exchange in scenario["transcript"])
     exchanges = len(scenario["transcript"])
     return (
-        f'<div class="failure {_e(scenario["outcome"])}"><h3>{_badge(scenario["outcome"])} {_e(scenario["id"])}</h3>'
+        f'<div class="failure {_e(scenario["outcome"])}"{scenario_attributes(scenario)}>'
+        f"<h3>{_badge(scenario['outcome'])} {_e(scenario['id'])}</h3>"
         f"<p><small>{_e(scenario['feature'])} · tags {_e(' '.join('@' + tag for tag in scenario['tags']))}</small></p>"
         f"<pre>{_e(scenario['message'])}</pre>"
         + (f'<p>Steps:</p><ol class="steps">{steps}</ol>' if steps else "")
@@ -286,7 +263,10 @@ def render_report(results: dict[str, Any]) -> str:
     body = "".join(
         (
             _header(results),
+            comparison_section(results),
             _areas(results),
+            charts_section(results),
+            scenarios_section(results),
             _failures(results),
             _clauses(results),
             _operations(results),
@@ -299,5 +279,5 @@ def render_report(results: dict[str, Any]) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>Conformance report: {_e(results['target']['url'])}</title><style>{CSS}</style></head>"
-        f"<body>{body}</body></html>\n"
+        f"<body>{body}<script>{SCRIPT}</script></body></html>\n"
     )

@@ -27,6 +27,7 @@ import requests
 from pytest_bdd.exceptions import GherkinParseError
 
 from .client import HttpClient, Recorder
+from .comparison import BaselineError, compare, load_baseline
 from .expectations import ExpectationError, Expectations, load_expectations
 from .paths import FEATURES_DIR
 from .profiles import DEFAULT_PROFILE, Profile, ProfileError, known_tags, load_profile, pick_profile_name
@@ -84,6 +85,7 @@ class ReportingPlugin:
         self.profile, chosen_by = self._resolve_profile()
         self.profile_chosen_by = chosen_by
         self.expectations = self._resolve_expectations()
+        self.baseline = None if self.is_worker else self._resolve_baseline()
         if not self.is_worker and getattr(config.option, "numprocesses", None):
             self._check_ids_before_distribution()
         self.today = dt.date.today()
@@ -143,6 +145,17 @@ class ReportingPlugin:
         try:
             return load_expectations(path)
         except ExpectationError as error:
+            self._bad_file(str(error))
+            raise
+
+    def _resolve_baseline(self) -> dict[str, Any] | None:
+        """The ``--baseline`` document, read before anything runs (it may be the results.json this run rewrites)."""
+        given = self.config.option.conformance_baseline
+        if not given:
+            return None
+        try:
+            return load_baseline(Path(self.config.invocation_params.dir, given))
+        except BaselineError as error:
             self._bad_file(str(error))
             raise
 
@@ -448,6 +461,8 @@ class ReportingPlugin:
         }
         # session.exitstatus: what the run exits with, after any plugin's say (an empty shard is not an empty selection)
         assemble(results, gathered, profile, self.expectations, exit_status=int(session.exitstatus), stopped=stopped)
+        if self.baseline is not None:
+            results.comparison = compare(results.as_dict(), self.baseline)
         if self.state.writes_reports and results.scenarios:
             results.write(self.state.report_dir / "results.json")
             write_atomically(self.state.report_dir / "report.html", render_report(results.as_dict()))

@@ -20,6 +20,7 @@ from pytest_bdd.utils import registry_get_safe
 
 from .capabilities import required_capabilities
 from .clauses import clause_by_tag
+from .comparison import comparison_lines
 from .coverage import Operation, OperationMap, clause_coverage, operation_coverage
 from .expectations import Expectations
 from .operations import GITEA_FILE, REFERENCE_FILE, load_operations
@@ -195,6 +196,8 @@ class RunResults:
     gitea_operation_coverage: dict[str, Any] = field(default_factory=_no_coverage)
     contract: dict[str, Any] | None = None
     """What the contract check did: answers validated, violations, seconds spent (``None``: no target reached)."""
+    comparison: dict[str, Any] | None = None
+    """The run compared with ``--baseline`` (:func:`conformance.comparison.compare`); ``None`` without one."""
     shard: dict[str, Any] | None = None
     """This run's shard (``--shard K/N``, ``conformance.sharding``); ``None`` for a whole run."""
     merged_from: list[dict[str, Any]] | None = None
@@ -228,6 +231,7 @@ class RunResults:
             "operation_coverage": self.operation_coverage,
             "gitea_operation_coverage": self.gitea_operation_coverage,
             "contract": self.contract,
+            "comparison": self.comparison,
             "scenarios": [scenario.as_dict() for scenario in self.scenarios],
             "leaks": self.leaks,
             "shard": self.shard,
@@ -396,6 +400,7 @@ def summary_lines(results: RunResults, report_dir: Path | None) -> list[tuple[st
     def write(text: str, **markup: bool) -> None:
         lines.append((text, markup))
 
+    lines += comparison_lines(results.comparison)
     kind = "embedded reference server" if results.target_embedded else "live target"
     write(f"target: {results.target_url} ({kind}, version {results.target_version})")
     write(f"profile: {results.profile['name']} ({results.profile['chosen_by']})")

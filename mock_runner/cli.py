@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from .actions_builtin import save_artifact
 from .archive import ZipStream, find_files, validate_artifact_name
 from .artifacts import ArtifactClient, ArtifactTokenError
+from .cache_server import CacheServer, default_cache_dir
 from .daemon import Daemon
 from .jobenv import StepError
 from .protocol import RunnerCallError, RunnerClient
@@ -41,6 +42,21 @@ class UsageError(Exception):
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runner-file", type=Path, default=Path(DEFAULT_RUNNER_FILE), help="the .runner file")
     parser.add_argument("--log-level", default="WARNING", help="Python log level (default WARNING)")
+
+
+def _cache_options(parser: argparse.ArgumentParser) -> None:
+    """The cache server's options, as act_runner's ``cache:`` configuration (enabled, dir, host, port)."""
+    parser.add_argument("--no-cache", action="store_true", help="serve no actions cache (no ACTIONS_CACHE_URL)")
+    parser.add_argument(
+        "--cache-dir", type=Path, help="where cache entries are kept (default .cache/actcache beside the .runner file)"
+    )
+    parser.add_argument("--cache-port", type=int, default=0, help="the cache server's port (default: any free one)")
+    parser.add_argument(
+        "--cache-host",
+        default="127.0.0.1",
+        help="the address jobs reach the cache at, put in ACTIONS_CACHE_URL (default 127.0.0.1; the server "
+        "listens on loopback only unless this is not a loopback address)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the run: steps of a server that is not on this machine (loopback) with bash on this host "
         "(also MOCK_RUNNER_ALLOW_HOST_EXECUTION=1); only for a server you trust",
     )
+    _cache_options(daemon)
 
     exec_ = commands.add_parser("exec", help="take one job and run COMMAND as the whole job")
     _common(exec_)
@@ -85,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="always export GITHUB_SERVER_URL (by default it is moved to GITEA_SERVER_URL when @actions/artifact "
         "would take the forge for GHES and refuse to work)",
     )
+    _cache_options(exec_)
     exec_.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- COMMAND ...")
 
     artifact = commands.add_parser("artifact", help="artifact operations inside a job (ACTIONS_* variables)")
@@ -209,7 +227,28 @@ def _print_line(prefix: str) -> Callable[[str], None]:
     return echo
 
 
+def _start_cache(options: argparse.Namespace) -> CacheServer | None:
+    """The cache server for this run's jobs, unless ``--no-cache``."""
+    if options.no_cache:
+        return None
+    if not 0 <= options.cache_port <= 65535:
+        raise UsageError("--cache-port must be between 0 and 65535")
+    if not options.runner_file.is_file():
+        return None  # the daemon refuses to start and says why; no directory is made for nothing
+    cache_dir = options.cache_dir or default_cache_dir(options.runner_file)
+    return CacheServer(cache_dir, host=options.cache_host, port=options.cache_port)
+
+
 def _daemon(options: argparse.Namespace) -> int:
+    cache = _start_cache(options)
+    try:
+        return _run_daemon(options, cache)
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+def _run_daemon(options: argparse.Namespace, cache: CacheServer | None) -> int:
     daemon = Daemon(
         options.runner_file,
         workdir=options.workdir,
@@ -219,6 +258,7 @@ def _daemon(options: argparse.Namespace) -> int:
         keep_workdir=options.keep_workdir,
         echo=None if options.quiet else _print_line(""),
         allow_host_execution=options.allow_host_execution,
+        cache=cache,
     )
     _on_signals(daemon.stop)
     return daemon.run(once=options.once)
@@ -230,12 +270,22 @@ def _exec(options: argparse.Namespace) -> int:
         argv = argv[1:]
     if not argv:
         raise UsageError("exec needs a command: mock-runner exec [--timeout S] -- COMMAND ...")
+    cache = _start_cache(options)
+    try:
+        return _run_exec(options, argv, cache)
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+def _run_exec(options: argparse.Namespace, argv: list[str], cache: CacheServer | None) -> int:
     daemon = Daemon(
         options.runner_file,
         workdir=options.workdir,
         keep_workdir=options.keep_workdir,
         echo=_print_line(""),
         fetch_interval=1.0,
+        cache=cache,
     )
     _on_signals(daemon.stop)
     daemon.declare()

@@ -18,6 +18,7 @@ from typing import Any
 
 from forge_proto import runner_pb2
 
+from .cache_server import CacheServer
 from .executor import execute_job, run_process, stop_leftover_processes
 from .hostexec import REFUSAL, host_execution_allowed, is_loopback_url
 from .jobenv import (
@@ -25,6 +26,7 @@ from .jobenv import (
     StepError,
     job_environment,
     masker_for,
+    runtime_token,
     task_context,
     trusted_by_artifact_client,
 )
@@ -80,6 +82,7 @@ class Daemon:
         keep_workdir: bool = False,
         echo: Callable[[str], None] | None = None,
         allow_host_execution: bool | None = None,
+        cache: CacheServer | None = None,
     ) -> None:
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
@@ -106,6 +109,9 @@ class Daemon:
         self._declared = False
         self._active: dict[int, TaskReporter] = {}
         self._active_lock = threading.Lock()
+        self.cache = cache
+        """The cache served to jobs (``ACTIONS_CACHE_URL``); the daemon's owner starts and closes it."""
+        self._cache_revokers: dict[int, Callable[[], None]] = {}
 
     # --- protocol -------------------------------------------------------------------------------
     def declare(self) -> None:
@@ -177,6 +183,9 @@ class Daemon:
         reporter = TaskReporter(self.client, task.id, masker, interval=self.report_interval, echo=echo)
         with self._active_lock:
             self._active[task.id] = reporter
+            if self.cache is not None:  # the job's runtime token opens its repository's cache while it runs
+                repo = str(context.get("repository") or "")
+                self._cache_revokers[task.id] = self.cache.register_job(runtime_token(task, context), repo)
         if self.stopping.is_set():
             reporter.cancelled.set()
         return reporter, context, masker
@@ -202,6 +211,7 @@ class Daemon:
             masker=masker,
             cancelled=reporter.cancelled,
             allow_host_execution=self.allow_host_execution,
+            cache_url=self.cache.url if self.cache is not None else "",
         )
         return reporter, runtime, base
 
@@ -213,6 +223,9 @@ class Daemon:
         reporter.close(result, last_line=f"mock-runner reports task {task.id} as {result_name(result)}")
         with self._active_lock:
             self._active.pop(task.id, None)
+            revoke = self._cache_revokers.pop(task.id, None)
+        if revoke is not None:
+            revoke()
         if base is not None and not self.keep_workdir:
             shutil.rmtree(base, ignore_errors=True)
         return TaskOutcome(task_id=task.id, result=result, log_lines=list(reporter.logs.lines))
@@ -282,6 +295,7 @@ class Daemon:
                 workspace=runtime.workspace,
                 temp=runtime.temp,
                 runner_name=self.runner.name,
+                cache_url=runtime.cache_url,
             )
             if not keep_server_url and not trusted_by_artifact_client(env["GITHUB_SERVER_URL"]):
                 # @actions/artifact refuses any other host as "GHES"; the job still finds the forge in GITEA_SERVER_URL.

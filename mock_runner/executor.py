@@ -150,6 +150,7 @@ class _JobExecution:
             temp=runtime.temp,
             job_id=self.job.id,
             runner_name=runner_name,
+            cache_url=runtime.cache_url,
         )
         self.job_env = self._interpolate_env({**workflow.env, **self.job.env}, {})
 

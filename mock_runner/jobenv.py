@@ -93,6 +93,7 @@ def job_environment(
     job_id: str = "",
     runner_name: str = "mock-runner",
     base: Mapping[str, str] | None = None,
+    cache_url: str = "",
 ) -> dict[str, str]:
     """The variables every step sees: the host's, then act_runner's ``ACTIONS_*``, ``GITHUB_*``, ``GITEA_*``."""
     instance = instance_url.rstrip("/")
@@ -142,6 +143,10 @@ def job_environment(
     ):
         if context.get(key):
             env[name] = str(context[key])
+    if cache_url:  # the runner's own cache server (mock_runner.cache_server), as act_runner hands it out
+        env["ACTIONS_CACHE_URL"] = cache_url
+    else:  # one the host inherited (a runner inside a CI job) would not take this job's token
+        env.pop("ACTIONS_CACHE_URL", None)
     return env
 
 
@@ -162,6 +167,8 @@ class JobRuntime:
     """Process groups the job's steps started: whatever still runs in them is stopped when the job ends."""
     allow_host_execution: bool = True
     """Whether ``run:`` steps may run on this host (the daemon sets it by :mod:`mock_runner.hostexec`'s rule)."""
+    cache_url: str = ""
+    """``ACTIONS_CACHE_URL`` of the runner's cache server, empty when the runner serves no cache."""
 
     @property
     def token(self) -> str:

@@ -26,6 +26,18 @@ Codec = Literal["proto", "json"]
 M = TypeVar("M", bound=Message)
 
 _CONTENT_TYPES: dict[str, str] = {"proto": "application/proto", "json": "application/json"}
+# connect-go's client reads a non-Connect error by its HTTP status alone (protocol.go httpToCode, the gRPC
+# HTTP mapping): a plain 404 is what a connect-go server answers for a procedure it does not have.
+_CODES_OF_BARE_STATUSES: dict[int, str] = {
+    400: "internal",
+    401: "unauthenticated",
+    403: "permission_denied",
+    404: "unimplemented",
+    429: "unavailable",
+    502: "unavailable",
+    503: "unavailable",
+    504: "unavailable",
+}
 
 
 class RunnerCallError(Exception):
@@ -55,7 +67,7 @@ def _error_from(response: requests.Response) -> RunnerCallError:
         return RunnerCallError(response.status_code, body["code"], str(body.get("message", "")))
     return RunnerCallError(
         response.status_code,
-        "unknown",
+        _CODES_OF_BARE_STATUSES.get(response.status_code, "unknown"),
         f"not a Connect error (HTTP {response.status_code}): {_describe_body(response)}",
     )
 

@@ -136,7 +136,9 @@ def tamper(url: str, how: str, other_id: int | None = None) -> str:
     path = parts.path
     sig = query.get("sig", "")
     if how == "a tampered signature":
-        query["sig"] = sig[:-1] + ("A" if not sig.endswith("A") else "B")
+        # the first character: all six of its bits count (the last one's low bits are padding, which Go's
+        # lenient base64 ignores, so changing it may decode to the same MAC on Gitea)
+        query["sig"] = ("B" if sig.startswith("A") else "A") + sig[1:]
     elif how == "a truncated signature":
         query["sig"] = sig[: len(sig) // 2]
     elif how == "a padded signature":

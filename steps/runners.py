@@ -22,7 +22,7 @@ from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
 from conformance.target import Target
 from mock_runner.artifacts import backend_ids
-from mock_runner.protocol import RunnerClient
+from mock_runner.protocol import RUNNER_SERVICE, RunnerClient
 from steps.actors import scoped_token_api
 from steps.ci import RESULTS, CiWorld, RunnerOutcome, owner_actions, registration_token
 from steps.parsing import phrase
@@ -134,6 +134,14 @@ def ping(ctx: ScenarioContext, ci_world: CiWorld, target: Target, data: str) -> 
 def ping_json(ctx: ScenarioContext, ci_world: CiWorld, target: Target, data: str) -> None:
     """PingService/Ping with application/json bodies."""
     ci_world.record(lambda: RunnerClient(target.base_url, codec="json", session=_session(ctx)).ping(data))
+
+
+@when(phrase('a runner calls the procedure "{method}" of the runner service'))
+def call_unknown_procedure(ctx: ScenarioContext, ci_world: CiWorld, target: Target, method: str) -> None:
+    """A Connect call to ``runner.v1.RunnerService/<method>`` with an empty message, as a newer runner might."""
+    client = RunnerClient(target.base_url, session=_session(ctx))
+    request, reply = runner_pb2.DeclareRequest(), runner_pb2.DeclareResponse()
+    ci_world.record(lambda: client.call(RUNNER_SERVICE, method, request, reply))
 
 
 def _register(
@@ -249,6 +257,14 @@ def then_runner_call_fails(ci_world: CiWorld, status: int, code: str) -> None:
     error = _outcome(ci_world).error
     assert error is not None, f"the runner call succeeded: {_outcome(ci_world).reply}"
     assert (error.status, error.code) == (status, code), f"got {error.status} {error.code!r}: {error.message}"
+
+
+@then(phrase('the runner call fails with the Connect code "{code}"'))
+def then_runner_call_fails_with_code(ci_world: CiWorld, code: str) -> None:
+    """The Connect code as a connect-go client reads it (from the JSON error, or from a bare HTTP status)."""
+    error = _outcome(ci_world).error
+    assert error is not None, f"the runner call succeeded: {_outcome(ci_world).reply}"
+    assert error.code == code, f"got {error.status} {error.code!r}, expected {code!r}: {error.message}"
 
 
 @then(phrase('the registered runner has a uuid, a token and the name "{name}" with the labels "{labels}"'))

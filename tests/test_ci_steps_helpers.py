@@ -48,6 +48,19 @@ def test_tamper_padding_and_truncation_have_the_expected_shape() -> None:
     assert sig.startswith(query(tamper(SIGNED, "a truncated signature"))["sig"])
 
 
+@pytest.mark.parametrize("last", ["A", "B", "C", "D", "w", "_"])
+def test_a_tampered_signature_decodes_to_other_bytes_even_where_padding_bits_are_ignored(last: str) -> None:
+    """Go's lenient base64 ignores the last character's two padding bits: changing it may change nothing."""
+    sig = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEF" + last
+    url = SIGNED.replace("sig=abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG", f"sig={sig}")
+    tampered = query(tamper(url, "a tampered signature"))["sig"]
+
+    def lenient(text: str) -> bytes:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+    assert len(tampered) == len(sig) and lenient(tampered) != lenient(sig)
+
+
 def test_tamper_removes_the_signature() -> None:
     assert "sig" not in query(tamper(SIGNED, "no signature"))
 

@@ -88,7 +88,8 @@ def _results() -> dict[str, Any]:
 def test_the_page_is_self_contained_and_escaped() -> None:
     html = render_report(_results())
     assert html.startswith("<!DOCTYPE html>") and "<style>" in html
-    assert "<script" not in html and "<link" not in html and "src=" not in html
+    assert html.count("<script") == 1 and "<script>" in html, "one inline script (the filters), nothing loaded"
+    assert "<link" not in html and "src=" not in html and "http" not in html.split("<script>")[1]
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "A &lt;b&gt;bold&lt;/b&gt; failure" in html
 
@@ -97,6 +98,8 @@ def test_sections_come_in_reading_order() -> None:
     html = render_report(_results())
     headings = [
         "<h2>Areas",
+        "<h2>Charts",
+        '<h2 id="scenarios">Scenarios (3)',
         "<h2>Failures and errors (1)",
         "<h2>Clause coverage",
         "<h2>Operations without",
@@ -122,3 +125,31 @@ def test_areas_fixed_entries_and_disabled_reasons_are_shown() -> None:
     assert "<td>users</td>" in areas and "Not run in this run (disabled): pins" in areas
     assert html.count("fixed: remove this entry") == 2, "once at the top, once in the expectations"
     assert "1: disabled: not selected" in html
+
+
+def test_every_scenario_row_carries_what_the_filters_read() -> None:
+    html = render_report(_results())
+    listing = html[html.index('<h2 id="scenarios">') : html.index("<h2>Failures")]
+    assert listing.count("<tr data-sid=") == 3, "disabled scenarios are listed too"
+    assert (
+        '<tr data-sid="users/x::A &lt;b&gt;bold&lt;/b&gt; failure" data-outcome="failed" data-area="users"'
+        ' data-tags="spec clause_S9_1" data-capabilities=""'
+    ) in listing, "area tags are the area filter's, not the tag filter's"
+    assert 'data-text="users/x::a &lt;b&gt;bold&lt;/b&gt; failure a &lt;b&gt;bold&lt;/b&gt; failure users' in listing
+    assert (
+        '<option value="failed">failed (1)</option>' in listing and '<option value="pins">pins (1)</option>' in listing
+    )
+    assert '<option value="spec">spec (1)</option>' in listing and '<option value="users">users (2)</option>' in listing
+    failure = html[html.index("<h2>Failures") : html.index("<h2>Clause coverage")]
+    assert '<div class="failure failed" data-sid="users/x::A &lt;b&gt;bold&lt;/b&gt; failure"' in failure
+
+
+def test_the_charts_are_inline_svg_with_titles_and_links() -> None:
+    html = render_report(_results())
+    charts = html[html.index("<h2>Charts") : html.index('<h2 id="scenarios">')]
+    assert charts.count('<svg role="img"') == 2 and '<title id="area-chart-title">' in charts
+    assert '<a href="#area=users&amp;outcome=failed"><rect' in charts
+    assert "<title>users: 1 failed</title>" in charts and "<title>users: 1 passed</title>" in charts
+    assert "pins" not in charts, "an area where nothing ran has no bar"
+    assert "<title>0.1\u20130.3s: 0 scenario(s)</title>" in charts
+    assert "&lt;10ms: 2 scenario(s)" in charts, "the two that ran took 0 s; the disabled one is not counted"

@@ -229,6 +229,18 @@ def test_declare_tolerates_servers_without_it(fake_server: FakeServer, tmp_path:
     assert list(runner_pb2.DeclareRequest.FromString(body).labels) == ["ubuntu-latest"]
 
 
+def test_declare_tolerates_the_plain_404_of_a_connect_go_server_without_it(
+    fake_server: FakeServer, tmp_path: Path
+) -> None:
+    """A Gitea before 1.21 has no Declare: connect-go answers the unknown procedure with a bare 404."""
+    fake_server.handlers["/api/actions/runner.v1.RunnerService/Declare"] = lambda: Response(
+        "404 page not found\n", 404, content_type="text/plain; charset=utf-8"
+    )
+    daemon = Daemon(write_runner(tmp_path / ".runner", fake_server.url))
+    daemon.declare()
+    assert len(fake_server.requests) == 1
+
+
 def start_daemon(runner_file: Path, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "mock_runner.cli", "daemon", "--runner-file", str(runner_file),

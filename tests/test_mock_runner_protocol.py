@@ -124,8 +124,20 @@ def test_non_json_error_says_what_came_back(fake_server: FakeServer) -> None:
     with pytest.raises(RunnerCallError) as caught:
         RunnerClient(fake_server.url, "u", "t").declare([], "v")
     assert caught.value.status == 502
-    assert caught.value.code == "unknown"
+    assert caught.value.code == "unavailable"
     assert "text/html" in caught.value.message and "bad gateway" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("status", "code"),
+    [(404, "unimplemented"), (400, "internal"), (401, "unauthenticated"), (503, "unavailable"), (418, "unknown")],
+)
+def test_a_bare_status_is_read_as_connect_go_reads_it(fake_server: FakeServer, status: int, code: str) -> None:
+    """connect-go answers a procedure it lacks with a plain-text 404; its clients read that as unimplemented."""
+    fake_server.handlers[RUNNER + "Declare"] = lambda: Response("404 page not found\n", status=status)
+    with pytest.raises(RunnerCallError) as caught:
+        RunnerClient(fake_server.url, "u", "t").declare([], "v")
+    assert (caught.value.status, caught.value.code) == (status, code)
 
 
 def test_undecodable_success_is_an_error(fake_server: FakeServer) -> None:

@@ -277,9 +277,12 @@ def test_operation_and_clause_coverage(tiny_run: tuple[int, Path, str]) -> None:
 def test_html_report_is_one_readable_file(tiny_run: tuple[int, Path, str]) -> None:
     _, report_dir, _ = tiny_run
     html = (report_dir / "report.html").read_text(encoding="utf-8")
-    assert "<script" not in html and "<link" not in html and 'src="' not in html
+    assert html.count("<script") == 1 and "<script>" in html, "one inline script (the filters), nothing loaded"
+    assert "<link" not in html and 'src="' not in html
     order = [
         "<h2>Areas",
+        "<h2>Charts",
+        '<h2 id="scenarios">Scenarios (8)',
         "<h2>Failures and errors (3)",
         "<h2>Clause coverage",
         "<h2>Operations without",
@@ -356,4 +359,63 @@ def test_under_xdist_an_unknown_expectation_id_stops_the_run_before_any_worker_r
     )
     assert completed.returncode == 6, completed.stdout + completed.stderr
     assert "bad.yaml names unknown scenarios: tiny::No such scenario" in completed.stderr
+    assert not (tmp_path / "out" / "results.json").exists()
+
+
+def test_a_run_with_a_baseline_says_first_what_changed(tiny_run: tuple[int, Path, str], tmp_path: Path) -> None:
+    """The tiny suite compared with its own results, edited: two regressions, a fix, an added and a removed id."""
+    baseline = _results(tiny_run[1])
+    was = {"A deliberately wrong expectation": "passed", "A step without a definition": "passed"}
+    was |= {"A known deviation": "failed"}
+    for scenario in baseline["scenarios"]:
+        scenario["outcome"] = was.get(scenario["name"], scenario["outcome"])
+    baseline["scenarios"] = [s for s in baseline["scenarios"] if s["name"] != "The version answers"]
+    baseline["scenarios"].append({"id": "tiny::A scenario since deleted", "outcome": "passed"})
+    baseline["gitea_operation_coverage"]["covered"] = 0
+    baseline["gitea_operation_coverage"]["by_tag"]["miscellaneous"]["covered"] = 0
+    root = tmp_path / "run"
+    root.mkdir()
+    (root / "base.json").write_text(json.dumps(baseline), encoding="utf-8")
+    status, report_dir, output = _run(root, "tiny.feature", TINY_FEATURE, *TINY_ARGS, "--baseline", "base.json")
+    results = _results(report_dir)
+    validate(results, "results.schema")
+    comparison = results["comparison"]
+    assert comparison["newly_failing"] == [
+        {"id": "tiny::A deliberately wrong expectation", "before": "passed", "now": "failed"},
+        {"id": "tiny::A step without a definition", "before": "passed", "now": "error"},
+    ], output
+    assert comparison["newly_passing"] == []
+    assert comparison["changed"] == [{"id": "tiny::A known deviation", "before": "failed", "now": "expected-failure"}]
+    assert comparison["added"] == [{"id": "tiny::The version answers", "outcome": "passed"}]
+    assert comparison["removed"] == [{"id": "tiny::A scenario since deleted", "outcome": "passed"}]
+    gitea = comparison["coverage"]["gitea_operations"]
+    assert (gitea["before"], gitea["now"]) == (0, 1)
+    assert gitea["changes"] == [
+        {"group": "miscellaneous", "before": 0, "now": 1, "total": gitea["changes"][0]["total"]}
+    ]
+    assert comparison["baseline"]["file"].endswith("base.json") and comparison["notes"] == []
+    section = output[output.index("= conformance =") :].splitlines()
+    assert section[1].startswith("compared with the baseline ") and "base.json" in section[1], output
+    assert section[2] == "  2 newly failing, 0 newly passing, 1 other change(s), 1 added, 1 removed, 4 unchanged"
+    html = (report_dir / "report.html").read_text(encoding="utf-8")
+    assert html.index("Compared with the baseline") < html.index("<h2>Areas")
+    assert status == 1
+
+
+def test_an_unusable_baseline_stops_the_run_before_anything_runs(tmp_path: Path) -> None:
+    (tmp_path / "tiny.feature").write_text(TINY_FEATURE, encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(CONFTEST, encoding="utf-8")
+    (tmp_path / "test_tiny.py").write_text(BINDING.format(feature="tiny.feature"), encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = --strict-markers -p no:cacheprovider\n", encoding="utf-8")
+    (tmp_path / "junk.json").write_text('{"totals": {}}', encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--report-dir", "out", "--baseline", "junk.json", "-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 6, completed.stdout + completed.stderr
+    assert "junk.json is not a conformance results.json" in completed.stdout + completed.stderr
     assert not (tmp_path / "out" / "results.json").exists()

@@ -128,9 +128,13 @@ def test_wrong_content_type_unknown_method_and_wrong_verb(world: World) -> None:
     text = world.client.post(RUNNER_SERVICE + "FetchTask", data=b"{}", headers={"Content-Type": "text/plain"})
     assert connect_error(text)[:2] == (415, "invalid_argument")
     unknown = world.client.post(RUNNER_SERVICE + "Teleport", data=b"", headers={"Content-Type": "application/proto"})
-    assert connect_error(unknown)[:2] == (404, "unimplemented")
+    assert connect_error(unknown) == (
+        501,
+        "unimplemented",
+        "runner.v1.RunnerService/Teleport is not implemented",
+    )
     other_service = world.client.post("/api/actions/runner.v2.RunnerService/FetchTask", data=b"")
-    assert connect_error(other_service)[:2] == (404, "unimplemented")
+    assert connect_error(other_service)[:2] == (501, "unimplemented")
     get = world.client.get(RUNNER_SERVICE + "FetchTask")
     assert connect_error(get)[:2] == (405, "unimplemented")
     version = world.client.post(

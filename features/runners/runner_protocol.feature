@@ -20,6 +20,19 @@ Feature: The runner protocol registers runners and hands them tasks
     Then the runner call answers "Hello, json-client!"
 
   @gitea @clause_S1_runners
+  Scenario: A procedure the runner service does not have is unimplemented
+    connect-go answers a method it does not serve with a plain-text 404, which its clients read as
+    the Connect code unimplemented; a Connect JSON error with that code does as well.
+    When a runner calls the procedure "Nope" of the runner service
+    Then the runner call fails with the Connect code "unimplemented"
+
+  @reference @clause_S1_runners
+  Scenario: The reference answers a procedure it does not have with 501 and the Connect code unimplemented
+    501 is the HTTP status current connect-go gives the code unimplemented (older releases gave 404).
+    When a runner calls the procedure "Nope" of the runner service
+    Then the runner call fails with status 501 and Connect code "unimplemented"
+
+  @gitea @clause_S1_runners
   Scenario: Register with a valid registration token gives a runner identity
     When a runner registers with the repository's registration token as "builder-1" with the labels "ubuntu-latest"
     Then the runner call succeeds

@@ -66,7 +66,7 @@ class InvalidStatusFilter(BadRequest):
 
 class ConnectStatusError(ConnectError):
     """A Connect error whose HTTP status is not the code's usual one (415 for a wrong content type,
-    404 for an unknown procedure, 405 for a method other than POST), as connect-go answers them."""
+    405 for a method other than POST), as connect-go answers them."""
 
     def __init__(self, code: str, message: str, http_status: int) -> None:
         super().__init__(code, message)

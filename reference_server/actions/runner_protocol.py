@@ -177,11 +177,15 @@ HANDLERS: dict[tuple[str, str], Callable[[], Response]] = {
 
 
 def dispatch(procedure: str) -> Any:
-    """Route ``/<service>/<method>``: unknown procedures are Connect ``unimplemented`` (404), only POST."""
+    """Route ``/<service>/<method>``: an unknown procedure is Connect ``unimplemented`` (HTTP 501), only POST.
+
+    501 is current connect-go's status for the code (``connectCodeToHTTP``); a connect-go server itself
+    answers a method it lacks with a plain-text 404, which its clients also read as ``unimplemented``.
+    """
     service, _, method = procedure.strip("/").rpartition("/")
     handler = HANDLERS.get((service, method))
     if handler is None:
-        raise ConnectStatusError("unimplemented", f"{procedure} is not implemented", http_status=404)
+        raise ConnectError("unimplemented", f"{procedure} is not implemented")
     if request.method != "POST":
         raise ConnectStatusError("unimplemented", f"{request.method} is not supported; use POST", http_status=405)
     return handler()
