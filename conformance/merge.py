@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .comparison import BaselineError, compare, load_baseline
 from .coverage import clause_coverage
 from .merge_files import merge_cucumber, merge_junit
 from .report_html import render_report
@@ -261,13 +262,21 @@ def _merge_logs(shards: Sequence[ShardReport], out: Path) -> None:
     write_atomically(out / SERVER_LOG, "".join(lines))
 
 
-def merge_reports(directories: Sequence[Path], out: Path, *, allow_partial: bool = False) -> RunResults:
-    """Read the shards' report directories and write the merged reports into ``out``."""
+def merge_reports(
+    directories: Sequence[Path], out: Path, *, allow_partial: bool = False, baseline: Path | None = None
+) -> RunResults:
+    """Read the shards' report directories and write the merged reports into ``out`` (compared with ``baseline``)."""
     if not directories:
         raise MergeError("no report directory to merge")
+    try:
+        earlier = None if baseline is None else load_baseline(baseline)
+    except BaselineError as error:
+        raise MergeError(str(error)) from None
     shards = sorted((load_shard(directory) for directory in directories), key=lambda shard: shard.shard["index"])
     missing = check_shards(shards, allow_partial=allow_partial)
     results = merge_results(shards, missing)
+    if earlier is not None:
+        results.comparison = compare(results.as_dict(), earlier)
     out.mkdir(parents=True, exist_ok=True)
     results.write(out / "results.json")
     write_atomically(out / "report.html", render_report(results.as_dict()))
@@ -294,6 +303,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="merge even when shards are missing (their scenarios are reported as disabled)",
     )
+    parser.add_argument(
+        "--baseline", type=Path, metavar="FILE", help="results.json of an earlier run to compare the merged run with"
+    )
     return parser
 
 
@@ -301,7 +313,9 @@ def main(argv: Sequence[str]) -> int:
     """Merge, print the summary a single run prints, and exit as a single run would."""
     options = build_parser().parse_args(list(argv))
     try:
-        results = merge_reports(options.directories, options.report_dir, allow_partial=options.allow_partial)
+        results = merge_reports(
+            options.directories, options.report_dir, allow_partial=options.allow_partial, baseline=options.baseline
+        )
     except MergeError as error:
         print(f"conformance merge: {error}", file=sys.stderr)
         return USAGE_EXIT

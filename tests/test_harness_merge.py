@@ -224,6 +224,24 @@ def test_a_shard_s_leaks_reach_the_merged_report(runs: Runs, tmp_path: Path) -> 
     assert "ckabcdef-1-someone" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
 
 
+def test_the_merge_compares_with_a_baseline_as_a_run_does(
+    runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    earlier = _load(runs.whole)
+    for scenario in earlier["scenarios"]:
+        if scenario["id"] == "tiny::The version answers":
+            scenario["outcome"] = "failed"
+    (tmp_path / "earlier.json").write_text(json.dumps(earlier), encoding="utf-8")
+    _merge(tmp_path / "out", *runs.shards, extra=("--baseline", str(tmp_path / "earlier.json")))
+    comparison = _load(tmp_path / "out")["comparison"]
+    assert [change["id"] for change in comparison["newly_passing"]] == ["tiny::The version answers"]
+    assert comparison["newly_failing"] == [] and comparison["added"] == [] and comparison["removed"] == []
+    assert comparison["unchanged"] == len(earlier["scenarios"]) - 1
+    capsys.readouterr()
+    assert _merge(tmp_path / "bad", *runs.shards, extra=("--baseline", str(tmp_path / "none.json"))) == USAGE_EXIT
+    assert "cannot read the baseline" in capsys.readouterr().err
+
+
 def test_a_missing_shard_is_refused_unless_partial(
     runs: Runs, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
