@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import pytest
 
 from .janitor import main as janitor_main
+from .merge import main as merge_main
 from .paths import FEATURES_DIR, KIT_ROOT, SUITE_DIR
 
 __all__ = ["EXIT_CODES", "UNUSED_PLUGINS", "build_parser", "main", "pytest_arguments"]
@@ -30,6 +31,10 @@ examples:
   conformance -n auto                           in parallel, one worker (and embedded server) per CPU
   conformance --seed 1234 -k "A user"           replay the data a run with seed 1234 drew (see its summary)
   conformance -- -vv --lf                       anything after -- goes to pytest
+  conformance --shard 2/4 --durations-from last/results.json --report-dir reports/shard-2
+                                                the second of four shards, balanced by recorded durations
+  conformance merge reports/shard-* --report-dir reports
+                                                join the shards' reports into one (exit status as one run)
   conformance janitor --target URL --token T --run-id ck1a2b3c [--delete]
                                                 list (and delete) what run ck1a2b3c left behind
 
@@ -116,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="seed of the data scenarios draw (names, texts, file contents); a run's seed replays its data",
     )
     _add_reporting_arguments(selection)
+    _add_shard_arguments(selection)
     output = parser.add_argument_group("output")
     output.add_argument("--report-dir", metavar="DIR", default="reports", help="where reports go (default reports/)")
     output.add_argument(
@@ -130,6 +136,14 @@ def _add_reporting_arguments(group: argparse._ArgumentGroup) -> None:
     group.add_argument("--expectations", metavar="FILE", help="YAML file of scenarios expected to fail")
     group.add_argument(
         "--baseline", metavar="FILE", help="results.json of an earlier run to compare with (see 'baseline' below)"
+    )
+
+
+def _add_shard_arguments(group: argparse._ArgumentGroup) -> None:
+    """Sharding (conformance.sharding); ``conformance merge`` joins the shards' reports (conformance.merge)."""
+    group.add_argument("--shard", metavar="K/N", help="run only shard K of N of the selected scenarios")
+    group.add_argument(
+        "--durations-from", metavar="FILE", help="balance --shard by the durations of this results.json (else by count)"
     )
 
 
@@ -149,6 +163,8 @@ def pytest_arguments(argv: Sequence[str]) -> list[str]:
         ("--profile", options.profile),
         ("--expectations", options.expectations),
         ("--baseline", options.baseline),
+        ("--shard", options.shard),
+        ("--durations-from", options.durations_from),
     ):
         if value is not None:
             arguments += [flag, value]
@@ -187,6 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
     if given[:1] == ["janitor"]:
         return janitor_main(given[1:])
+    if given[:1] == ["merge"]:
+        return merge_main(given[1:])
     arguments = pytest_arguments(given)
     if not SUITE_DIR.is_dir() or not FEATURES_DIR.is_dir():
         print(

@@ -30,6 +30,7 @@ from .ledger import CleanupLedger
 from .profiles import shipped_capabilities
 from .reporting import INFO_KEY, ReportingPlugin
 from .seeding import SeededData, scenario_seed
+from .sharding import ShardError, ShardPlugin, parse_shard
 from .state import RunState
 from .tags import AREAS, SOURCES, SPECIAL_TAGS
 from .target import EmbeddedServer, Target, TargetError
@@ -84,6 +85,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run @destructive scenarios against a live target too (always run against the embedded server)",
     )
     _add_reporting_options(group)
+    _add_shard_options(group)
+
+
+def _add_shard_options(group: pytest.OptionGroup) -> None:
+    """Sharding (``conformance.sharding``): the user's CI runs the shards, ``conformance merge`` joins them."""
+    group.addoption(
+        "--shard",
+        dest="conformance_shard",
+        metavar="K/N",
+        help="run only shard K of N of the selected scenarios (deterministic, disjoint; merge with conformance merge)",
+    )
+    group.addoption(
+        "--durations-from",
+        dest="conformance_durations_from",
+        metavar="FILE",
+        help="balance --shard by the scenario durations of this results.json (else by count)",
+    )
 
 
 def _add_reporting_options(group: pytest.OptionGroup) -> None:
@@ -132,13 +150,32 @@ def pytest_configure(config: pytest.Config) -> None:
             state.settings()
         except TargetError as error:
             raise pytest.UsageError(f"conformance: {error}") from None
-    config.pluginmanager.register(ReportingPlugin(config, state), "conformance-reporting")
+    reporting = ReportingPlugin(config, state)
+    config.pluginmanager.register(reporting, "conformance-reporting")
+    _register_shard(config, state, reporting)
     if state.writes_reports:
         state.report_dir.mkdir(parents=True, exist_ok=True)
         if not getattr(option, "xmlpath", None):
             option.xmlpath = str(state.report_dir / "junit.xml")
         if not getattr(option, "cucumber_json_path", None):
             option.cucumber_json_path = str(state.report_dir / "cucumber.json")
+
+
+def _register_shard(config: pytest.Config, state: RunState, reporting: ReportingPlugin) -> None:
+    """With ``--shard K/N``: keep this shard's scenarios (a bad value is a usage error, exit status 4)."""
+    option = config.option
+    if option.conformance_shard is None:
+        if option.conformance_durations_from is not None:
+            raise pytest.UsageError("conformance: --durations-from balances --shard K/N; give --shard too")
+        return
+    try:
+        spec = parse_shard(option.conformance_shard)
+        durations = option.conformance_durations_from
+        resolved = None if durations is None else str(Path(config.invocation_params.dir, durations))
+        plugin = ShardPlugin(spec, resolved, state, reporting.disabled)
+    except ShardError as error:
+        raise pytest.UsageError(f"conformance: {error}") from None
+    config.pluginmanager.register(plugin, "conformance-shard")
 
 
 def _state(config: pytest.Config) -> RunState:

@@ -45,6 +45,7 @@ def _header(results: dict[str, Any]) -> str:
         ("duration", f"{results['duration']} s"),
         ("exit status", f"{results['exit_status']}{' (the run was stopped early)' if results['interrupted'] else ''}"),
         ("expectations file", results["expectations"]["file"] or "none"),
+        *_shard_rows(results),
     ]
     table = "".join(f"<tr><td>{_e(key)}</td><td>{_e(value)}</td></tr>" for key, value in rows)
     summary = ", ".join(
@@ -62,6 +63,17 @@ def _header(results: dict[str, Any]) -> str:
         f"<h1>Conformance report {_badge(totals['verdict'])}</h1>"
         f"<p>{_e(summary)}.</p>{notice}<table class='meta'>{table}</table>"
     )
+
+
+def _shard_rows(results: dict[str, Any]) -> list[tuple[str, str]]:
+    """A shard's place in its run, or the shards a merge joined (with their run prefixes, for the janitor)."""
+    shard = results.get("shard")
+    if shard:
+        return [("shard", f"{shard['index']}/{shard['count']} ({shard['scenarios']} of {shard['selected']} scenarios)")]
+    return [
+        (f"shard {entry['shard']}", f"run prefix {entry['run_prefix']}, exit status {entry['exit_status']}")
+        for entry in results.get("merged_from") or []
+    ]
 
 
 def _areas(results: dict[str, Any]) -> str:

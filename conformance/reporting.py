@@ -459,7 +459,8 @@ class ReportingPlugin:
             "description": self.profile.description,
             "file": str(self.profile.path) if self.profile.path else None,
         }
-        assemble(results, gathered, profile, self.expectations, exit_status=int(exitstatus), stopped=stopped)
+        # session.exitstatus: what the run exits with, after any plugin's say (an empty shard is not an empty selection)
+        assemble(results, gathered, profile, self.expectations, exit_status=int(session.exitstatus), stopped=stopped)
         if self.baseline is not None:
             results.comparison = compare(results.as_dict(), self.baseline)
         if self.state.writes_reports and results.scenarios:

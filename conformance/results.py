@@ -198,6 +198,10 @@ class RunResults:
     """What the contract check did: answers validated, violations, seconds spent (``None``: no target reached)."""
     comparison: dict[str, Any] | None = None
     """The run compared with ``--baseline`` (:func:`conformance.comparison.compare`); ``None`` without one."""
+    shard: dict[str, Any] | None = None
+    """This run's shard (``--shard K/N``, ``conformance.sharding``); ``None`` for a whole run."""
+    merged_from: list[dict[str, Any]] | None = None
+    """The shards ``conformance merge`` joined (each one's run prefix, seed, exit status); ``None`` otherwise."""
 
     def totals(self) -> Counts:
         """Counts over every scenario."""
@@ -230,6 +234,8 @@ class RunResults:
             "comparison": self.comparison,
             "scenarios": [scenario.as_dict() for scenario in self.scenarios],
             "leaks": self.leaks,
+            "shard": self.shard,
+            "merged_from": self.merged_from,
         }
 
     def write(self, path: Path) -> None:

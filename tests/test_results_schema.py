@@ -126,8 +126,8 @@ capabilities: [absent_feature, present_feature]
 """
 
 
-def _run(root: Path, feature: str, text: str, *extra: str) -> tuple[int, Path, str]:
-    """Run a tiny suite in a subprocess; the exit status, the report directory and the output."""
+def write_tiny_suite(root: Path, feature: str, text: str) -> None:
+    """The tiny suite's files (feature, conftest, binding, expectations, profile, pytest.ini) in ``root``."""
     root.mkdir(parents=True, exist_ok=True)
     (root / feature).write_text(text, encoding="utf-8")
     (root / "conftest.py").write_text(CONFTEST, encoding="utf-8")
@@ -139,6 +139,11 @@ def _run(root: Path, feature: str, text: str, *extra: str) -> tuple[int, Path, s
         "  capability_absent_feature: test\n  capability_present_feature: test\n",
         encoding="utf-8",
     )
+
+
+def _run(root: Path, feature: str, text: str, *extra: str) -> tuple[int, Path, str]:
+    """Run a tiny suite in a subprocess; the exit status, the report directory and the output."""
+    write_tiny_suite(root, feature, text)
     completed = subprocess.run(
         [sys.executable, "-m", "pytest", "--report-dir", "out", "--profile", "tiny-profile.yaml", "-q", *extra],
         cwd=root,
