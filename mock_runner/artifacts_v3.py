@@ -71,6 +71,10 @@ class _Slice:
         self._start = start
         self._length = length
 
+    def __len__(self) -> int:
+        """Known up front, so requests sends a Content-Length instead of a chunked body."""
+        return self._length
+
     def __iter__(self) -> Iterator[bytes]:
         self._handle.seek(self._start)
         remaining = self._length
@@ -152,14 +156,14 @@ class LegacyArtifactClient:
                 count = min(CHUNK_SIZE, length - start)
                 headers = {
                     "Content-Type": "application/octet-stream",
-                    "Content-Length": str(count),
                     "Content-Range": f"bytes {start}-{start + count - 1}/{length}",
                     "x-tfs-filelength": str(original),
                     "x-actions-results-md5": _md5_b64(handle, start, count),
                 }
                 if packed:
                     headers["Content-Encoding"] = "gzip"
-                self._send("PUT", url, data=_Slice(handle, start, count), headers=headers)
+                body = _Slice(handle, start, count) if count else b""
+                self._send("PUT", url, data=body, headers=headers)
         return length
 
     def confirm(self, name: str, size: int) -> None:

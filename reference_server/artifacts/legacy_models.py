@@ -25,6 +25,7 @@ __all__ = [
     "ChunkUpload",
     "artifact_hash",
     "check_artifact_hash",
+    "checked_name",
     "confirm_artifact",
     "downloadable_item",
     "listed_items",
@@ -53,7 +54,8 @@ def check_artifact_hash(segment: str, name: str) -> None:
         raise LegacyError(400, "Invalid artifact hash")
 
 
-def _checked_name(name: str) -> str:
+def checked_name(name: str) -> str:
+    """The artifact name when acceptable (the v4 rules), else 400."""
     try:
         return validate_name(name)
     except TwirpError as exc:
@@ -74,7 +76,7 @@ def parse_item_path(item_path: str) -> tuple[str, str]:
         reason = path_like_reason(segment)
         if reason is not None:
             raise LegacyError(400, f"the file path is not acceptable: {reason}")
-    return _checked_name(name), path
+    return checked_name(name), path
 
 
 def retention_days(value: str | None) -> int:

@@ -83,7 +83,7 @@ def create_container(run_id: int) -> Response:
     days = fields.get("retentiondays", 0)
     if not isinstance(name, str) or not isinstance(days, int) or isinstance(days, bool):
         raise LegacyError(400, "Name must be a string and RetentionDays a whole number")
-    name, _ = legacy.parse_item_path(f"{name}/file")
+    name = legacy.checked_name(name)
     query = f"?retentionDays={days}" if days > 0 else ""
     return jsonify({"fileContainerResourceUrl": _url(run_id, f"{legacy.artifact_hash(name)}/upload{query}")})
 
