@@ -62,3 +62,30 @@ def test_v3_client_round_trip_under_mock_runner_exec(live_forge: LiveForge, tmp_
     )  # fmt: skip
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "v3 client round trip ok" in completed.stdout
+
+
+CLI = """
+set -e
+mkdir -p out/sub && seq 1 3000 > out/sub/n.txt && printf 'x' > out/x.bin
+"$PY" -m mock_runner.cli artifact --protocol v3 upload cli-files 'out/**'
+test "$("$PY" -m mock_runner.cli artifact --protocol v3 list)" = cli-files
+"$PY" -m mock_runner.cli artifact --protocol v3 download cli-files --path back
+diff -r out back
+! "$PY" -m mock_runner.cli artifact --protocol v3 delete cli-files
+echo "v3 cli ok"
+"""
+
+
+@pytest.mark.slow
+def test_v3_cli_commands_under_mock_runner_exec(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo = live_forge.create_repo("legacy-cli")
+    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
+    live_forge.push_file(repo, ".gitea/workflows/legacy.yml", WORKFLOW)
+    completed = subprocess.run(
+        [sys.executable, "-m", "mock_runner.cli", "exec", "--runner-file", str(runner_file), "--timeout", "30",
+         "--workdir", str(tmp_path / "work"), "--", "bash", "-c", CLI],
+        capture_output=True, text=True, timeout=300, check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "PY": sys.executable},
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "v3 cli ok" in completed.stdout
