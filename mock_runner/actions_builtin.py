@@ -1,4 +1,5 @@
-"""The actions mock-runner runs natively when the actions instance has none: checkout, upload- and download-artifact.
+"""The actions mock-runner runs natively when the actions instance has none: checkout, upload- and download-artifact
+(v4, and v3 over the legacy protocol: :mod:`.actions_v3`).
 
 Each takes the step's ``with:`` inputs and returns its outputs; a problem raises ``StepError`` with a
 message for the job log. Any other ``uses:`` fails the step and says what is supported.
@@ -14,6 +15,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from .actions_v3 import V3_BUILTINS
 from .archive import ZipStream, extract_zip, find_files, validate_artifact_name
 from .artifacts import DigestMismatchError
 from .checkout import checkout
@@ -175,6 +177,7 @@ BUILTINS: dict[str, Action] = {
     "actions/download-artifact": download_artifact,
 }
 SUPPORTED_REF = re.compile(r"^v4(\.\d+){0,2}$")
+V3_REF = re.compile(r"^v3(\.\d+){0,2}$")
 
 
 def run_builtin(uses: str, inputs: dict[str, str], env: Mapping[str, str], runtime: JobRuntime) -> dict[str, str]:
@@ -185,6 +188,8 @@ def run_builtin(uses: str, inputs: dict[str, str], env: Mapping[str, str], runti
     implementation = BUILTINS.get(action.lower())
     if implementation is None:
         raise StepError(f"mock-runner cannot run {uses!r}: it runs only {supported}, natively, and downloads no action")
+    if V3_REF.match(ref) and action.lower() in V3_BUILTINS:
+        return V3_BUILTINS[action.lower()](inputs, env, runtime)
     if not SUPPORTED_REF.match(ref):
         raise StepError(f"mock-runner implements {action}@v4 natively; {uses!r} asks for {ref or 'no version'}")
     return implementation(inputs, env, runtime)

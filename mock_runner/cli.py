@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from .actions_builtin import save_artifact
 from .archive import ZipStream, find_files, validate_artifact_name
 from .artifacts import ArtifactClient, ArtifactTokenError
+from .artifacts_v3 import LegacyArtifactClient, LegacyFile
 from .cache_server import CacheServer, default_cache_dir
 from .daemon import Daemon
 from .jobenv import StepError
@@ -118,6 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     artifact = commands.add_parser("artifact", help="artifact operations inside a job (ACTIONS_* variables)")
     _common(artifact)
+    artifact.add_argument(
+        "--protocol", choices=("v4", "v3"), default="v4", help="v3: the legacy protocol of upload-artifact@v3"
+    )
     actions = artifact.add_subparsers(dest="action", required=True)
     upload = actions.add_parser("upload", help="upload files as one artifact")
     upload.add_argument("name")
@@ -313,7 +317,32 @@ def _run_exec(options: argparse.Namespace, argv: list[str], cache: CacheServer |
 
 
 # --- artifact ------------------------------------------------------------------------------------
+def _artifact_v3(options: argparse.Namespace) -> int:
+    """The artifact commands over the legacy protocol at ``ACTIONS_RUNTIME_URL`` (files, not a zip)."""
+    client = LegacyArtifactClient.from_environment()
+    if options.action == "upload":
+        validate_artifact_name(options.name)
+        search = find_files("\n".join(options.paths), Path.cwd(), include_hidden=True)
+        if not search.files:
+            raise UsageError(f"no file matches {' '.join(options.paths)}")
+        files = [LegacyFile(search.archive_name(file), file) for file in search.files]
+        result = client.upload(options.name, files, options.retention_days)
+        print(f"artifact {options.name!r} uploaded (v3): {result.files} files, {result.size} bytes")
+        return 0
+    if options.action == "download":
+        written = client.download(options.name, options.path)
+        print(f"artifact {options.name!r} downloaded (v3): {len(written)} files to {options.path}")
+        return 0
+    if options.action == "list":
+        names = [name for name in client.list() if not options.name or name == options.name]
+        print(json.dumps(names) if options.json else "\n".join(names))
+        return 0
+    raise UsageError("the v3 protocol has no delete")
+
+
 def _artifact(options: argparse.Namespace) -> int:
+    if options.protocol == "v3":
+        return _artifact_v3(options)
     client = ArtifactClient.from_environment()
     if options.action == "upload":
         return _artifact_upload(client, options)

@@ -18,6 +18,7 @@ __all__ = [
     "ADMIN",
     "ADMIN_WRITE",
     "GIT",
+    "JOB",
     "JOB_OR_SIGNED",
     "JOB_TOKEN_REFUSAL",
     "PACKAGE",
@@ -101,6 +102,8 @@ RUNNER = Rule(("runner",))
 GIT = Rule(("git",))
 PACKAGE = Rule(("package",), ("package",))
 """The package registry's surface: the ``package`` scope and the owner's package access, checked by the registry."""
+JOB = Rule(("job",))
+"""The legacy (v3) artifact routes: the Actions runtime token of a running task only."""
 JOB_OR_SIGNED = Rule(("job", "signed"))
 """The artifact service: RPCs with the runtime token, ``UploadArtifact``/``DownloadArtifact`` signed."""
 

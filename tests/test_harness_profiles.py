@@ -84,12 +84,14 @@ def test_an_unknown_profile_name_lists_the_shipped_ones() -> None:
 
 def test_a_profile_reports_the_names_it_does_not_know() -> None:
     profile = load_profile("gitea-1.27")
-    assert profile.unknown_names({"spec", "gitea"}, {"deploy_tokens", "lfs", "sync_fork", "runner_disable"}) == []
+    known = {"deploy_tokens", "lfs", "sync_fork", "runner_disable", "artifacts_v3"}
+    assert profile.unknown_names({"spec", "gitea"}, known) == []
     assert profile.unknown_names({"spec"}, {"lfs"}) == [
         "source @gitea",
         "capability deploy_tokens",
         "capability sync_fork",
         "capability runner_disable",
+        "capability artifacts_v3",
     ]
 
 

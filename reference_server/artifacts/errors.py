@@ -10,6 +10,7 @@ __all__ = [
     "ArtifactGoneError",
     "ArtifactNotFoundError",
     "InvalidArgumentError",
+    "LegacyError",
     "MalformedError",
     "NotPendingError",
     "PayloadTooLargeError",
@@ -109,3 +110,13 @@ class ArtifactExpired(NotFound):
 
 class RunNotFound(NotFound):
     default_message = "run not found"
+
+
+class LegacyError(Exception):
+    """A refusal on the legacy (v3) artifact routes, rendered as Gitea renders them there: ``http.Error``'s
+    plain-text body (the message and a newline) with the status."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message

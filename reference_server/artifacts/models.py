@@ -64,7 +64,7 @@ from urllib.parse import urlencode, urlsplit
 
 from ..context import forge
 from ..filenames import path_like_reason
-from . import staging, store
+from . import legacy_files, legacy_store, staging, store
 from .errors import (
     ArtifactExistsError,
     ArtifactGoneError,
@@ -418,16 +418,27 @@ def cleanup_expired_artifacts() -> int:
     return removed
 
 
+def _remove_legacy(items: list[legacy_store.LegacyItem]) -> None:
+    """Drop v3 files: the row, then what is on disk (a crash in between leaves only orphan files)."""
+    fg = forge()
+    for item in items:
+        with fg.db.transaction():
+            legacy_store.delete_item(item.id)
+        legacy_files.drop_item(fg.blobs, item.id)
+
+
 def delete_artifacts_of_run(run_id: int) -> None:
-    """Remove every artifact of a run, rows and blobs (called when a run is deleted)."""
+    """Remove every artifact of a run, v4 and v3, rows and blobs (called when a run is deleted)."""
     for row in store.rows_of_run(run_id):
         _remove(row)
+    _remove_legacy(legacy_store.items_of_run(run_id))
 
 
 def delete_artifacts_of_repo(repo_id: int) -> None:
-    """Remove every artifact of a repository (on ``RepoDeletedEvent``)."""
+    """Remove every artifact of a repository, v4 and v3 (on ``RepoDeletedEvent``)."""
     for row in store.rows_of_repo(repo_id):
         _remove(row)
+    _remove_legacy(legacy_store.items_of_repo(repo_id))
 
 
 def recover_storage() -> None:

@@ -18,7 +18,7 @@ from ..context import Forge
 from ..endpoints import ANY_METHOD, API, EMPTY, FILE, WIRE, Endpoint
 from ..errors import TwirpError
 from ..events import RepoDeletedEvent
-from . import models, rest_api
+from . import legacy_routes, models, rest_api
 from .blob_upload import handle_upload, signed_query
 from .serve import serve_stored
 from .twirp import Caller, Codec, authenticate, check_ids, codec_of_request, decode, encode
@@ -133,6 +133,7 @@ def register(app: Flask) -> None:
             models.delete_artifacts_of_repo(event.repo_id)
 
     fg.events.subscribe(RepoDeletedEvent, on_repo_deleted)
+    legacy_routes.register(app)
     with app.app_context():
         models.recover_storage()
 
@@ -207,4 +208,5 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         JOB_OR_SIGNED,
         returns=WIRE,
     ),
+    *legacy_routes.ENDPOINTS,
 )

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..context import forge
+from .legacy_store import SCHEMA as LEGACY_SCHEMA
 
 __all__ = [
     "FINALIZED",
@@ -35,7 +36,8 @@ PENDING = 1
 FINALIZED = 2
 MAX_ID = 2**63 - 1
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS artifacts (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
     repo_id       INTEGER NOT NULL,
@@ -60,6 +62,8 @@ CREATE TABLE IF NOT EXISTS artifacts (
 );
 CREATE INDEX IF NOT EXISTS artifacts_repo ON artifacts (repo_id, status, id);
 """
+    + LEGACY_SCHEMA
+)  # the v3 files' table (legacy_store.py), created with the family's
 
 
 @dataclass(frozen=True)
