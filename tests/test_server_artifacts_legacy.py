@@ -13,6 +13,7 @@ from flask import Flask
 from test_server_artifacts_support import FakeActions, Job, actions, app_context, install_fake_actions, job
 from werkzeug.test import TestResponse
 
+from conftest import ADMIN_TOKEN
 from reference_server.artifacts import legacy_store, models
 
 __all__ = ["actions", "app_context", "install_fake_actions", "job"]
@@ -197,3 +198,23 @@ def test_a_reupload_with_another_size_replaces_the_file(job: Job) -> None:
     _put(job, url, "again/a.txt", b"second!", "bytes 0-6/7")
     _confirm(job, "again")
     assert job.client.get(_files(job, "again")["again/a.txt"], headers=_auth(job)).get_data() == b"second!"
+
+
+def test_cleanup_actions_removes_expired_v3_files_and_keeps_the_others(
+    app: Flask, job: Job, actions: FakeActions
+) -> None:
+    url = _create(job, "old")
+    _put(job, url, "old/a.txt", b"expiring", "bytes 0-7/8")
+    _confirm(job, "old")
+    forge = app.extensions["forge"]
+    forge.config.clock.offset_seconds = 400 * 24 * 3600  # past any retention: "old" has expired
+    later = actions.start_job()
+    url = _create(later, "new")
+    _put(later, url, "new/b.txt", b"kept", "bytes 0-3/4")
+    _confirm(later, "new")
+    assert len(list(forge.blobs.path("artifacts/legacy").rglob("*.bin"))) == 2
+    admin = {"Authorization": f"token {ADMIN_TOKEN}"}
+    assert job.client.post("/api/v1/admin/cron/cleanup_actions", headers=admin).status_code == 204
+    assert legacy_store.items_of_run(job.task.run_id) == []
+    assert [item.name for item in legacy_store.items_of_run(later.task.run_id)] == ["new"]
+    assert len(list(forge.blobs.path("artifacts/legacy").rglob("*.bin"))) == 1, "the expired file's data stayed"

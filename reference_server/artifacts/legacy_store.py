@@ -159,5 +159,10 @@ def items_of_repo(repo_id: int) -> list[LegacyItem]:
     return _items(forge().db.all("SELECT * FROM legacy_artifacts WHERE repo_id = ? ORDER BY id", (repo_id,)))
 
 
+def expired_items(now: int) -> list[LegacyItem]:
+    """Files whose retention has passed (confirmed or abandoned while pending), for the clean-up task."""
+    return _items(forge().db.all("SELECT * FROM legacy_artifacts WHERE expires < ? ORDER BY id", (now,)))
+
+
 def delete_item(item_id: int) -> None:
     forge().db.execute("DELETE FROM legacy_artifacts WHERE id = ?", (item_id,))

@@ -405,7 +405,8 @@ def delete_by_id(row: ArtifactRow) -> None:
 
 def cleanup_expired_artifacts() -> int:
     """Remove the stored files of expired artifacts, keeping their records (they list as expired, as in
-    Gitea after its ``cleanup_actions`` task); returns how many artifacts lost their files."""
+    Gitea after its ``cleanup_actions`` task); expired v3 files, which no route shows, go whole. Returns how
+    many artifacts (v4) and files (v3) lost their data."""
     fg = forge()
     now = fg.now()
     removed = 0
@@ -415,7 +416,9 @@ def cleanup_expired_artifacts() -> int:
                 store.forget_blob(row.id)
             fg.blobs.delete_tree(f"{staging.FILES_ROOT}/{row.id}")
             removed += 1
-    return removed
+    legacy = legacy_store.expired_items(int(now))
+    _remove_legacy(legacy)
+    return removed + len(legacy)
 
 
 def _remove_legacy(items: list[legacy_store.LegacyItem]) -> None:
