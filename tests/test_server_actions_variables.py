@@ -45,7 +45,7 @@ def test_names_duplicates_and_bodies(world: World) -> None:
     for bad in ("-", "ci", "CI", "123var", "var@test", "github_var", "gitea_var"):
         response = world.api("POST", f"{REPO_VARS}/{bad}", "alice", json={"value": "v"})
         assert response.status_code == 400, bad
-        assert response.get_json()["message"] == "invalid variable name"
+        assert response.get_json()["message"] == "invalid variable or secret name"
     assert _status(world, "POST", f"{REPO_VARS}/_", "alice", {"value": "v"}) == 201
     assert _status(world, "POST", f"{REPO_VARS}/TEST_VAR", "alice", {"value": "v"}) == 201
     duplicate = world.api("POST", f"{REPO_VARS}/test_var", "alice", json={"value": "other"})

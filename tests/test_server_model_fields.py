@@ -102,7 +102,7 @@ def test_content_version_counts_body_edits_and_refuses_stale_ones(
     same = client.patch(issue, headers=basic("olga"), json={"body": "b", "content_version": 1})
     assert same.get_json()["content_version"] == 2, "every body edit counts, even to the same text"
     stale = client.patch(issue, headers=basic("olga"), json={"body": "lost", "content_version": 1, "state": "closed"})
-    assert_error(stale, 400, "already changed")
+    assert_error(stale, 409, "already changed")
     after = client.get(issue, headers=basic("olga")).get_json()
     assert (after["body"], after["content_version"], after["state"]) == ("b", 2, "open"), "a stale edit stores nothing"
     timeline = client.get(f"{issue}/timeline", headers=basic("olga")).get_json()

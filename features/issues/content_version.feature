@@ -3,7 +3,8 @@ Feature: An issue's content version counts the edits of its body
   Gitea 1.27's Issue carries "content_version": 0 when the issue is opened, one more for every edit of
   its body (the title does not count; an edit to the same text counts too). EditIssueOption takes a
   "content_version": the version the editor started from; when it is not the issue's current one the
-  edit is refused (400, "the issue is already changed") and nothing is stored.
+  edit is refused (409, "the issue is already changed", since go-gitea/gitea#37035 which added the field;
+  the API answered 400 before) and nothing is stored.
 
   Background:
     Given a repository "dev/app"
@@ -60,6 +61,6 @@ Feature: An issue's content version counts the edits of its body
       """
       {"body": "lost", "content_version": 0}
       """
-    Then the request is refused with status 400
+    Then the request is refused with status 409
     And the error message mentions "already changed"
     And issue 1 of "dev/app" has the body "second" at content version 1

@@ -8,6 +8,11 @@ Feature: Protection rules are enforced wherever a ref moves
   "protected_file_patterns" is refused. A protected tag is created, moved or deleted only by a user of
   the rule's allowlist. The API answers 403 with Gitea's reason; Git shows the reason on "remote:"
   lines and rejects the ref with "pre-receive hook declined". A refused change moves no ref.
+  The contents API checks the rule itself before it pushes (Gitea's VerifyBranchProtection), so its
+  messages are "user cannot commit to repo [user: <name>]" and "path is protected and can not be
+  changed [path: <file>]"; the branch API refuses to delete a covered branch with "branch protected"
+  (CanDeleteBranch); the hook's wording ("Not allowed to push to protected branch <name>", "branch
+  <name> is protected from force push") is what a push, or the branch API's move, meets.
 
   Background:
     Given a repository "dev/app"
@@ -20,7 +25,7 @@ Feature: Protection rules are enforced wherever a ref moves
       """
     When "dev" creates the file "blocked.txt" in "dev/app" with content "refused"
     Then the request is refused with status 403
-    And the error message mentions "Not allowed to push to protected branch main"
+    And the error message mentions "user cannot commit to repo"
     And the file "blocked.txt" of "dev/app" does not exist
     And the branch "main" of "dev/app" points at its previous head
 
@@ -42,7 +47,7 @@ Feature: Protection rules are enforced wherever a ref moves
       """
     When "dev" creates the file "deps.lock" in "dev/app" with content "pinned"
     Then the request is refused with status 403
-    And the error message mentions "branch main is protected from changing file deps.lock"
+    And the error message mentions "path is protected and can not be changed [path: deps.lock]"
     And the file "deps.lock" of "dev/app" does not exist
     And the branch "main" of "dev/app" points at its previous head
 
@@ -52,7 +57,7 @@ Feature: Protection rules are enforced wherever a ref moves
     And "dev" protects the branch "release/*" of "dev/app"
     When "dev" deletes the branch "release/1" of "dev/app"
     Then the request is refused with status 403
-    And the error message mentions "branch release/1 is protected from deletion"
+    And the error message mentions "branch protected"
     And the branch "release/1" of "dev/app" points at its previous head
 
   @gitea
@@ -78,7 +83,7 @@ Feature: Protection rules are enforced wherever a ref moves
       """
     When "dev" creates the file "notes.txt" in "dev/app" on the branch "release/1" with content "refused"
     Then the request is refused with status 403
-    And the error message mentions "Not allowed to push to protected branch release/1"
+    And the error message mentions "user cannot commit to repo"
 
   @gitea
   Scenario: A git push to a branch nobody may push to is declined by the pre-receive hook

@@ -101,5 +101,5 @@ Feature: Pull requests are opened from branches and read over REST
       """
       {"body": "Adds the first note", "content_version": 3}
       """
-    Then the request is refused with status 400
+    Then the request is refused with status 409
     And the error message mentions "already changed"

@@ -60,7 +60,7 @@ Feature: Organization secrets are listed, created or updated in one operation, a
   Scenario Outline: A name outside Gitea's rule is refused with 400 and nothing is stored
     When "owner" sets the secret "<name>" of the organization "acme" to "ck-bad-name-value"
     Then the request is refused with status 400
-    And the error message mentions "invalid secret name"
+    And the error message mentions "invalid variable or secret name"
     And the organization "acme" has exactly the secrets ""
 
     Examples:

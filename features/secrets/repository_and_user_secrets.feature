@@ -44,7 +44,7 @@ Feature: Repository and user secrets, as Gitea has them
   Scenario: A name that no secret can have is refused with 400 on delete too
     When "dev" deletes the secret "000" of the repository "dev/app"
     Then the request is refused with status 400
-    And the error message mentions "invalid secret name"
+    And the error message mentions "invalid variable or secret name"
 
   @gitea
   Scenario: A data field that is not a string is refused with 422

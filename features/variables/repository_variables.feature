@@ -81,7 +81,7 @@ Feature: Repository variables are created, read, updated, renamed, deleted and l
   Scenario Outline: A name outside Gitea's rule is refused with 400
     When "dev" creates the variable "<name>" of the repository "dev/app" with the value "v"
     Then the request is refused with status 400
-    And the error message mentions "invalid variable name"
+    And the error message mentions "invalid variable or secret name"
     And the repository "dev/app" has no variable "<name>"
 
     Examples:

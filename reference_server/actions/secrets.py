@@ -40,15 +40,23 @@ SECRET_DATA_MAX_LENGTH = 65536
 SECRET_DESCRIPTION_MAX_LENGTH = 4096
 NAME_PATTERN = re.compile(r"[A-Z_][A-Z0-9_]*", re.IGNORECASE | re.ASCII)
 RESERVED_PREFIXES = ("GITEA_", "GITHUB_")
+INVALID_NAME = "invalid variable or secret name"
 NONCE_BYTES = 16
 TAG_BYTES = 32
 TABLE: config_store.ConfigTable = "action_secret"
 
 
-def validate_config_name(name: object, kind: str) -> str:
-    """Gitea's rule for secret and variable names; the name upper-cased, or 400 ``invalid <kind> name``."""
-    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name) or name.upper().startswith(RESERVED_PREFIXES):
-        raise BadRequest(f"invalid {kind} name")
+def validate_config_name(name: object) -> str:
+    """Gitea's ``secrets.ValidateName`` (1.25 and later) for secret and variable names alike: the pattern, no
+    ``GITEA_``/``GITHUB_`` prefix and not ``CI`` (which runners set themselves); the name upper-cased, or
+    400 ``invalid variable or secret name``."""
+    if (
+        not isinstance(name, str)
+        or not NAME_PATTERN.fullmatch(name)
+        or name.upper().startswith(RESERVED_PREFIXES)
+        or name.upper() == "CI"
+    ):
+        raise BadRequest(INVALID_NAME)
     return name.upper()
 
 
@@ -130,7 +138,7 @@ def put_secret(owner_id: int, repo_id: int, raw_name: str, body: Mapping[str, An
     """Create or update a secret of a scope; True when it was created (201), False when updated (204)."""
     data = text_field(body, "data", SECRET_DATA_MAX_LENGTH, required=True)
     description = text_field(body, "description", SECRET_DESCRIPTION_MAX_LENGTH, required=False)
-    name = validate_config_name(raw_name, "secret")
+    name = validate_config_name(raw_name)
     now = now_seconds()
     with forge().db.transaction():
         existing = config_store.find(TABLE, owner_id, repo_id, name)
@@ -150,7 +158,7 @@ def list_secrets(owner_id: int, repo_id: int, limit: int, offset: int) -> tuple[
 
 def delete_secret(owner_id: int, repo_id: int, raw_name: str) -> None:
     """Delete a secret; 400 for a name no secret can have, 404 when the scope has none of that name."""
-    name = validate_config_name(raw_name, "secret")
+    name = validate_config_name(raw_name)
     with forge().db.transaction():
         existing = config_store.find(TABLE, owner_id, repo_id, name)
         if existing is None:

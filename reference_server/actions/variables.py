@@ -10,7 +10,7 @@ from typing import Any
 
 from ..context import forge, now_seconds
 from ..db import Row
-from ..errors import BadRequest, Conflict, NotFound
+from ..errors import Conflict, NotFound
 from . import config_store
 from .secrets import text_field, validate_config_name
 
@@ -59,11 +59,8 @@ def variable_to_api(variable: Variable) -> dict[str, Any]:
 
 
 def validate_variable_name(name: object) -> str:
-    """The secret rules, plus ``CI`` (any case) which runners set themselves; 400 ``invalid variable name``."""
-    upper = validate_config_name(name, "variable")
-    if upper == "CI":
-        raise BadRequest("invalid variable name")
-    return upper
+    """The secret rules (``CI`` included); 400 ``invalid variable or secret name``."""
+    return validate_config_name(name)
 
 
 def _existing(owner_id: int, repo_id: int, raw_name: str) -> Row:

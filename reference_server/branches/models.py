@@ -158,10 +158,14 @@ def create_branch(repo: repos.Repo, principal: Principal, options: Mapping[str, 
 
 
 def delete_branch(repo: repos.Repo, principal: Principal, name: str) -> None:
-    """Delete a branch; 403 for the default branch (as Gitea), 404 when it does not exist."""
+    """Delete a branch; 403 for the default branch and for a branch any rule covers (Gitea's
+    ``CanDeleteBranch``, before any push, so its message is not the pre-receive hook's), 404 when it does
+    not exist."""
     head = get_branch(repo, name)
     if name == repo.default_branch:
         raise Forbidden("can not delete default branch")
+    if not repo.is_mirror and _is_protected(repo, name):
+        raise BranchRefused("branch protected")
     move_refs(repo, principal, [RefUpdate(_branch_ref(name), head, ZERO_SHA)])
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import BadRequest, Forbidden, NotFound, Unprocessable
+from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 
 __all__ = [
     "AssigneeNotFound",
@@ -39,7 +39,8 @@ class InvalidIssueOption(Unprocessable):
     default_message = "invalid issue option"
 
 
-class IssueAlreadyChanged(BadRequest):
-    """A body edit naming a ``content_version`` that is no longer the issue's (Gitea answers 400)."""
+class IssueAlreadyChanged(Conflict):
+    """A body edit naming a ``content_version`` that is no longer the issue's (Gitea 1.27 answers 409 since
+    go-gitea/gitea#37035, which added ``content_version`` to the edit options; before it the API said 400)."""
 
     default_message = "the issue is already changed"

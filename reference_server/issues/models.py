@@ -310,7 +310,7 @@ def edit_issue(repo: repos.Repo, issue: Issue, options: Mapping[str, Any], princ
 
 def _next_content_version(issue_id: int, options: Mapping[str, Any]) -> int:
     """Gitea's ``ChangeIssueContent``: every body edit (the title never) counts one more version; a given
-    ``content_version`` other than the stored one is a stale edit (400). Joins the caller's transaction."""
+    ``content_version`` other than the stored one is a stale edit (409). Joins the caller's transaction."""
     current = get_issue_by_id(issue_id).content_version
     expected = options.get("content_version")
     if expected is None:

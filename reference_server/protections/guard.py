@@ -24,7 +24,7 @@ from ..orgs.teams import list_teams_of_user
 from ..permissions import current_deploy_token
 from . import models, tags
 from .errors import ProtectedRefRefused
-from .rules import Pusher, branch_refusal, first_matching_rule, tag_refusal
+from .rules import Pusher, branch_refusal, commit_refusal, first_matching_rule, tag_refusal
 
 if TYPE_CHECKING:
     from ..repos.models import Repo
@@ -127,9 +127,27 @@ def _check_branch(
 
 
 def check_commit(  # noqa: PLR0917 - the positional signature the committing families call
-    repo: Repo, principal: Principal, branch: str, old: str, new: str, changed_paths: Sequence[str]
+    repo: Repo,
+    principal: Principal,
+    branch: str,
+    old: str,
+    new: str,
+    changed_paths: Sequence[str],
+    *,
+    verify: bool = False,
 ) -> None:
-    """Refuse (403) a commit of the contents API that would move ``branch`` from ``old`` to ``new``."""
+    """Refuse (403) a commit of the contents API that would move ``branch`` from ``old`` to ``new``.
+
+    ``verify``: the commit goes on the branch it started from, so Gitea first runs its own check
+    (``VerifyBranchProtection``, whose messages differ from the hook's); a commit to a new branch meets
+    only the pre-receive rules, as in Gitea.
+    """
+    if verify:
+        rule = first_matching_rule(models.branch_rules(repo.id), branch)
+        if rule is not None:
+            reason = commit_refusal(rule, pusher_for(principal, repo), principal.username, changed_paths)
+            if reason is not None:
+                raise ProtectedRefRefused(reason)
     _check_branch(repo, principal, branch, old, new, paths=list(changed_paths))
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "Pusher",
     "TagRule",
     "branch_refusal",
+    "commit_refusal",
     "compile_glob",
     "first_matching_rule",
     "is_plain_rule_name",
@@ -221,6 +222,25 @@ def _only_unprotected(rule: BranchRule, changed_paths: Sequence[str]) -> bool:
     if not patterns or not changed_paths:
         return False
     return all(any(pattern.match(path.strip().lower()) for pattern in patterns) for path in changed_paths)
+
+
+def commit_refusal(rule: BranchRule, pusher: Pusher, user_name: str, changed_paths: Sequence[str]) -> str | None:
+    """Why Gitea's contents API refuses a commit to a branch ``rule`` covers before anything is pushed
+    (``VerifyBranchProtection``, with its own wording, not the pre-receive hook's), or None.
+
+    File by file: a caller who may not push is refused unless the file matches an unprotected pattern
+    (``ErrUserCannotCommit``), then a file matching a protected pattern is refused (``ErrFilePathProtected``).
+    """
+    unprotected = _file_patterns(rule.unprotected_file_patterns)
+    protected = _file_patterns(rule.protected_file_patterns)
+    can_push = rule.can_push(pusher)
+    for path in changed_paths:
+        lowered = path.strip().lower()
+        if not can_push and not any(pattern.match(lowered) for pattern in unprotected):
+            return f"user cannot commit to repo [user: {user_name.lower()}]"
+        if any(pattern.match(lowered) for pattern in protected):
+            return f"path is protected and can not be changed [path: {path}]"
+    return None
 
 
 def branch_refusal(

@@ -35,8 +35,12 @@ def land_commit(
     old: str,
     new: str,
     changed_paths: Sequence[str],
+    from_branch: str | None = None,
 ) -> None:
     """Move ``refs/heads/<branch>`` from ``old`` (40 zeros: the branch is created) to the commit ``new``.
+
+    ``from_branch`` is the branch the change started from: when it is ``branch`` itself, Gitea's own
+    protection check of file writes runs before the pre-receive rules (see ``protections.guard``).
 
     Call it with the repository's :func:`models.repo_lock` held. Checks that may refuse the commit
     (403 errors) go first, before the ref moves; the ref moves with a compare-and-swap (409 when it
@@ -44,7 +48,7 @@ def land_commit(
     ``PushEvent`` announces the move like a Git push would.
     """
     require_unarchived(repo)
-    check_commit(repo, principal, branch, old, new, changed_paths)
+    check_commit(repo, principal, branch, old, new, changed_paths, verify=from_branch == branch)
     git = repo.git
     was_empty = old == ZERO_SHA and git.is_empty()
     try:

@@ -66,5 +66,7 @@ def apply_diff_patch(repo: models.Repo, body: Mapping[str, Any], principal: Prin
             author=options.author,
             committer=options.committer,
         )
-        commit_gate.land_commit(repo, principal, branch=options.target, old=old, new=new, changed_paths=changed)
+        commit_gate.land_commit(
+            repo, principal, branch=options.target, old=old, new=new, changed_paths=changed, from_branch=options.branch
+        )
     return {"content": None, "commit": contents.commit_to_api(repo, new), "verification": contents.NOT_SIGNED}

@@ -167,7 +167,9 @@ def _commit(
         except PathConflictError as exc:
             raise FilePathConflict(f"the changes put a file and a directory at the same path: {exc.stderr}") from exc
         changed = sorted({path for op in operations for path in (op.path, op.from_path)})
-        commit_gate.land_commit(repo, principal, branch=options.target, old=old, new=new, changed_paths=changed)
+        commit_gate.land_commit(
+            repo, principal, branch=options.target, old=old, new=new, changed_paths=changed, from_branch=options.branch
+        )
     return new
 
 
