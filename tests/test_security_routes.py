@@ -286,3 +286,21 @@ def test_the_rule_table_covers_every_kind_of_surface() -> None:
     assert kinds == {"public", "token", "basic", "admin", "signed", "runner", "job", "git", "package"}
     assert len(TOKEN_ROUTES) > 250
     assert isinstance(next(iter(RULES.values())), Rule)
+
+
+@pytest.mark.parametrize("endpoint", sorted(e for e, r in RULES.items() if r.kinds == ("job",)))
+def test_the_legacy_artifact_routes_need_a_runtime_token(world: World, endpoint: str) -> None:
+    """The v3 artifact protocol: no credential, an account token (as Bearer or token), or an account token's
+    user and password are all refused with 401, before the run or the artifact is looked up."""
+    rule = _rules(world.app)[endpoint]
+    path = fill(rule, {"run_id": "1", "artifact_hash": "0" * 32, "item_id": "1"}) + "?api-version=6.0-preview"
+    config = world.app.extensions["forge"].config
+    for headers in (
+        {},
+        {"Authorization": f"Bearer {ADMIN_TOKEN}"},
+        {"Authorization": f"token {ADMIN_TOKEN}"},
+        _basic(config.admin_username, config.admin_password),
+    ):
+        for method in methods_of(rule):
+            answer = world.client.open(path, method=method, headers=headers, json={})
+            assert answer.status_code == 401, f"{method} {path}: {answer.get_data(as_text=True)}"
