@@ -5,7 +5,8 @@ Feature: Commit statuses are reported on commits and combined per context
   201 with the CommitStatus, whose id numbers the commit's statuses from 1. GET .../statuses/{sha} and
   GET .../commits/{ref}/statuses list a commit's statuses (a ref is a branch, tag or SHA), newest first
   unless sort says otherwise (oldest, recentupdate, leastupdate, leastindex, highestindex), filtered by
-  state, paged. GET .../commits/{ref}/status answers Gitea's CombinedStatus: the latest status of each
+  state, paged. Gitea sorts by the creation second alone, so statuses of one second come in the
+  database's order: a @gitea scenario only asserts the order where the sort key tells them apart. GET .../commits/{ref}/status answers Gitea's CombinedStatus: the latest status of each
   context and their combined state, as Gitea 1.27 computes it: failure when any of them is error or
   failure, success when all are success or warning, pending otherwise. An unknown commit or ref is 404.
 
@@ -68,7 +69,7 @@ Feature: Commit statuses are reported on commits and combined per context
     And "dev" reported the status "success" with the context "ci/lint" on the branch "main" of "dev/app"
     When "bob" lists the statuses of "main" in "dev/app" filtered by the state "success"
     Then the response status is 200
-    And the statuses listed are "ci/lint:success, ci/build:success" in this order
+    And the statuses listed are "ci/lint:success, ci/build:success" in any order
 
   @gitea
   Scenario: A reader cannot report a status
