@@ -31,26 +31,31 @@ jobs:
 """
 
 
-@pytest.mark.slow
-@needs_node("@actions/artifact")
-def test_official_client_round_trip_under_mock_runner_exec(live_forge: LiveForge, tmp_path: Path) -> None:
-    missing = missing_node_client("@actions/artifact")
+def _run_job(forge: LiveForge, tmp_path: Path, package: str, repo_name: str, script: str) -> tuple[str, str]:
+    """Push a workflow, then run ``node script`` as the whole job under ``mock-runner exec``; (repo, stdout)."""
+    missing = missing_node_client(package)
     assert missing is None, f"the official client cannot run under CI: {missing}"
-    repo = live_forge.create_repo("official-client")
-    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
-    live_forge.push_file(repo, ".gitea/workflows/roundtrip.yml", WORKFLOW)
+    repo = forge.create_repo(repo_name)
+    runner_file = forge.register_runner(repo, tmp_path / ".runner")
+    forge.push_file(repo, ".gitea/workflows/roundtrip.yml", WORKFLOW)
     completed = subprocess.run(
         [sys.executable, "-m", "mock_runner.cli", "exec", "--runner-file", str(runner_file), "--timeout", "30",
-         "--workdir", str(tmp_path / "work"), "--", "node", str(NODE_DIR / "roundtrip.mjs")],
+         "--workdir", str(tmp_path / "work"), "--", "node", str(NODE_DIR / script)],
         capture_output=True, text=True, timeout=600, check=False,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )  # fmt: skip
-    output = completed.stdout + completed.stderr
-    assert completed.returncode == 0, output
-    assert "official artifact client round trip: all checks passed" in completed.stdout
+    assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "MISMATCH" not in completed.stdout
-    (run,) = live_forge.runs(repo)
+    (run,) = forge.runs(repo)
     assert run["conclusion"] == "success"
+    return repo, completed.stdout
+
+
+@pytest.mark.slow
+@needs_node("@actions/artifact")
+def test_official_client_round_trip_under_mock_runner_exec(live_forge: LiveForge, tmp_path: Path) -> None:
+    repo, output = _run_job(live_forge, tmp_path, "@actions/artifact", "official-client", "roundtrip.mjs")
+    assert "official artifact client round trip: all checks passed" in output
     assert [artifact["name"] for artifact in live_forge.artifacts(repo)] == ["single.json"]
 
 
@@ -109,21 +114,6 @@ def test_official_client_reports_an_artifact_corrupted_behind_the_servers_back(
 @needs_node("artifact-v1")
 def test_official_v3_client_round_trip_under_mock_runner_exec(live_forge: LiveForge, tmp_path: Path) -> None:
     """``@actions/artifact`` 1.x (the v3 protocol at ``ACTIONS_RUNTIME_URL``) uploads, lists and downloads."""
-    missing = missing_node_client("artifact-v1")
-    assert missing is None, f"the official v3 client cannot run under CI: {missing}"
-    repo = live_forge.create_repo("official-client-v3")
-    runner_file = live_forge.register_runner(repo, tmp_path / ".runner")
-    live_forge.push_file(repo, ".gitea/workflows/roundtrip.yml", WORKFLOW)
-    completed = subprocess.run(
-        [sys.executable, "-m", "mock_runner.cli", "exec", "--runner-file", str(runner_file), "--timeout", "30",
-         "--workdir", str(tmp_path / "work"), "--", "node", str(NODE_DIR / "roundtrip_v3.mjs")],
-        capture_output=True, text=True, timeout=600, check=False,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-    )  # fmt: skip
-    output = completed.stdout + completed.stderr
-    assert completed.returncode == 0, output
-    assert "official v3 artifact client round trip: all checks passed" in completed.stdout
-    assert "MISMATCH" not in completed.stdout
-    (run,) = live_forge.runs(repo)
-    assert run["conclusion"] == "success"
+    repo, output = _run_job(live_forge, tmp_path, "artifact-v1", "official-client-v3", "roundtrip_v3.mjs")
+    assert "official v3 artifact client round trip: all checks passed" in output
     assert live_forge.artifacts(repo) == [], "Gitea's REST API lists v4 artifacts only"
