@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from google.protobuf import json_format
 from test_security_routes import fill, methods_of
 from test_server_actions_support import RunnerIdentity, World
 from werkzeug.routing import Rule as UrlRule
@@ -42,6 +43,8 @@ class Kinds:
     job_token: str
     deploy_token: str
     lfs_token: str
+    run_id: str
+    """The run of the job holding ``job_token`` (the legacy artifact routes name it in their path)."""
 
     @property
     def client(self) -> FlaskClient:
@@ -78,7 +81,8 @@ def kinds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Kinds]:
     )
     assert batch.status_code == 200, batch.get_data(as_text=True)
     header = batch.get_json()["objects"][0]["actions"]["upload"]["header"]["Authorization"]
-    yield Kinds(world, runner, job_token, deploy.get_json()["key"], header.split(" ", 1)[1])
+    run_id = str(json_format.MessageToDict(task.context)["run_id"])
+    yield Kinds(world, runner, job_token, deploy.get_json()["key"], header.split(" ", 1)[1], run_id)
     app.extensions["forge"].db.close()
 
 
@@ -186,6 +190,7 @@ def test_git_accepts_deploy_and_job_tokens_but_not_lfs_or_runner_tokens(kinds: K
 def test_the_runner_protocol_and_the_artifact_service_refuse_every_other_kind(kinds: Kinds) -> None:
     twirp = "/twirp/github.actions.results.api.v1.ArtifactService/"
     runner = "/api/actions/runner.v1.RunnerService/"
+    legacy = f"/api/actions_pipeline/_apis/pipelines/workflows/{kinds.run_id}/artifacts?api-version=6.0-preview"
     for token in (kinds.job_token, kinds.deploy_token, kinds.lfs_token):
         for method in ("CreateArtifact", "ListArtifacts"):
             answer = kinds.client.post(twirp + method, headers={"Authorization": f"Bearer {token}"}, json={})
@@ -194,5 +199,12 @@ def test_the_runner_protocol_and_the_artifact_service_refuse_every_other_kind(ki
             headers = {"x-runner-uuid": kinds.runner.uuid, "x-runner-token": token, "Authorization": f"token {token}"}
             answer = kinds.client.post(runner + method, headers=headers, json={})
             assert answer.status_code == 401, f"{method}: {answer.get_data(as_text=True)}"
+        for method in ("GET", "POST", "PATCH"):
+            answer = kinds.client.open(legacy, method=method, headers={"Authorization": f"Bearer {token}"}, json={})
+            assert answer.status_code == 401, f"legacy {method}: {answer.get_data(as_text=True)}"
         register = kinds.client.post(runner + "Register", json={"name": "r", "token": token})
         assert register.status_code == 404, "no token of another kind registers a runner"
+    runner_headers = {"Authorization": f"Bearer {kinds.runner.token}", "x-runner-uuid": kinds.runner.uuid}
+    for method in ("GET", "POST", "PATCH"):
+        answer = kinds.client.open(legacy, method=method, headers=runner_headers, json={})
+        assert answer.status_code == 401, f"a runner token on the legacy artifact routes: {method}"
