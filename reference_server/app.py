@@ -80,6 +80,21 @@ class Int64Converter(IntegerConverter):
         super().__init__(map, *args, **kwargs)
 
 
+class ReferenceFlask(Flask):
+    """Flask, remembering which of its hooks and views are coroutines: it asks ``inspect`` again for every
+    hook of every request (a dozen per request here), and the answer never changes."""
+
+    def __init__(self, import_name: str) -> None:
+        super().__init__(import_name)
+        self._synchronous: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        known = self._synchronous.get(func)
+        if known is None:
+            known = self._synchronous[func] = super().ensure_sync(func)
+        return known
+
+
 class SubPathMiddleware:
     """Serve the app under the base URL's sub-path; the artifact protocol stays at the origin root
     because the official client drops any path from ``ACTIONS_RESULTS_URL``."""
@@ -187,7 +202,7 @@ def _install_request_hooks(app: Flask) -> None:
 def create_app(config: Config, *, configure: Callable[[Flask], Any] | None = None) -> Flask:
     """Build one reference server instance over ``config.data_dir`` (created if missing)."""
     config.data_dir.mkdir(parents=True, exist_ok=True)
-    app = Flask("reference_server")
+    app = ReferenceFlask("reference_server")
     app.url_rule_class = LazyBuildRule
     app.url_map.converters["int"] = Int64Converter
     app.config["MAX_CONTENT_LENGTH"] = config.limits.max_request_body_bytes

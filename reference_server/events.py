@@ -55,6 +55,10 @@ class RepoCreatedEvent:
     kind: str
     doer_id: int = 0
     """Who created it (0: not said; listeners then take the request's caller)."""
+    commit: str = ""
+    """The default branch's commit when the creator wrote it itself (an initialised repository), else empty."""
+    paths: tuple[str, ...] | None = None
+    """The paths of that commit, when the creator knows them (None: look)."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from . import gitcache, gitrefs
+from . import gitcache, gitobjects, gitrefs
 
 __all__ = [
     "ZERO_SHA",
@@ -213,15 +213,31 @@ class Git:
     def init_bare(self, default_branch: str) -> None:
         """Create the bare repository with HEAD on ``default_branch`` (which has no commit yet).
 
-        One git call, and no template: the sample hooks, ``description`` and ``info/exclude`` a template
-        copies are never used here (hooks are passed per command), and every file costs its creation
-        now and its removal when the repository is deleted.
+        Written without git (:mod:`.gitobjects`) and without a template: the sample hooks, ``description``
+        and ``info/exclude`` a template copies are never used here (hooks are passed per command), and
+        every file costs its creation now and its removal when the repository is deleted.
         """
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        command = ["git", "init", "--bare", "--quiet", "--template=", f"--initial-branch={default_branch}"]
-        completed = subprocess.run([*command, str(self.path)], capture_output=True, env=_environment(), check=False)
-        if completed.returncode != 0:
-            raise GitError(["init", "--bare"], completed.returncode, completed.stderr.decode("utf-8", "replace"))
+        gitobjects.init_bare(self.path, default_branch)
+
+    def write_first_commit(
+        self, branch: str, files: Mapping[str, bytes], message: str, *, author: Identity, committer: Identity
+    ) -> str:
+        """The first commit of a repository just made by :meth:`init_bare` and not yet visible to anyone
+        (a creation's scratch directory): ``files`` (regular files) on ``branch``, written without git."""
+        header = _ident_line("author", author) + _ident_line("committer", committer)
+        written = gitobjects.write_first_commit(self.path, branch, files, header, message.encode("utf-8"))
+        gitcache.remember(
+            self.path,
+            CommitInfo(
+                sha=written.commit,
+                tree=written.tree,
+                parents=(),
+                author=_sanitized(author),
+                committer=_sanitized(committer),
+                message=_message_of(message),
+            ),
+        )
+        return written.commit
 
     def set_head(self, branch: str) -> None:
         """Point HEAD at ``refs/heads/<branch>`` (the default branch)."""

@@ -138,9 +138,13 @@ def _touches_license(paths: Iterable[str]) -> bool:
 
 def on_repo_created(event: RepoCreatedEvent) -> None:
     """A new repository (initialised with a license template, forked, migrated, mirrored) is examined;
-    an empty one has no license to find."""
+    an empty one has no license to find, nor one whose creator says no root path of its commit is named
+    like a license file (a README and a .gitignore only)."""
     if event.kind == "empty":
         store.save_licenses(event.repo_id, [], "", now_seconds())
+        return
+    if event.commit and event.paths is not None and not _touches_license(event.paths):
+        store.save_licenses(event.repo_id, [], event.commit, now_seconds())  # its creator says what it holds
         return
     _refresh_by_id(event.repo_id, f"creation ({event.kind})")
 

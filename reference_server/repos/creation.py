@@ -61,13 +61,14 @@ def _options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 def _initial_commit(
     git: Git, name: str, description: str, branch: str, doer: users.User, *, files: Mapping[str, bytes] | None = None
-) -> None:
-    """README.md plus the template files (LICENSE, .gitignore) in one commit."""
+) -> tuple[str, tuple[str, ...]]:
+    """README.md plus the template files (LICENSE, .gitignore) in one commit; its SHA and the paths it holds."""
     now = now_seconds()
     who = Identity(doer.name, doer.email or f"{doer.name.lower()}@noreply.invalid", now)
     readme = f"# {name}\n\n{description}\n".encode()
-    changes: dict[str, bytes | None] = {"README.md": readme, **(files or {})}
-    git.commit(branch=branch, parent=None, changes=changes, message="Initial commit\n", author=who, committer=who)
+    contents: dict[str, bytes] = {"README.md": readme, **(files or {})}
+    commit = git.write_first_commit(branch, contents, "Initial commit\n", author=who, committer=who)
+    return commit, tuple(contents)
 
 
 def _check_repository_limit(owner: users.User) -> None:
@@ -108,22 +109,25 @@ def create_repo(owner: users.User, options: Mapping[str, Any], doer: Principal) 
         if values["templates"].issue_labels:
             initialize_labels(repo_id, values["templates"].issue_labels)
         git = Git(scratch)
+        first: tuple[str, tuple[str, ...]] | None = None
         try:
             git.init_bare(values["default_branch"])
             if values["auto_init"]:
                 creator = users.get_user(doer.user_id)
                 files = values["templates"].initial_files(owner, values["name"], creator.email)
-                _initial_commit(
+                first = _initial_commit(
                     git, values["name"], values["description"], values["default_branch"], creator, files=files
                 )
             if target.exists():
                 log.warning("removing stale Git directory %s that no repository row owned", target)
                 Git(target).remove()
             scratch.rename(target)
-        except (GitError, OSError):
+        except (GitError, OSError, ValueError):
             git.remove()
             raise
-    forge().events.publish(RepoCreatedEvent(repo_id, "initialised" if values["auto_init"] else "empty", doer.user_id))
+    kind = "initialised" if first is not None else "empty"
+    commit, paths = first if first is not None else ("", ())
+    forge().events.publish(RepoCreatedEvent(repo_id, kind, doer.user_id, commit=commit, paths=paths))
     return get_repo_by_id(repo_id)
 
 

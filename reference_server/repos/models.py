@@ -19,6 +19,7 @@ from ..db import Row
 from ..errors import Unprocessable
 from ..events import RepoDeletedEvent
 from ..gitcli import Git
+from ..workers import IdleWorker
 from . import store
 from .errors import RepoNotFound
 
@@ -184,7 +185,18 @@ def delete_repo(repo: Repo) -> None:
         return
     # The directory left the repository's place at once; its files go in the background so the
     # request does not wait for them (and the owner's directory is empty now, not later).
-    threading.Thread(target=Git(trash).remove, name="repo-trash", daemon=True).start()
+    _TRASH.submit(trash)
+
+
+def _remove_trash(path: Path) -> None:
+    Git(path).remove()
+
+
+_TRASH: IdleWorker[Path] = IdleWorker(
+    _remove_trash, name="repo-trash", what="removing a deleted repository's files", idle=5.0
+)
+"""One thread removes deleted repositories' files, one after another (starting a thread per deletion cost
+the request more than the rename that took the files out of the way)."""
 
 
 def touch(repo: Repo) -> None:
