@@ -70,6 +70,7 @@ def load_catalogue(path: Path = CLAUSES_FILE) -> dict[str, Clause]:
     return _parse(yaml.safe_load(path.read_text(encoding="utf-8")), path)
 
 
+@lru_cache(maxsize=4)
 def clause_by_tag(path: Path = CLAUSES_FILE) -> dict[str, Clause]:
-    """Every clause by its tag."""
+    """Every clause by its tag (one table per catalogue: collection asks for it once per scenario)."""
     return {clause.tag: clause for clause in load_catalogue(path).values()}

@@ -4,7 +4,8 @@ Cleanup runs after each scenario (:meth:`CleanupLedger.cleanup_scenario`), so a 
 forge leaves at most one scenario's things behind at any moment, and once more at the end of the
 run (:meth:`CleanupLedger.cleanup`, the sweep) for whatever a scenario's cleanup could not delete.
 Order: packages (an organization that owns one cannot be deleted on Gitea), repositories, then
-organizations, then users (with ``purge``, which also removes their tokens and anything they still own).
+organizations, then users (with ``purge``, which also removes their tokens and anything they still own, so a
+user's own repositories are not deleted one by one before it).
 A 404 means the thing is already gone (a scenario deleted it itself).
 What the sweep cannot delete either is a leak, listed in the report so a person (or ``conformance
 janitor``) can remove it.
@@ -86,6 +87,16 @@ class CleanupLedger:
             entries = list(self.entries)
         return [entry for kind in KIND_ORDER for entry in reversed(entries) if entry.kind == kind]
 
+    @staticmethod
+    def _requests(entries: list[LedgerEntry]) -> list[LedgerEntry]:
+        """The entries that need a request of their own: a repository whose owner is a user deleted in the
+        same pass goes with that user's purge (Gitea's and the reference's ``purge=true`` delete the user's
+        repositories first), one request instead of two; if it cannot, the user's deletion fails and says so."""
+        purged = {entry.name for entry in entries if entry.kind == "user"}
+        return [
+            entry for entry in entries if not (entry.kind == "repository" and entry.name.partition("/")[0] in purged)
+        ]
+
     def _delete(self, entry: LedgerEntry) -> requests.Response:
         if entry.kind == "package":
             owner, package_type, name = entry.name.split("/", 2)
@@ -100,7 +111,7 @@ class CleanupLedger:
     def _delete_all(self, entries: list[LedgerEntry]) -> list[Leak]:
         """Delete ``entries`` in order; what could not be deleted, and why."""
         failures: list[Leak] = []
-        for entry in entries:
+        for entry in self._requests(entries):
             try:
                 response = self._delete(entry)
             except requests.RequestException as error:

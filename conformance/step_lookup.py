@@ -11,7 +11,9 @@ of registered fixtures and on where the node sits in the tree (visibility is dec
 parents; items are never fixture scopes themselves), so pytest's answer for each name is kept per
 scope and registry size, in pytest-bdd's order. The definitions matching a text are then found by
 the same test pytest-bdd makes (the step type, then the definition's parser, tried only when the text
-starts with the literal start of the definition's pattern), and kept per text.
+starts with the literal start of the definition's pattern and holds each of its other literal pieces),
+and kept per text. The registry's size is read from pytest's own tables, not by listing every fixture
+name again for each step (a millisecond each time).
 Scoping and overriding stay pytest's and pytest-bdd's own (pytest-bdd still orders and injects the
 definitions returned). Nothing is replaced when pytest-bdd's internals are not the ones this was
 written for (the original function is then left in place).
@@ -20,6 +22,7 @@ written for (the original function is then left in place).
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -27,29 +30,49 @@ from weakref import WeakKeyDictionary
 from _pytest.fixtures import FixtureDef, FixtureManager
 from _pytest.nodes import Node
 
-__all__ = ["install", "memoized"]
+__all__ = ["install", "literal_pieces", "literal_prefix", "memoized", "registry_size"]
 
 Finder = Callable[..., Iterable[FixtureDef[Any]]]
 Definitions = Callable[..., Iterable[FixtureDef[Any]] | None]
-Candidate = tuple[FixtureDef[Any], Any, str]
-"""A visible step definition, its pytest-bdd context (type and parser), and the literal start of its text."""
+Candidate = tuple[FixtureDef[Any], Any, str, tuple[str, ...]]
+"""A visible step definition, its pytest-bdd context (type and parser), and the literal start and other
+literal pieces of its text."""
+
+
+_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def literal_pieces(parser: Any) -> tuple[str, tuple[str, ...]]:
+    """What every step the parser matches holds, lower-cased (``parse`` matches without regard to case): the
+    text it starts with (the format up to its first field) and the other literal pieces between fields,
+    longest first; nothing when unknown (another kind of parser, an escaped brace)."""
+    text = getattr(parser, "name", None)
+    if not isinstance(text, str) or getattr(parser, "parser", None) is None or "{{" in text or "}}" in text:
+        return "", ()
+    first, *rest = _FIELD.split(text.lower())
+    return first, tuple(sorted({piece for piece in rest if piece}, key=len, reverse=True))
 
 
 def literal_prefix(parser: Any) -> str:
-    """The text every step the parser matches starts with, lower-cased (``parse`` matches without regard to
-    case): the format up to its first field, or '' when unknown (another kind of parser, an escaped brace)."""
-    text = getattr(parser, "name", None)
-    if not isinstance(text, str) or getattr(parser, "parser", None) is None or "{{" in text:
-        return ""
-    return text.split("{", 1)[0].lower()
+    """The text every step the parser matches starts with (see :func:`literal_pieces`)."""
+    return literal_pieces(parser)[0]
+
+
+def registry_size(fixturemanager: FixtureManager, fixture_names: Callable[..., list[str]]) -> tuple[int, ...]:
+    """A key that changes whenever a fixture name is registered or removed: the sizes of pytest's name
+    tables (pytest 9.2 keeps two), or, where they are not there, the number of names listed."""
+    tables = [getattr(fixturemanager, name, None) for name in ("_arg2node2fixturedefs", "_arg2nodeid2fixturedefs")]
+    if all(isinstance(table, dict) for table in tables):
+        return tuple(len(table) for table in tables)  # type: ignore[arg-type]
+    return (len(fixture_names(fixturemanager=fixturemanager)),)
 
 
 class _Memo:
     """What one fixture manager's session has already asked."""
 
     def __init__(self) -> None:
-        self.candidates: dict[tuple[str, int], list[Candidate]] = {}
-        self.matches: dict[tuple[str, str, str, int], list[FixtureDef[Any]]] = {}
+        self.candidates: dict[tuple[str, tuple[int, ...]], list[Candidate]] = {}
+        self.matches: dict[tuple[str, str, str, tuple[int, ...]], list[FixtureDef[Any]]] = {}
 
 
 _MEMOS: WeakKeyDictionary[FixtureManager, _Memo] = WeakKeyDictionary()
@@ -67,33 +90,34 @@ def memoized(
     registry of step definitions (function to type and parser).
     """
 
-    def visible_definitions(fixturemanager: FixtureManager, node: Node, names: list[str]) -> list[Candidate]:
+    def visible_definitions(fixturemanager: FixtureManager, node: Node) -> list[Candidate]:
         found: list[Candidate] = []
-        for name in names:
+        for name in fixture_names(fixturemanager=fixturemanager):
             for fixturedef in getfixturedefs(fixturemanager, name, node) or []:
                 context = contexts.get(fixturedef.func)
                 if context is not None:
-                    found.append((fixturedef, context, literal_prefix(context.parser)))
+                    found.append((fixturedef, context, *literal_pieces(context.parser)))
         return found
 
     def find_fixturedefs_for_step(step: Any, fixturemanager: FixtureManager, node: Node) -> list[FixtureDef[Any]]:
         scope = (node.parent if node.parent is not None else node).nodeid
-        names = fixture_names(fixturemanager=fixturemanager)
+        size = registry_size(fixturemanager, fixture_names)
         memo = _MEMOS.get(fixturemanager)
         if memo is None:
             memo = _MEMOS[fixturemanager] = _Memo()
-        key = (step.type, step.name, scope, len(names))
+        key = (step.type, step.name, scope, size)
         found = memo.matches.get(key)
         if found is None:
-            candidates = memo.candidates.get((scope, len(names)))
+            candidates = memo.candidates.get((scope, size))
             if candidates is None:
-                candidates = memo.candidates[scope, len(names)] = visible_definitions(fixturemanager, node, names)
+                candidates = memo.candidates[scope, size] = visible_definitions(fixturemanager, node)
             text = step.name.lower()
             found = memo.matches[key] = [
                 fixturedef
-                for fixturedef, context, prefix in candidates
+                for fixturedef, context, prefix, pieces in candidates
                 if (context.type is None or context.type == step.type)
-                and text.startswith(prefix)  # a cheap refusal before the parser's regular expression
+                and text.startswith(prefix)  # cheap refusals before the parser's regular expression
+                and all(piece in text for piece in pieces)
                 and context.parser.is_matching(step.name)
             ]
         return list(found)

@@ -15,6 +15,7 @@ from . import app as app_module
 from .badges.errors import BadgeFileError
 from .badges.models import load_badge_file
 from .config import Config, Limits, SystemClock
+from .keepalive import KeepAliveChannel
 from .passwords import PASSWORD_COSTS
 
 __all__ = ["RECV_BYTES", "main"]
@@ -119,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         connection_limit=512,
         clear_untrusted_proxy_headers=True,
     )
+    server.channel_class = KeepAliveChannel  # type: ignore[union-attr]
     port = server.effective_port
     if options.base_url is None and options.port == 0:
         config.base_url = f"http://{options.host}:{port}/"

@@ -80,12 +80,21 @@ def test_repositories_then_organizations_then_users_newest_first() -> None:
     assert ledger.cleanup() == []
     assert fake.calls == [
         "repository o1/r2",
-        "repository u1/r1",
         "organization o1",
         "user u2",
         "user u1",
-    ]
+    ], "u1/r1 goes with u1's purge"
     assert ledger.entries == []
+
+
+def test_a_users_repository_goes_with_its_purge_only_when_the_user_goes_in_the_same_pass() -> None:
+    fake = FakeAdmin()
+    ledger = _ledger(fake)
+    ledger.record_repo("someone", "kept-owner")
+    ledger.record_user("leaving")
+    ledger.record_repo("leaving", "mine")
+    assert ledger.cleanup_scenario() == []
+    assert fake.calls == ["repository someone/kept-owner", "user leaving"]
 
 
 def test_already_gone_is_not_a_leak_but_a_refusal_or_an_outage_is() -> None:
@@ -113,7 +122,7 @@ def test_a_scenario_cleanup_deletes_only_what_was_recorded_since_the_last_one() 
     ledger.record_user("second")
     ledger.record_repo("second", "r")
     assert ledger.cleanup_scenario() == []
-    assert fake.calls == ["user first", "repository second/r", "user second"]
+    assert fake.calls == ["user first", "user second"]
     assert ledger.entries == [] and ledger.deferred == []
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from conformance.step_lookup import install, memoized
+from pytest_bdd import parsers
+
+from conformance.step_lookup import install, literal_pieces, memoized, registry_size
 
 
 class Manager:
@@ -89,3 +91,57 @@ def test_install_wraps_pytest_bdd_once() -> None:
     assert hasattr(wrapped, "__wrapped__")
     assert install()
     assert scenario.find_fixturedefs_for_step is wrapped
+
+
+def test_literal_pieces_are_the_start_and_the_other_literals_of_a_parse_format() -> None:
+    parser = parsers.parse('The user "{name}" owns {count:d} repositories')
+    assert literal_pieces(parser) == ('the user "', (" repositories", '" owns ')), "longest first"
+    assert literal_pieces(parsers.parse("{actor} deletes it")) == ("", (" deletes it",))
+    assert literal_pieces(parsers.parse("braces {{ stay }} {x}")) == ("", ()), "escaped braces: no pieces"
+    assert literal_pieces(parsers.re(r"a (?P<x>\d+)")) == ("", ()), "a regular expression has no pieces"
+
+
+class CountingParser:
+    """A ``parse`` step parser that counts how often its regular expression is tried."""
+
+    def __init__(self, text: str) -> None:
+        self.real = parsers.parse(text)
+        self.name, self.parser = self.real.name, self.real.parser
+        self.tries = 0
+
+    def is_matching(self, name: str) -> bool:
+        self.tries += 1
+        return self.real.is_matching(name)
+
+
+def test_a_text_missing_a_literal_piece_is_refused_before_the_regular_expression() -> None:
+    parser = CountingParser("{actor} archives the repository {name}")
+    definition = SimpleNamespace(func=object(), name="archive")
+    contexts = {definition.func: SimpleNamespace(type=None, parser=parser)}
+    find = memoized(
+        lambda *args, **kwargs: [], lambda fixturemanager: ["archive"], lambda *args: [definition], contexts
+    )
+    node = SimpleNamespace(parent=SimpleNamespace(nodeid="m"))
+
+    def matches(text: str) -> list[Any]:
+        return find(step=SimpleNamespace(type="when", name=text), fixturemanager=Manager(), node=node)
+
+    assert matches('alice deletes the repository "app"') == []
+    assert parser.tries == 0
+    assert matches('alice ARCHIVES the repository "app"') == [definition]
+    assert parser.tries == 1
+
+
+def test_the_registry_size_comes_from_pytests_tables_when_they_are_there() -> None:
+    manager = SimpleNamespace(_arg2node2fixturedefs={"a": {}, "b": {}}, _arg2nodeid2fixturedefs={"c": {}})
+    listed: list[int] = []
+
+    def names(fixturemanager: Any) -> list[str]:
+        listed.append(1)
+        return ["a", "b", "c"]
+
+    assert registry_size(manager, names) == (2, 1)  # type: ignore[arg-type]
+    manager._arg2node2fixturedefs["d"] = {}
+    assert registry_size(manager, names) == (3, 1)  # type: ignore[arg-type]
+    assert listed == [], "no listing of every name"
+    assert registry_size(Manager(), names) == (3,)  # type: ignore[arg-type]
