@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         connection_limit=512,
         clear_untrusted_proxy_headers=True,
     )
-    server.channel_class = KeepAliveChannel  # type: ignore[union-attr]
+    server.channel_class = KeepAliveChannel
     port = server.effective_port
     if options.base_url is None and options.port == 0:
         config.base_url = f"http://{options.host}:{port}/"

@@ -16,7 +16,7 @@ from waitress.task import WSGITask
 __all__ = ["KeepAliveChannel"]
 
 
-class _BodilessKeepAliveTask(WSGITask):
+class _BodilessKeepAliveTask(WSGITask):  # type: ignore[misc]
     """A task that does not close the connection only because a bodiless answer has no Content-Length."""
 
     _keep_open = False

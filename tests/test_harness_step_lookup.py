@@ -124,7 +124,7 @@ def test_a_text_missing_a_literal_piece_is_refused_before_the_regular_expression
     node = SimpleNamespace(parent=SimpleNamespace(nodeid="m"))
 
     def matches(text: str) -> list[Any]:
-        return find(step=SimpleNamespace(type="when", name=text), fixturemanager=Manager(), node=node)
+        return list(find(step=SimpleNamespace(type="when", name=text), fixturemanager=Manager(), node=node))
 
     assert matches('alice deletes the repository "app"') == []
     assert parser.tries == 0

@@ -23,10 +23,10 @@ def app(environ: dict[str, str], start_response: object) -> Iterable[bytes]:
 def server(request: pytest.FixtureRequest) -> Iterator[tuple[int, bool]]:
     created = waitress.server.create_server(app, host="127.0.0.1", port=0, threads=2)
     if request.param:
-        created.channel_class = KeepAliveChannel  # type: ignore[union-attr]
+        created.channel_class = KeepAliveChannel
     thread = threading.Thread(target=created.run, daemon=True)
     thread.start()
-    yield created.effective_port, request.param  # type: ignore[union-attr]
+    yield created.effective_port, request.param
     created.close()
 
 
