@@ -280,7 +280,9 @@ def daemon_runs_one_job(artifacts: ArtifactWorld, target: Target, tmp_path: Path
         address=target.base_url,
         labels=list(state.runner_labels),
     ).save(runner_file)
-    outcome = Daemon(runner_file, workdir=tmp_path / "work").run_once(timeout=120)
+    # a job is queued when its workflow is pushed, so the first poll usually takes it; a later one need not
+    # wait act_runner's 2 s
+    outcome = Daemon(runner_file, workdir=tmp_path / "work", fetch_interval=0.2).run_once(timeout=120)
     assert outcome is not None, "the mock runner got no job within 120 s"
     artifacts.daemon_outcome = outcome
 

@@ -23,6 +23,7 @@ from conformance.api.artifacts import RecordingSession
 from conformance.client import json_of
 from conformance.context import RepoRef, ScenarioContext
 from conformance.identities import IdentityFactory
+from conformance.polling import Backoff
 from conformance.seeding import SeededData
 from conformance.target import Target
 from mock_runner.artifacts import backend_ids
@@ -171,13 +172,14 @@ def owner_actions(ctx: ScenarioContext, repo: RepoRef) -> ActionsApi:
 def wait_for(probe: Callable[[], T | None], what: str, timeout: float = POLL_SECONDS) -> T:
     """Poll ``probe`` until it returns something; an AssertionError naming ``what`` after ``timeout``."""
     deadline = time.monotonic() + timeout
+    backoff = Backoff(cap=0.2)
     while True:
         found = probe()
         if found is not None:
             return found
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} did not happen within {timeout:.0f} s")
-        time.sleep(0.2)
+        backoff.sleep()
 
 
 def simple_workflow(name: str | None, label: str, trigger: str = "push") -> str:

@@ -19,6 +19,7 @@ from pytest_bdd import given, then, when
 from conformance.api.deploy_tokens import LfsApi
 from conformance.api.gitdata import GitDataApi
 from conformance.context import ScenarioContext
+from conformance.polling import Backoff
 from conformance.seeding import SeededData
 from steps.actors import acting, git_credentials, repo_owner
 from steps.common import FileNotes, comma_list, expect_status, response_json
@@ -231,8 +232,9 @@ def when_languages(ctx: ScenarioContext, who: str, repo: str) -> None:
     api = acting(ctx, who, GitDataApi)
     deadline = time.monotonic() + LANGUAGE_WAIT
     ctx.response = api.languages(ref.owner, ref.name)
+    backoff = Backoff(cap=0.5)
     while ctx.response.status_code == 200 and ctx.response.json() == {} and time.monotonic() < deadline:
-        time.sleep(0.5)
+        backoff.sleep()
         ctx.response = api.languages(ref.owner, ref.name)
 
 

@@ -17,6 +17,7 @@ from conformance.api.templates import TemplatesApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
 from conformance.identities import IdentityFactory
+from conformance.polling import Backoff
 from steps.actors import acting, acting_api, git_credentials
 from steps.common import FileNotes, commit_file
 from steps.git_https import GitWorld
@@ -127,6 +128,7 @@ def licenses_become(ctx: ScenarioContext, repo: str, names: str) -> None:
     """The licenses route and ``Repository.licenses`` both give exactly these, sorted (polled briefly)."""
     wanted = [name.strip() for name in names.split(",") if name.strip()]
     deadline = time.monotonic() + DETECTION_WAIT_SECONDS
+    backoff = Backoff(cap=POLL_SECONDS)
     while True:
         listed, in_repository = _detected(ctx, repo)
         if listed == wanted and in_repository == wanted:
@@ -134,7 +136,7 @@ def licenses_become(ctx: ScenarioContext, repo: str, names: str) -> None:
         if time.monotonic() > deadline:
             got = f"route {listed}, Repository.licenses {in_repository}"
             raise AssertionError(f"licenses of {repo}: {got}; want {wanted}")
-        time.sleep(POLL_SECONDS)
+        backoff.sleep()
 
 
 @then(phrase('"{repo}" has no detected license'))

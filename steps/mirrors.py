@@ -19,6 +19,7 @@ from conformance.api.mirrors import MirrorsApi
 from conformance.api.repos import ReposApi
 from conformance.client import json_of
 from conformance.context import ScenarioContext
+from conformance.polling import Backoff
 from steps.actors import ADMIN, acting
 from steps.common import expect_status
 from steps.parsing import phrase
@@ -68,9 +69,10 @@ def _body(
 def _wait(condition: Callable[[], bool], what: str) -> None:
     """Poll ``condition`` for up to ``SYNC_SECONDS``: Gitea queues mirror syncs."""
     deadline = time.monotonic() + SYNC_SECONDS
+    backoff = Backoff(cap=0.2)
     while not condition():
         assert time.monotonic() < deadline, f"{what} did not happen within {SYNC_SECONDS:.0f} s"
-        time.sleep(0.2)
+        backoff.sleep()
 
 
 def _name(ctx: ScenarioContext, notes: MirrorNotes, repo: str) -> str:

@@ -13,6 +13,7 @@ from pytest_bdd import given, then, when
 from conformance.client import json_of
 from conformance.context import RepoRef, ScenarioContext
 from conformance.ledger import CleanupLedger
+from conformance.polling import Backoff
 from steps.actors import acting_api, org_owner
 from steps.common import comma_list, expect_status, response_json
 from steps.orgs import DEFAULT_UNITS, OrgNotes
@@ -149,11 +150,12 @@ def then_is_user(ctx: ScenarioContext, user: str) -> None:
 def then_no_repos(ctx: ScenarioContext, org: str) -> None:
     """The owner's list of the organization's repositories becomes empty (Gitea deletes in the background)."""
     deadline = time.monotonic() + REPOS_GONE_WAIT_SECONDS
+    backoff = Backoff(cap=0.5)
     while True:
         listed = json_of(org_owner(ctx, org).api.orgs.list_repos(ctx.orgs[org]))
         if not listed or time.monotonic() > deadline:
             break
-        time.sleep(0.5)
+        backoff.sleep()
     assert listed == [], f"the organization still has {[repo['full_name'] for repo in listed]}"
 
 
