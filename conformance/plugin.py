@@ -18,7 +18,7 @@ import pytest
 from pytest_bdd.scenario import scenario_wrapper_template_registry
 from pytest_bdd.utils import registry_get_safe
 
-from . import parallel, step_lookup
+from . import feature_cache, parallel, step_lookup
 from .api import ForgeApi
 from .capabilities import CAPABILITY_PREFIX, PROBES, missing_capability, unsupported_reason
 from .clauses import load_catalogue
@@ -27,6 +27,7 @@ from .context import ScenarioContext
 from .contract import Contract, ContractViolation
 from .identities import IdentityFactory
 from .ledger import CleanupLedger
+from .paths import FEATURES_DIR
 from .profiles import shipped_capabilities
 from .reporting import INFO_KEY, ReportingPlugin
 from .seeding import SeededData, scenario_seed
@@ -44,6 +45,8 @@ DESTRUCTIVE_REASON = (
     "runs against a live target only with --allow-destructive"
 )
 STATE_KEY = pytest.StashKey["RunState"]()
+PRELOADED_KEY = pytest.StashKey[int]()
+"""How many parsed feature files came from :mod:`.feature_cache`."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -145,6 +148,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[STATE_KEY] = state
     parallel.register(config, state)
     step_lookup.install()
+    config.stash[PRELOADED_KEY] = feature_cache.preload(FEATURES_DIR)
     if state.writes_reports:
         try:
             state.settings()
@@ -205,6 +209,14 @@ def _connect(state: RunState) -> Target:
     state.results.target_version = target.version
     state.results.target_embedded = target.is_embedded
     return target
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Keep the parsed feature files for the next run when some had to be parsed (by one process of a run)."""
+    if parallel.is_worker(session.config):
+        return
+    if feature_cache.parsed_count(FEATURES_DIR) > session.config.stash.get(PRELOADED_KEY, 0):
+        feature_cache.store(FEATURES_DIR)
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
