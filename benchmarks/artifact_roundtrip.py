@@ -122,7 +122,9 @@ def parse_clients(text: str) -> list[str]:
     return [client for client in CLIENTS if client in clients]
 
 
-def run_artifact(data: DataFile, work: Path, threads: int, client: str = "kit") -> PathFigures:
+def run_artifact(
+    data: DataFile, work: Path, threads: int, client: str = "kit", zip_level: int | None = None
+) -> PathFigures:
     """Push the file through ``client`` (the mock runner's, or the official one) into a fresh reference
     server, as a job of the mock runner, and back."""
     store = work / "forge-data"
@@ -148,7 +150,8 @@ def run_artifact(data: DataFile, work: Path, threads: int, client: str = "kit") 
             CLIENT,
             "artifact" if client == "kit" else client,
             *("--name", f"bench-{data.size}", "--file", str(data.path), "--download-dir", str(work / "download")),
-            *("--server-pid", str(server.pid), "--out", str(work / "artifact-result.json"), "--sha256", data.sha256),
+            *("--server-pid", str(server.pid), "--out", str(work / "artifact-result.json")),
+            *(("--zip-level", str(zip_level)) if zip_level is not None else ()),
         )
         raw = run_client(
             mock_runner_command(
@@ -193,7 +196,15 @@ def check_free_space(work: Path, size: int) -> None:
         )
 
 
-def run_size(size: int, work: Path, threads: int, repeat: int, clients: tuple[str, ...] = ("kit",)) -> SizeFigures:
+def run_size(
+    size: int,
+    work: Path,
+    threads: int,
+    repeat: int,
+    *,
+    clients: tuple[str, ...] = ("kit",),
+    zip_level: int | None = None,
+) -> SizeFigures:
     """Every path, alternately ``repeat`` times (fresh servers each time), on one freshly generated file.
 
     Alternating means a burst of load from elsewhere on the machine hits both paths alike.
@@ -206,10 +217,10 @@ def run_size(size: int, work: Path, threads: int, repeat: int, clients: tuple[st
         for attempt in range(1, repeat + 1):
             baseline.append(run_baseline(data, work, threads))
             _progress(f"run {attempt}/{repeat} baseline", baseline[-1])
-            artifact.append(run_artifact(data, work, threads))
+            artifact.append(run_artifact(data, work, threads, "kit", zip_level))
             _progress(f"run {attempt}/{repeat} artifact", artifact[-1])
             if "official" in clients:
-                official.append(run_artifact(data, work, threads, "official"))
+                official.append(run_artifact(data, work, threads, "official", zip_level))
                 _progress(f"run {attempt}/{repeat} official", official[-1])
     finally:
         data.path.unlink(missing_ok=True)
@@ -240,6 +251,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--clients",
         default="kit",
         help="artifact clients: kit (the mock runner's, default) or kit,official (also @actions/artifact)",
+    )
+    parser.add_argument(
+        "--zip-level",
+        type=int,
+        choices=range(10),
+        metavar="0-9",
+        help="zip the file at this level on the way up and extract it on the way down, as upload-artifact and "
+        "download-artifact do (default: the raw file, as `mock-runner artifact upload FILE` and skipArchive)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     parser.add_argument("--work-dir", type=Path, help="where data files, server data and logs go (default: a temp dir)")
@@ -286,7 +305,9 @@ def main(argv: list[str] | None = None) -> int:
         check_free_space(work, sizes[-1])
         for size in sizes:
             print(f"benchmarking {format_size(size)} ...", flush=True)
-            figures.append(run_size(size, work, options.threads, options.repeat, clients))
+            figures.append(
+                run_size(size, work, options.threads, options.repeat, clients=clients, zip_level=options.zip_level)
+            )
         finished = True
     except BenchmarkError as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)

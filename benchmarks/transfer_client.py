@@ -22,7 +22,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit
@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 if __package__ in (None, ""):  # run as a script (also from a job's workspace): make ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.measure import CHUNK, read_cpu_seconds, read_peak_rss, reset_peak_rss
+from benchmarks.measure import CHUNK, read_cpu_seconds, read_peak_rss, reset_peak_rss, sha256_file
 
 __all__ = ["NODE_DRIVER", "Phase", "TransferError", "main", "raw_get", "raw_put"]
 
@@ -147,22 +147,44 @@ def run_raw(base_url: str, source: Path, download_dir: Path, server_pid: int) ->
     return phases
 
 
-def run_artifact(name: str, source: Path, download_dir: Path, server_pid: int) -> list[Phase]:
-    """Upload then download through the mock runner's artifact client, with the job's runtime credentials."""
+def run_artifact(
+    name: str, source: Path, download_dir: Path, server_pid: int, zip_level: int | None = None
+) -> list[Phase]:
+    """Upload then download through the mock runner's artifact client, with the job's runtime credentials.
+
+    With ``zip_level`` the file goes as upload-artifact sends it (a zip streamed while it uploads) and
+    comes back as download-artifact takes it (the zip, then extracted); the extracted file's digest is
+    computed after the timed phase.
+    """
+    from mock_runner.archive import FileSearch, ZipStream, extract_zip
     from mock_runner.artifacts import ArtifactClient
 
     client = ArtifactClient.from_environment(progress=False)
     dest = download_dir / source.name
+    unzipped = download_dir / "unzipped"
 
     def upload() -> tuple[int, str]:
-        result = client.upload(name, source)
-        return result.size, result.sha256
+        if zip_level is None:
+            result = client.upload(name, source)
+            return result.size, result.sha256
+        with ZipStream(FileSearch([source], source.parent), zip_level) as archive:
+            client.upload(name, archive)  # type: ignore[arg-type]  # a readable stream
+        return source.stat().st_size, ""
 
     def download() -> tuple[int, str]:
-        result = client.download(name, dest)
-        return result.size, result.sha256
+        if zip_level is None:
+            result = client.download(name, dest)
+            return result.size, result.sha256
+        archive = download_dir / f"{name}.zip"
+        client.download(name, archive)
+        (extracted,) = extract_zip(archive, unzipped)
+        archive.unlink()
+        return extracted.stat().st_size, ""
 
     phases = [measure_phase("upload", server_pid, upload), measure_phase("download", server_pid, download)]
+    if zip_level is not None:
+        phases[1] = replace(phases[1], sha256=sha256_file(unzipped / source.name))
+        (unzipped / source.name).unlink()
     dest.unlink(missing_ok=True)
     return phases
 
@@ -211,28 +233,42 @@ def node_driver(script: Path = NODE_DRIVER) -> Iterator[_NodeDriver]:
                 process.kill()
 
 
-def run_official(source: Path, download_dir: Path, server_pid: int, sha256: str) -> list[Phase]:
-    """Upload then download with ``@actions/artifact`` (raw file, ``skipArchive``), measuring its process.
+def run_official(source: Path, download_dir: Path, server_pid: int, zip_level: int | None = None) -> list[Phase]:
+    """Upload then download with ``@actions/artifact``, measuring its process.
 
-    Its download checks the bytes against ``sha256`` itself (``expectedHash``), as download-artifact does
-    with the listed digest; the phase reports that digest only when the client found no mismatch.
+    Without ``zip_level`` the raw file goes up (``skipArchive``), else a zip at that level, as
+    upload-artifact makes it. Its download checks the bytes against the upload's digest itself
+    (``expectedHash``, as download-artifact does with the listed digest); the digest of the file it
+    wrote is computed here after the timed phase.
     """
     dest_dir = download_dir / "official"
     dest_dir.mkdir(parents=True, exist_ok=True)
     with node_driver() as driver:
         uploaded: dict[str, Any] = {}
+        written: list[Path] = []
 
         def upload() -> tuple[int, str]:
-            uploaded.update(driver.ask(op="upload", file=str(source)))
+            uploaded.update(driver.ask(op="upload", file=str(source), level=zip_level))
+            if zip_level is not None:
+                return source.stat().st_size, ""
             return int(uploaded["size"]), str(uploaded["sha256"])
 
         def download() -> tuple[int, str]:
-            answer = driver.ask(op="download", id=uploaded["id"], dir=str(dest_dir), expectedHash=f"sha256:{sha256}")
-            Path(answer["path"]).unlink(missing_ok=True)
-            return int(answer["size"]), "" if answer["digestMismatch"] else sha256
+            expected = f"sha256:{uploaded['sha256']}"
+            answer = driver.ask(op="download", id=uploaded["id"], dir=str(dest_dir), expectedHash=expected)
+            if answer["digestMismatch"]:
+                raise TransferError(f"the official client's download does not match {expected}")
+            written.append(Path(answer["path"]))
+            return int(answer["size"]), ""
 
         pid = driver.process.pid
-        return [measure_phase("upload", server_pid, upload, pid), measure_phase("download", server_pid, download, pid)]
+        phases = [
+            measure_phase("upload", server_pid, upload, pid),
+            measure_phase("download", server_pid, download, pid),
+        ]
+    phases[1] = replace(phases[1], sha256=sha256_file(written[0]))
+    written[0].unlink()
+    return phases
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -244,7 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="where to write the phases as JSON")
     parser.add_argument("--url", help="raw mode: base URL of the baseline server")
     parser.add_argument("--name", default="bench", help="artifact mode: the artifact's name")
-    parser.add_argument("--sha256", default="", help="official mode: the file's digest, which its download checks")
+    parser.add_argument(
+        "--zip-level", type=int, choices=range(10), metavar="0-9", help="artifact and official modes: zip first"
+    )
     options = parser.parse_args(argv)
     options.download_dir.mkdir(parents=True, exist_ok=True)
     try:
@@ -253,9 +291,11 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("raw mode needs --url")
             phases = run_raw(options.url, options.file, options.download_dir, options.server_pid)
         elif options.mode == "official":
-            phases = run_official(options.file, options.download_dir, options.server_pid, options.sha256)
+            phases = run_official(options.file, options.download_dir, options.server_pid, options.zip_level)
         else:
-            phases = run_artifact(options.name, options.file, options.download_dir, options.server_pid)
+            phases = run_artifact(
+                options.name, options.file, options.download_dir, options.server_pid, options.zip_level
+            )
     except Exception as exc:  # report any failure as one line; the orchestrator shows it
         options.out.write_text(json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
         print(f"transfer failed: {type(exc).__name__}: {exc}", file=sys.stderr)
