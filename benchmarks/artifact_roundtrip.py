@@ -331,6 +331,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"all targets met: artifact throughput at least {targets.min_ratio:.2f} x baseline both ways, peak memory "
         f"under {targets.max_peak_mib:.0f} MiB per process, growth at most {targets.max_growth_mib:.0f} MiB"
+        + (
+            f", the kit's client at least {targets.min_client_ratio:.2f} x the official client's throughput both ways"
+            if "official" in clients
+            else ""
+        )
     )
     return 0
 

@@ -3,8 +3,9 @@
 Upload reads the source once, block by block, while a small thread pool PUTs blocks concurrently; at
 most ``concurrency + 1`` block buffers exist, each read into in place (``readinto``) and sent as a
 memoryview, so memory does not grow with the size and no block is copied or page-faulted again after the
-first round. The sha256 is computed on the bytes as they are read. Download streams in 1 MiB pieces and
-resumes a dropped transfer with a ``Range`` request.
+first round. The sha256 is computed on the bytes as they are read. Download streams in 1 MiB pieces, received by
+one thread while another hashes and writes them (at most 8 pieces wait), and resumes a dropped
+transfer with a ``Range`` request.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import queue
 import threading
 import unicodedata
 import uuid
@@ -40,6 +42,8 @@ __all__ = [
 
 BLOCK_SIZE = 8 * 1024 * 1024
 DOWNLOAD_PIECE = 1024 * 1024
+PIECES_IN_FLIGHT = 8
+"""Received pieces waiting for the download's writer at most: 8 MiB, whatever the size."""
 X_MS_VERSION = "2026-04-06"
 
 Progress = Callable[[int], None]
@@ -266,14 +270,41 @@ class _Download:
             if self.headers is None:
                 self.headers = response.headers
             try:
-                for piece in response.iter_content(DOWNLOAD_PIECE):
-                    self.sink.write(piece)
-                    self.digest.update(piece)
-                    self.written += len(piece)
-                    if self.progress is not None:
-                        self.progress(len(piece))
+                self._receive(response)
             except requests.RequestException as exc:
                 raise _connection_error(exc, f"GET signed URL (after {self.written} bytes)") from exc
+
+    def _write(self, pieces: queue.Queue[bytes | None], failures: list[BaseException]) -> None:
+        """Hash and write what arrives until the end mark; after a failure only drain."""
+        while (piece := pieces.get()) is not None:
+            if failures:
+                continue
+            try:
+                self.sink.write(piece)
+                self.digest.update(piece)
+                self.written += len(piece)
+                if self.progress is not None:
+                    self.progress(len(piece))
+            except BaseException as exc:  # handed to the receiving thread, which raises it
+                failures.append(exc)
+
+    def _receive(self, response: requests.Response) -> None:
+        """Receive here while a second thread hashes and writes, so a write held up by the page cache's
+        writeback does not leave the socket unread; ``written`` counts only bytes in the sink."""
+        pieces: queue.Queue[bytes | None] = queue.Queue(maxsize=PIECES_IN_FLIGHT)
+        failures: list[BaseException] = []
+        writer = threading.Thread(target=self._write, args=(pieces, failures), name="download-writer", daemon=True)
+        writer.start()
+        try:
+            for piece in response.iter_content(DOWNLOAD_PIECE):
+                if failures:
+                    break
+                pieces.put(piece)
+        finally:
+            pieces.put(None)
+            writer.join()
+        if failures:
+            raise failures[0]
 
 
 def download_blob(
