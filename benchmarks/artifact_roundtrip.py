@@ -6,6 +6,8 @@ For each size: one data file is generated, then
 2. artifact: a fresh ``reference-server`` gets a repository, a workflow and a registered mock runner, and
    ``mock-runner exec`` runs the client as a real job that uploads the file with the mock runner's
    artifact client and downloads it back.
+3. with ``--clients kit,official``, the same job again with the official ``@actions/artifact`` client
+   (npm, in tests/node) in place of the mock runner's, so both clients meet the same server and file.
 The bytes that come back are checked against the file's sha256. Throughput both ways, the ratio to the
 baseline and the peak memory of client and server per phase are printed; the exit status is 1 when a
 target is missed, 2 when the benchmark could not run.
@@ -32,16 +34,27 @@ from benchmarks.forge import ForgeClient, mock_runner_command
 from benchmarks.measure import GIB, MIB, DataFile, format_size, make_data_file, parse_sizes
 from benchmarks.processes import BenchmarkError, python_command, run_client, start_server
 from benchmarks.report import PathFigures, SizeFigures, Targets, evaluate, mib_per_second, render_table, to_json
-from benchmarks.transfer_client import Phase
+from benchmarks.transfer_client import NODE_DRIVER, Phase
 from reference_server.config import Limits
 
-__all__ = ["checked_phases", "main", "run_size"]
+__all__ = ["CLIENTS", "checked_phases", "main", "parse_clients", "run_size"]
 
 HERE = Path(__file__).resolve().parent
 RAW_SERVER = HERE / "raw_server.py"
 CLIENT = HERE / "transfer_client.py"
+CLIENTS = ("kit", "official")
+"""The artifact clients the benchmark can run: the mock runner's, and the official npm one."""
 REFERENCE_MAX_BLOCK = Limits().max_block_bytes
 """The largest body the reference server accepts; the baseline accepts at least as much."""
+
+
+def missing_official_client() -> str | None:
+    """What is missing to run the official client (None: nothing): ``node`` and ``./kit setup``'s npm packages."""
+    if shutil.which("node") is None:
+        return "node is not installed"
+    if not (NODE_DRIVER.parent / "node_modules" / "@actions" / "artifact").is_dir():
+        return "@actions/artifact is missing from tests/node/node_modules: run ./kit setup"
+    return None
 
 
 def _client_timeout(size: int) -> float:
@@ -100,8 +113,20 @@ def run_baseline(data: DataFile, work: Path, threads: int) -> PathFigures:
     return checked_phases(raw, data, "baseline")
 
 
-def run_artifact(data: DataFile, work: Path, threads: int) -> PathFigures:
-    """Push the file through the mock runner into a fresh reference server, as a job, and back."""
+def parse_clients(text: str) -> list[str]:
+    """``kit,official`` -> the clients to run, in that order; the kit's own client always runs."""
+    clients = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [client for client in clients if client not in CLIENTS]
+    if unknown or "kit" not in clients:
+        raise ValueError(f"--clients takes kit, or kit,official (got {text!r})")
+    return [client for client in CLIENTS if client in clients]
+
+
+def run_artifact(
+    data: DataFile, work: Path, threads: int, client: str = "kit", zip_level: int | None = None
+) -> PathFigures:
+    """Push the file through ``client`` (the mock runner's, or the official one) into a fresh reference
+    server, as a job of the mock runner, and back."""
     store = work / "forge-data"
     shutil.rmtree(store, ignore_errors=True)  # a previous, interrupted run may have left it
     admin_token = secrets.token_hex(20)
@@ -123,9 +148,10 @@ def run_artifact(data: DataFile, work: Path, threads: int) -> PathFigures:
         forge.register_runner(repo, runner_file, work / "mock-runner.log")
         job = python_command(
             CLIENT,
-            "artifact",
+            "artifact" if client == "kit" else client,
             *("--name", f"bench-{data.size}", "--file", str(data.path), "--download-dir", str(work / "download")),
             *("--server-pid", str(server.pid), "--out", str(work / "artifact-result.json")),
+            *(("--zip-level", str(zip_level)) if zip_level is not None else ()),
         )
         raw = run_client(
             mock_runner_command(
@@ -144,7 +170,7 @@ def run_artifact(data: DataFile, work: Path, threads: int) -> PathFigures:
     finally:
         server.stop()
         shutil.rmtree(store, ignore_errors=True)
-    return checked_phases(raw, data, "artifact")
+    return checked_phases(raw, data, "artifact" if client == "kit" else client)
 
 
 def _progress(label: str, figures: PathFigures) -> None:
@@ -170,23 +196,35 @@ def check_free_space(work: Path, size: int) -> None:
         )
 
 
-def run_size(size: int, work: Path, threads: int, repeat: int) -> SizeFigures:
-    """Both paths, alternately ``repeat`` times (fresh servers each time), on one freshly generated file.
+def run_size(
+    size: int,
+    work: Path,
+    threads: int,
+    repeat: int,
+    *,
+    clients: tuple[str, ...] = ("kit",),
+    zip_level: int | None = None,
+) -> SizeFigures:
+    """Every path, alternately ``repeat`` times (fresh servers each time), on one freshly generated file.
 
     Alternating means a burst of load from elsewhere on the machine hits both paths alike.
     """
     data = make_data_file(work / f"data-{size}.bin", size)
     baseline: list[PathFigures] = []
     artifact: list[PathFigures] = []
+    official: list[PathFigures] = []
     try:
         for attempt in range(1, repeat + 1):
             baseline.append(run_baseline(data, work, threads))
             _progress(f"run {attempt}/{repeat} baseline", baseline[-1])
-            artifact.append(run_artifact(data, work, threads))
+            artifact.append(run_artifact(data, work, threads, "kit", zip_level))
             _progress(f"run {attempt}/{repeat} artifact", artifact[-1])
+            if "official" in clients:
+                official.append(run_artifact(data, work, threads, "official", zip_level))
+                _progress(f"run {attempt}/{repeat} official", official[-1])
     finally:
         data.path.unlink(missing_ok=True)
-    return SizeFigures(size, data.sha256, baseline, artifact)
+    return SizeFigures(size, data.sha256, baseline, artifact, official)
 
 
 def _environment(threads: int, repeat: int) -> dict[str, Any]:
@@ -209,6 +247,19 @@ def build_parser() -> argparse.ArgumentParser:
         "2 the benchmark could not run (bad arguments, a process failed, bytes came back different).",
     )
     parser.add_argument("--sizes", default="64M,1G", help="comma-separated sizes, binary units (default 64M,1G)")
+    parser.add_argument(
+        "--clients",
+        default="kit",
+        help="artifact clients: kit (the mock runner's, default) or kit,official (also @actions/artifact)",
+    )
+    parser.add_argument(
+        "--zip-level",
+        type=int,
+        choices=range(10),
+        metavar="0-9",
+        help="zip the file at this level on the way up and extract it on the way down, as upload-artifact and "
+        "download-artifact do (default: the raw file, as `mock-runner artifact upload FILE` and skipArchive)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     parser.add_argument("--work-dir", type=Path, help="where data files, server data and logs go (default: a temp dir)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs) after the run")
@@ -221,6 +272,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-growth-mib", type=float, default=Targets.max_growth_mib, help="allowed peak rise, smallest to largest"
     )
+    parser.add_argument(
+        "--min-client-ratio",
+        type=float,
+        default=Targets.min_client_ratio,
+        help="with --clients kit,official: the kit's client throughput over the official client's",
+    )
     return parser
 
 
@@ -229,13 +286,16 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     try:
         sizes = parse_sizes(options.sizes)
+        clients = tuple(parse_clients(options.clients))
     except ValueError as exc:
         parser.error(str(exc))
+    if "official" in clients and (missing := missing_official_client()) is not None:
+        parser.error(f"--clients official: {missing}")
     if options.threads < 1 or options.repeat < 1:
         parser.error("--threads and --repeat must be at least 1")
     if options.json is not None and not options.json.parent.is_dir():
         parser.error(f"--json: folder {options.json.parent} does not exist")
-    targets = Targets(options.min_ratio, options.max_peak_mib, options.max_growth_mib)
+    targets = Targets(options.min_ratio, options.max_peak_mib, options.max_growth_mib, options.min_client_ratio)
     work = options.work_dir or Path(tempfile.mkdtemp(prefix="kit-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     environment = _environment(options.threads, options.repeat)  # the load before the run, not after it
@@ -245,7 +305,9 @@ def main(argv: list[str] | None = None) -> int:
         check_free_space(work, sizes[-1])
         for size in sizes:
             print(f"benchmarking {format_size(size)} ...", flush=True)
-            figures.append(run_size(size, work, options.threads, options.repeat))
+            figures.append(
+                run_size(size, work, options.threads, options.repeat, clients=clients, zip_level=options.zip_level)
+            )
         finished = True
     except BenchmarkError as exc:
         print(f"benchmark failed: {exc}", file=sys.stderr)
@@ -269,6 +331,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"all targets met: artifact throughput at least {targets.min_ratio:.2f} x baseline both ways, peak memory "
         f"under {targets.max_peak_mib:.0f} MiB per process, growth at most {targets.max_growth_mib:.0f} MiB"
+        + (
+            f", the kit's client at least {targets.min_client_ratio:.2f} x the official client's throughput both ways"
+            if "official" in clients
+            else ""
+        )
     )
     return 0
 

@@ -1,15 +1,19 @@
 """Transfers to and from signed URLs: Azure-style block upload and ranged, resumable download.
 
-Upload reads the source once, block by block, while a small thread pool PUTs blocks concurrently; a
-semaphore bounds the blocks alive at once to ``concurrency + 1``, so memory does not grow with the size.
-The sha256 is computed on the bytes as they are read. Download streams in 1 MiB pieces and resumes a
-dropped transfer with a ``Range`` request.
+Upload reads the source once, block by block, while a small thread pool PUTs blocks concurrently; at
+most ``concurrency + 1`` block buffers exist, each read into in place (``readinto``) and sent as a
+memoryview, so memory does not grow with the size and no block is copied or page-faulted again after the
+first round. The sha256 is computed on the bytes as they are read. Download streams in 1 MiB pieces, received by
+one thread while another hashes and writes them (at most 8 pieces wait), and resumes a dropped
+transfer with a ``Range`` request.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import io
+import queue
 import threading
 import unicodedata
 import uuid
@@ -38,6 +42,8 @@ __all__ = [
 
 BLOCK_SIZE = 8 * 1024 * 1024
 DOWNLOAD_PIECE = 1024 * 1024
+PIECES_IN_FLIGHT = 8
+"""Received pieces waiting for the download's writer at most: 8 MiB, whatever the size."""
 X_MS_VERSION = "2026-04-06"
 
 Progress = Callable[[int], None]
@@ -59,17 +65,33 @@ def _connection_error(exc: requests.RequestException, what: str) -> BlobTransfer
     return BlobTransferError(0, "unavailable", f"{what}: connection failed: {exc}")
 
 
-def _read_full(stream: BinaryIO, size: int) -> bytes:
-    """Read ``size`` bytes unless the stream ends first (pipes return short reads)."""
-    parts: list[bytes] = []
-    missing = size
-    while missing > 0:
-        piece = stream.read(missing)
-        if not piece:
-            break
-        parts.append(piece)
-        missing -= len(piece)
-    return b"".join(parts)
+class _Filler:
+    """Fills a buffer from a stream, in place when the stream can (``readinto``), else by ``read`` and a copy."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        self.in_place = True
+
+    def _next(self, view: memoryview) -> int:
+        if self.in_place:
+            try:
+                return self.stream.readinto(view) or 0  # type: ignore[attr-defined]
+            except (AttributeError, NotImplementedError, io.UnsupportedOperation):
+                self.in_place = False  # a stream with only read(): copy what it returns
+        piece = self.stream.read(len(view))
+        view[: len(piece)] = piece
+        return len(piece)
+
+    def fill(self, buffer: bytearray) -> int:
+        """Bytes put at the start of ``buffer``: all of it unless the stream ended (pipes read short)."""
+        view = memoryview(buffer)
+        filled = 0
+        while filled < len(view):
+            count = self._next(view[filled:])
+            if not count:
+                break
+            filled += count
+        return filled
 
 
 class BlockUploader:
@@ -99,12 +121,19 @@ class BlockUploader:
         self.timeout = timeout
         self._prefix = uuid.uuid4().hex
 
-    def _put(self, url: str, body: bytes, headers: dict[str, str], what: str) -> None:
+    def _put(self, url: str, body: bytes | memoryview, headers: dict[str, str], what: str) -> None:
         headers = {"x-ms-version": X_MS_VERSION, "x-ms-client-request-id": str(uuid.uuid4()), **headers}
         for attempt in self.retry.retrying():
             with attempt:
                 try:
-                    response = self.session.put(url, data=body, headers=headers, timeout=(10.0, self.timeout))
+                    # A memoryview goes out as one sized body (requests sets Content-Length from its length,
+                    # urllib3 hands any buffer to sendall whole), which its type hints do not list.
+                    response = self.session.put(
+                        url,
+                        data=body,  # type: ignore[arg-type]
+                        headers=headers,
+                        timeout=(10.0, self.timeout),
+                    )
                 except requests.RequestException as exc:
                     raise _connection_error(exc, what) from exc
                 if response.status_code // 100 == 2 and response.status_code != 201:
@@ -116,7 +145,7 @@ class BlockUploader:
                 if response.status_code != 201:
                     raise error_from_response(response, what, BlobTransferError)
 
-    def _put_block(self, block: str, data: bytes) -> None:
+    def _put_block(self, block: str, data: memoryview) -> None:
         url = with_params(self.url, comp="block", blockid=block)
         headers = {"Content-Type": "application/octet-stream", "Accept": "application/xml"}
         self._put(url, data, headers, f"PUT block {block}")
@@ -141,30 +170,34 @@ class BlockUploader:
         total = 0
         blocks: list[str] = []
         slots = threading.BoundedSemaphore(self.concurrency + 1)
+        free: list[bytearray] = []  # buffers whose PUT is over; one is made only when none is free
         failures: list[BaseException] = []
+        filler = _Filler(stream)
 
-        def finished(future: Future[None]) -> None:
+        def finished(buffer: bytearray, future: Future[None]) -> None:
             error = future.exception()
             if error is not None:
                 failures.append(error)
+            free.append(buffer)
             slots.release()
 
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="block-put") as pool:
             while True:
                 slots.acquire()
-                if failures:
+                buffer = free.pop() if free else bytearray(self.block_size)
+                count = 0 if failures else filler.fill(buffer)
+                if not count:
+                    free.append(buffer)
                     slots.release()
                     break
-                data = _read_full(stream, self.block_size)
-                if not data:
-                    slots.release()
-                    break
+                data = memoryview(buffer)[:count]
                 digest.update(data)
-                total += len(data)
+                total += count
                 block = block_id(self._prefix, len(blocks))
                 blocks.append(block)
-                pool.submit(self._put_block, block, data).add_done_callback(finished)
-                del data
+                future = pool.submit(self._put_block, block, data)
+                future.add_done_callback(lambda done, buffer=buffer: finished(buffer, done))  # type: ignore[misc]
+                del data, buffer
         if failures:
             raise failures[0]
         self.commit(blocks)
@@ -237,14 +270,41 @@ class _Download:
             if self.headers is None:
                 self.headers = response.headers
             try:
-                for piece in response.iter_content(DOWNLOAD_PIECE):
-                    self.sink.write(piece)
-                    self.digest.update(piece)
-                    self.written += len(piece)
-                    if self.progress is not None:
-                        self.progress(len(piece))
+                self._receive(response)
             except requests.RequestException as exc:
                 raise _connection_error(exc, f"GET signed URL (after {self.written} bytes)") from exc
+
+    def _write(self, pieces: queue.Queue[bytes | None], failures: list[BaseException]) -> None:
+        """Hash and write what arrives until the end mark; after a failure only drain."""
+        while (piece := pieces.get()) is not None:
+            if failures:
+                continue
+            try:
+                self.sink.write(piece)
+                self.digest.update(piece)
+                self.written += len(piece)
+                if self.progress is not None:
+                    self.progress(len(piece))
+            except BaseException as exc:  # handed to the receiving thread, which raises it
+                failures.append(exc)
+
+    def _receive(self, response: requests.Response) -> None:
+        """Receive here while a second thread hashes and writes, so a write held up by the page cache's
+        writeback does not leave the socket unread; ``written`` counts only bytes in the sink."""
+        pieces: queue.Queue[bytes | None] = queue.Queue(maxsize=PIECES_IN_FLIGHT)
+        failures: list[BaseException] = []
+        writer = threading.Thread(target=self._write, args=(pieces, failures), name="download-writer", daemon=True)
+        writer.start()
+        try:
+            for piece in response.iter_content(DOWNLOAD_PIECE):
+                if failures:
+                    break
+                pieces.put(piece)
+        finally:
+            pieces.put(None)
+            writer.join()
+        if failures:
+            raise failures[0]
 
 
 def download_blob(

@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from node_clients import needs_node
 from werkzeug.test import Client
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # ``benchmarks`` is a folder of scripts, not an installed package
     sys.path.insert(0, str(REPO))
 
-from benchmarks.artifact_roundtrip import checked_phases  # noqa: E402
+from benchmarks.artifact_roundtrip import checked_phases, parse_clients  # noqa: E402
 from benchmarks.measure import (  # noqa: E402
     CHUNK,
     MIB,
@@ -290,6 +291,40 @@ def test_table_and_json_carry_every_figure() -> None:
     assert report["ok"] is True and report["targets"]["max_peak_mib"] == 150.0
 
 
+def test_clients_are_the_kits_and_optionally_the_official_one() -> None:
+    assert parse_clients("kit") == ["kit"]
+    assert parse_clients("official, kit") == ["kit", "official"]
+    for bad in ("official", "kit,npm", ""):
+        with pytest.raises(ValueError, match="--clients takes kit"):
+            parse_clients(bad)
+
+
+def test_the_official_client_gets_its_rows_its_ratio_and_its_target() -> None:
+    """With the official client's runs the table, the JSON and the targets compare the kit's client with it."""
+    size = 64 * MIB
+    entry = _figures(size, base=1.0, art=1.25)
+    slower = PathFigures(_phase("upload", size, 2.5, client=90), _phase("download", size, 1.0, client=95))
+    faster = PathFigures(_phase("upload", size, 3.0), _phase("download", size, 0.5))
+    entry = SizeFigures(size, "ab", entry.baseline_runs, entry.artifact_runs, [slower, faster])
+    assert (entry.client_ratio("upload"), entry.client_ratio("download")) == (2.0, 0.4)
+    table = render_table([entry]).splitlines()
+    assert len(table) == 9, "baseline, artifact, official and kit/official rows for each direction"
+    assert table[3].split() == ["official", "25.6", "0.40", "90.0", "/", "40.0", "4.00", "/", "10.00"]
+    assert table[4].split() == ["kit/official", "2.00"]
+    assert table[8].split() == ["kit/official", "0.40"]
+    assert evaluate([entry], Targets()) == [
+        "64 MiB download: the kit's client 51.2 MiB/s is 0.40 of the official client's 128.0 MiB/s "
+        "(target at least 1.00)"
+    ]
+    assert evaluate([entry], Targets(min_client_ratio=0.4)) == []
+    report = to_json([entry], Targets(), [], {})["sizes"][0]
+    assert report["client_ratio"] == {"upload": 2.0, "download": 0.4}
+    assert report["official"]["download"]["mib_per_second"] == 128.0
+    assert len(report["runs"]["official"]) == 2
+    without = to_json([_figures(size, base=1.0, art=1.25)], Targets(), [], {})["sizes"][0]
+    assert "official" not in without and "official" not in without["runs"]
+
+
 def test_cpu_time_of_a_process_is_read_from_proc() -> None:
     before = read_cpu_seconds()
     deadline = time.process_time() + 0.3
@@ -353,3 +388,34 @@ def test_smoke_run_of_the_whole_benchmark(tmp_path: Path) -> None:
     assert report["ok"] == (completed.returncode == 0) == (report["misses"] == [])
     assert report["environment"]["repeat"] == 2 and report["environment"]["cpus"] >= 1
     assert "ratio" in completed.stdout and "1 MiB" in completed.stdout
+
+
+@pytest.mark.slow
+@needs_node("@actions/artifact")
+@pytest.mark.parametrize("zip_level", [None, 1], ids=["raw", "zipped"])
+def test_smoke_run_beside_the_official_client(tmp_path: Path, zip_level: int | None) -> None:
+    """The official client runs in the same job set-up, and both clients' bytes come back intact."""
+    report_path = tmp_path / "bench.json"
+    zipping = ["--zip-level", str(zip_level)] if zip_level is not None else []
+    completed = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "artifact_roundtrip.py"),
+            *("--sizes", "1M", "--repeat", "1", "--clients", "kit,official", *zipping),
+            *("--json", str(report_path), "--work-dir", str(tmp_path / "work")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert completed.returncode in (0, 1), completed.stdout + completed.stderr  # 1: a target missed at a toy size
+    (entry,) = json.loads(report_path.read_text())["sizes"]
+    for path in ("artifact", "official"):
+        for direction in ("upload", "download"):
+            phase = entry[path][direction]
+            assert phase["size"] == MIB and phase["seconds"] > 0
+            assert phase["client_peak_bytes"] > 0 and phase["client_cpu_seconds"] >= 0
+        assert entry[path]["download"]["sha256"] == entry["sha256"], "the extracted or downloaded file is the data"
+    assert set(entry["client_ratio"]) == {"upload", "download"}
+    assert "kit/official" in completed.stdout

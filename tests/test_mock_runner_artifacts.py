@@ -180,6 +180,52 @@ def test_block_upload_is_concurrent_bounded_ordered_and_hashed(fake_server: Fake
     assert "=" not in paths[1].split("blockid=")[1]
 
 
+class TricklingStream(io.RawIOBase):
+    """A pipe-like stream: ``readinto`` gives at most ``piece`` bytes a call, as a pipe or socket does."""
+
+    def __init__(self, data: bytes, piece: int) -> None:
+        self.data = memoryview(data)
+        self.piece = piece
+        self.calls = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        self.calls += 1
+        count = min(len(buffer), self.piece, len(self.data))
+        buffer[:count] = self.data[:count]
+        self.data = self.data[count:]
+        return count
+
+
+def test_blocks_are_read_in_place_from_short_reads_and_buffers_are_reused_only_once_sent(
+    fake_server: FakeServer,
+) -> None:
+    """Each block is filled by several short ``readinto`` calls; a buffer is refilled only after its PUT is over
+    (the server holds each PUT 20 ms, so refilling earlier would send later bytes under an earlier block id)."""
+    store = BlobStore(fake_server, fail_first_block=True)
+    data = os.urandom(40 * 1024 + 5)
+    stream = TricklingStream(data, piece=300)
+    uploader = BlockUploader(requests.Session(), fake_server.url + "/upload/blob?sig=s", block_size=1024, retry=FAST)
+    size, digest = uploader.upload(stream)  # type: ignore[arg-type]
+    assert (size, digest) == (len(data), hashlib.sha256(data).hexdigest())
+    assert store.blob() == data
+    assert len(store.committed) == 41
+    assert stream.calls >= len(data) // 300, "read in place, piece by piece"
+    assert {len(block) for block in store.blocks.values()} == {1024, 5}
+
+
+def test_a_stream_with_only_read_is_copied_into_the_buffers(fake_server: FakeServer) -> None:
+    store = BlobStore(fake_server)
+    stream = CountingStream(5 * 1024 + 3)
+    size, digest = BlockUploader(
+        requests.Session(), fake_server.url + "/upload/blob?sig=s", block_size=1024, concurrency=2, retry=FAST
+    ).upload(stream)  # type: ignore[arg-type]
+    assert (size, digest) == (5 * 1024 + 3, stream.digest.hexdigest())
+    assert hashlib.sha256(store.blob()).hexdigest() == digest
+
+
 def test_empty_upload_commits_an_empty_block_list(fake_server: FakeServer) -> None:
     BlobStore(fake_server)
     size, digest = BlockUploader(requests.Session(), fake_server.url + "/upload/blob?sig=s", retry=FAST).upload(
@@ -230,6 +276,30 @@ def test_download_resumes_a_dropped_transfer_with_range(fake_server: FakeServer)
     assert (result.size, result.sha256) == (len(data), hashlib.sha256(data).hexdigest())
     assert result.content_type == "application/zip"
     assert ranges[0] == "" and ranges[1].startswith("bytes=") and ranges[1] != "bytes=0-"
+
+
+class FullDisk(io.BytesIO):
+    """A sink that refuses writes past ``room`` bytes, as a full disk does."""
+
+    def __init__(self, room: int) -> None:
+        super().__init__()
+        self.room = room
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        if self.tell() + len(data) > self.room:
+            raise OSError(28, "No space left on device")
+        return super().write(data)
+
+
+def test_a_sink_that_fails_stops_the_download_with_its_error(fake_server: FakeServer) -> None:
+    """The write error comes out as it is (not retried), even with the received pieces queued up behind it."""
+    data = os.urandom(24 * 1024 * 1024)
+    fake_server.handlers["/download"] = lambda: Response(data, 200, content_type="application/octet-stream")
+    sink = FullDisk(2 * 1024 * 1024 + 10)
+    with pytest.raises(OSError, match="No space left"):
+        download_blob(requests.Session(), fake_server.url + "/download", sink, retry=FAST)
+    assert sink.getvalue() == data[: 2 * 1024 * 1024]
+    assert len(fake_server.requests) == 1, "a full disk is not a reason to download again"
 
 
 def test_content_disposition_names() -> None:
