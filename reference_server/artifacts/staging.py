@@ -16,7 +16,7 @@ import os
 import secrets
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -98,6 +98,10 @@ def _thread_buffer() -> bytearray:
     return buffer
 
 
+Linker = Callable[[Path], "int | None"]
+"""Names the whole request body at a new path; its size, or None when it cannot (see ``spool.link_body``)."""
+
+
 class ReadsInto(Protocol):
     """A body stream that can fill a caller's buffer (files, WSGI input, werkzeug's limited stream)."""
 
@@ -153,17 +157,51 @@ def _write_staged(target: Path, pieces: Iterator[memoryview], hasher: Any = None
     return size
 
 
-def store_block(blobs: BlobStore, artifact_id: int, block_id: str, stream: ReadsInto, limit: int) -> int:
+def _link_staged(target: Path, link: Linker) -> int | None:
+    """Give the request body the name ``target`` (through a temporary name, replacing atomically); its
+    size, or None when the body cannot be linked (it is then read and written as usual)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.parent / f".part-{secrets.token_hex(8)}"
+    size = link(temporary)
+    if size is None:
+        return None
+    try:
+        temporary.replace(target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return size
+
+
+def _hash_into(path: Path, state: Any) -> None:
+    """Update ``state`` with a stored file's bytes (just written: read back from the page cache)."""
+    buffer = _thread_buffer()
+    view = memoryview(buffer)
+    with path.open("rb", buffering=0) as handle:
+        while count := handle.readinto(buffer):
+            state.update(view[:count])
+
+
+def store_block(
+    blobs: BlobStore, artifact_id: int, block_id: str, stream: ReadsInto, limit: int, *, link: Linker | None = None
+) -> int:
     """Stage one block (replacing an earlier block of the same id atomically); returns its size.
+
+    ``link`` names the request body at a path when the server spooled it where the blobs live (see
+    :mod:`reference_server.spool`): the block is then stored without copying it.
 
     The block is hashed while written when it is the next of the upload's guessed order, else ahead
     in the background (see :mod:`.prehash`).
     """
     folder = blobs.path(staging_prefix(artifact_id))
-    path = blobs.path(_block_key(artifact_id, block_id))
+    path = folder / _block_part(block_id)
     claim = prehash.claim(folder, artifact_id, block_id)
     try:
-        size = _write_staged(path, _pieces(stream, limit), claim.state if claim is not None else None)
+        size = _link_staged(path, link) if link is not None else None
+        if size is None:
+            size = _write_staged(path, _pieces(stream, limit), claim.state if claim is not None else None)
+        elif claim is not None:
+            _hash_into(path, claim.state)
     except BaseException:
         if claim is not None:
             prehash.abandon(claim)
