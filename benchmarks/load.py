@@ -85,6 +85,11 @@ class LoadFigures:
     rest_p50_ms: float = 0.0
     rest_p99_ms: float = 0.0
     rest_by_path: dict[str, dict[str, float]] = field(default_factory=dict)
+    rest_transfer_calls: int = 0
+    rest_transfer_p50_ms: float = 0.0
+    rest_transfer_p99_ms: float = 0.0
+    """The calls started while the jobs transferred (from the barrier to the last transfer's end): the REST
+    latency beside the transfers, without the start, where a hundred jobs take their tasks at once."""
     server_peak_mib: float = 0.0
     client_peak_mib: float = 0.0
     server_cpu_ms_per_mib: float = 0.0
@@ -131,14 +136,20 @@ def _job_figures(figures: LoadFigures, records: list[JobRecord], released: float
             figures.errors.append(f"job of task {record.task_id}: {reason}")
 
 
-def _rest_figures(figures: LoadFigures, listers: list[Lister]) -> None:
+def _rest_figures(figures: LoadFigures, listers: list[Lister], window: tuple[float, float]) -> None:
     every: list[float] = []
+    during: list[float] = []
     by_path: dict[str, list[float]] = {}
     for lister in listers:
         figures.errors.extend(lister.errors[:10])
         for path, values in lister.latencies.items():
             by_path.setdefault(path, []).extend(values)
             every.extend(values)
+            starts = lister.started.get(path, [])
+            during.extend(value for value, start in zip(values, starts, strict=True) if window[0] <= start <= window[1])
+    figures.rest_transfer_calls = len(during)
+    figures.rest_transfer_p50_ms = round(nearest_rank(during, 50) * 1000, 1)
+    figures.rest_transfer_p99_ms = round(nearest_rank(during, 99) * 1000, 1)
     figures.rest_calls = len(every)
     figures.rest_p50_ms = round(nearest_rank(every, 50) * 1000, 1)
     figures.rest_p99_ms = round(nearest_rank(every, 99) * 1000, 1)
@@ -212,7 +223,8 @@ def run_load(settings: LoadSettings, work: Path) -> LoadFigures:
         if moved:
             figures.client_cpu_ms_per_mib = round(1000 * cpu[0] / moved, 1)
             figures.server_cpu_ms_per_mib = round(1000 * cpu[1] / moved, 1)
-        _rest_figures(figures, listers)
+        done = [record for record in fleet.records if record.download_end]
+        _rest_figures(figures, listers, (fleet.released, max((r.download_end for r in done), default=0.0)))
         if finished:
             _final_checks(figures, forge, repo, run_id, settings.jobs)
     finally:
@@ -235,6 +247,8 @@ def render(figures: LoadFigures) -> str:
         f"  throughput: upload {figures.upload_mib_s} MiB/s, download {figures.download_mib_s} MiB/s, "
         f"{figures.jobs_per_second} jobs/s ({figures.wall_seconds} s from start to the last report)",
         f"  REST latency over {figures.rest_calls} calls: p50 {figures.rest_p50_ms} ms, p99 {figures.rest_p99_ms} ms",
+        f"  REST latency beside the transfers ({figures.rest_transfer_calls} calls started from the barrier to the "
+        f"last transfer's end): p50 {figures.rest_transfer_p50_ms} ms, p99 {figures.rest_transfer_p99_ms} ms",
     ]
     for path, stats in figures.rest_by_path.items():
         lines.append(f"    {path}: {stats['calls']:.0f} calls, p50 {stats['p50_ms']} ms, p99 {stats['p99_ms']} ms")

@@ -208,6 +208,8 @@ class Lister:
     token: str
     paths: list[str]
     latencies: dict[str, list[float]] = field(default_factory=dict)
+    started: dict[str, list[float]] = field(default_factory=dict)
+    """When each timed call started (``perf_counter``), parallel to ``latencies``."""
     errors: list[str] = field(default_factory=list)
 
     def run(self, stop: threading.Event) -> None:
@@ -225,6 +227,7 @@ class Lister:
                 self.errors.append(f"GET {path}: {exc}")
                 continue
             self.latencies.setdefault(path, []).append(time.perf_counter() - started)
+            self.started.setdefault(path, []).append(started)
             if response.status_code != 200:
                 self.errors.append(f"GET {path} answered {response.status_code}: {response.text[:200]}")
 
