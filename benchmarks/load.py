@@ -20,7 +20,6 @@ import secrets
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -30,7 +29,15 @@ if __package__ in (None, ""):  # run as a script (``./kit load``): make ``benchm
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.forge import ForgeClient
-from benchmarks.load_parts import JobRecord, Lister, RetryCounter, RunnerFleet, nearest_rank, register_runners
+from benchmarks.load_parts import (
+    JobRecord,
+    Lister,
+    ListerProcesses,
+    RetryCounter,
+    RunnerFleet,
+    nearest_rank,
+    register_runners,
+)
 from benchmarks.measure import MIB, format_size, parse_size, read_cpu_seconds, read_peak_rss, reset_peak_rss
 from benchmarks.processes import BenchmarkError, start_server
 from mock_runner.blob import BLOCK_SIZE
@@ -200,18 +207,14 @@ def run_load(settings: LoadSettings, work: Path) -> LoadFigures:
             Lister(api, admin_token, paths[index % 3 :] + paths[: index % 3]) for index in range(settings.listers)
         ]
         fleet = RunnerFleet(runner_files, settings.jobs, settings.size, work / "jobs", block_size=settings.block_size)
-        stop = threading.Event()
-        threads = [threading.Thread(target=lister.run, args=(stop,), daemon=True) for lister in listers]
+        lister_processes = ListerProcesses(listers)
         reset_peak_rss()
         reset_peak_rss(server.pid)
         cpu_before = (read_cpu_seconds(), read_cpu_seconds(server.pid))
+        lister_processes.start()
         fleet.start()
-        for thread in threads:
-            thread.start()
         finished = fleet.join(settings.timeout)
-        stop.set()
-        for thread in threads:
-            thread.join(70)
+        lister_processes.finish(70)
         figures.client_peak_mib = round(read_peak_rss() / MIB, 1)
         figures.server_peak_mib = round(read_peak_rss(server.pid) / MIB, 1)
         cpu = (read_cpu_seconds() - cpu_before[0], read_cpu_seconds(server.pid) - cpu_before[1])
