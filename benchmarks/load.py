@@ -20,7 +20,6 @@ import secrets
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -30,7 +29,15 @@ if __package__ in (None, ""):  # run as a script (``./kit load``): make ``benchm
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.forge import ForgeClient
-from benchmarks.load_parts import JobRecord, Lister, RetryCounter, RunnerFleet, nearest_rank, register_runners
+from benchmarks.load_parts import (
+    JobRecord,
+    Lister,
+    ListerProcesses,
+    RetryCounter,
+    RunnerFleet,
+    nearest_rank,
+    register_runners,
+)
 from benchmarks.measure import MIB, format_size, parse_size, read_cpu_seconds, read_peak_rss, reset_peak_rss
 from benchmarks.processes import BenchmarkError, start_server
 from mock_runner.blob import BLOCK_SIZE
@@ -85,6 +92,11 @@ class LoadFigures:
     rest_p50_ms: float = 0.0
     rest_p99_ms: float = 0.0
     rest_by_path: dict[str, dict[str, float]] = field(default_factory=dict)
+    rest_transfer_calls: int = 0
+    rest_transfer_p50_ms: float = 0.0
+    rest_transfer_p99_ms: float = 0.0
+    """The calls started while the jobs transferred (from the barrier to the last transfer's end): the REST
+    latency beside the transfers, without the start, where a hundred jobs take their tasks at once."""
     server_peak_mib: float = 0.0
     client_peak_mib: float = 0.0
     server_cpu_ms_per_mib: float = 0.0
@@ -131,14 +143,20 @@ def _job_figures(figures: LoadFigures, records: list[JobRecord], released: float
             figures.errors.append(f"job of task {record.task_id}: {reason}")
 
 
-def _rest_figures(figures: LoadFigures, listers: list[Lister]) -> None:
+def _rest_figures(figures: LoadFigures, listers: list[Lister], window: tuple[float, float]) -> None:
     every: list[float] = []
+    during: list[float] = []
     by_path: dict[str, list[float]] = {}
     for lister in listers:
         figures.errors.extend(lister.errors[:10])
         for path, values in lister.latencies.items():
             by_path.setdefault(path, []).extend(values)
             every.extend(values)
+            starts = lister.started.get(path, [])
+            during.extend(value for value, start in zip(values, starts, strict=True) if window[0] <= start <= window[1])
+    figures.rest_transfer_calls = len(during)
+    figures.rest_transfer_p50_ms = round(nearest_rank(during, 50) * 1000, 1)
+    figures.rest_transfer_p99_ms = round(nearest_rank(during, 99) * 1000, 1)
     figures.rest_calls = len(every)
     figures.rest_p50_ms = round(nearest_rank(every, 50) * 1000, 1)
     figures.rest_p99_ms = round(nearest_rank(every, 99) * 1000, 1)
@@ -189,18 +207,14 @@ def run_load(settings: LoadSettings, work: Path) -> LoadFigures:
             Lister(api, admin_token, paths[index % 3 :] + paths[: index % 3]) for index in range(settings.listers)
         ]
         fleet = RunnerFleet(runner_files, settings.jobs, settings.size, work / "jobs", block_size=settings.block_size)
-        stop = threading.Event()
-        threads = [threading.Thread(target=lister.run, args=(stop,), daemon=True) for lister in listers]
+        lister_processes = ListerProcesses(listers)
         reset_peak_rss()
         reset_peak_rss(server.pid)
         cpu_before = (read_cpu_seconds(), read_cpu_seconds(server.pid))
+        lister_processes.start()
         fleet.start()
-        for thread in threads:
-            thread.start()
         finished = fleet.join(settings.timeout)
-        stop.set()
-        for thread in threads:
-            thread.join(70)
+        lister_processes.finish(70)
         figures.client_peak_mib = round(read_peak_rss() / MIB, 1)
         figures.server_peak_mib = round(read_peak_rss(server.pid) / MIB, 1)
         cpu = (read_cpu_seconds() - cpu_before[0], read_cpu_seconds(server.pid) - cpu_before[1])
@@ -212,7 +226,8 @@ def run_load(settings: LoadSettings, work: Path) -> LoadFigures:
         if moved:
             figures.client_cpu_ms_per_mib = round(1000 * cpu[0] / moved, 1)
             figures.server_cpu_ms_per_mib = round(1000 * cpu[1] / moved, 1)
-        _rest_figures(figures, listers)
+        done = [record for record in fleet.records if record.download_end]
+        _rest_figures(figures, listers, (fleet.released, max((r.download_end for r in done), default=0.0)))
         if finished:
             _final_checks(figures, forge, repo, run_id, settings.jobs)
     finally:
@@ -235,6 +250,8 @@ def render(figures: LoadFigures) -> str:
         f"  throughput: upload {figures.upload_mib_s} MiB/s, download {figures.download_mib_s} MiB/s, "
         f"{figures.jobs_per_second} jobs/s ({figures.wall_seconds} s from start to the last report)",
         f"  REST latency over {figures.rest_calls} calls: p50 {figures.rest_p50_ms} ms, p99 {figures.rest_p99_ms} ms",
+        f"  REST latency beside the transfers ({figures.rest_transfer_calls} calls started from the barrier to the "
+        f"last transfer's end): p50 {figures.rest_transfer_p50_ms} ms, p99 {figures.rest_transfer_p99_ms} ms",
     ]
     for path, stats in figures.rest_by_path.items():
         lines.append(f"    {path}: {stats['calls']:.0f} calls, p50 {stats['p50_ms']} ms, p99 {stats['p99_ms']} ms")

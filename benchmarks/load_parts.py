@@ -10,11 +10,14 @@ runner's ``ArtifactClient``, downloads it back and compares both sha256 digests 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
+import queue
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -29,6 +32,7 @@ from mock_runner.runnerfile import RunnerFile
 __all__ = [
     "JobRecord",
     "Lister",
+    "ListerProcesses",
     "RetryCounter",
     "RunnerFleet",
     "nearest_rank",
@@ -208,6 +212,8 @@ class Lister:
     token: str
     paths: list[str]
     latencies: dict[str, list[float]] = field(default_factory=dict)
+    started: dict[str, list[float]] = field(default_factory=dict)
+    """When each timed call started (``perf_counter``), parallel to ``latencies``."""
     errors: list[str] = field(default_factory=list)
 
     def run(self, stop: threading.Event) -> None:
@@ -225,8 +231,56 @@ class Lister:
                 self.errors.append(f"GET {path}: {exc}")
                 continue
             self.latencies.setdefault(path, []).append(time.perf_counter() - started)
+            self.started.setdefault(path, []).append(started)
             if response.status_code != 200:
                 self.errors.append(f"GET {path} answered {response.status_code}: {response.text[:200]}")
+
+
+def _lister_process(lister: Lister, stop: Any, ready: Any, results: Any) -> None:
+    """A lister's process: say it is ready, loop until ``stop``, then send back what it timed."""
+    ready.put(True)
+    lister.run(stop)
+    results.put((lister.latencies, lister.started, lister.errors))
+
+
+class ListerProcesses:
+    """The REST listers, each in a process of its own.
+
+    In the benchmark's process a hundred job threads take the interpreter lock in turn, so a lister
+    thread there waited for it after each answer and its timings were the load generator's as much as
+    the server's; a process of its own times the server alone.
+    """
+
+    def __init__(self, listers: list[Lister]) -> None:
+        context = multiprocessing.get_context("spawn")  # never fork a process running threads
+        self.listers = listers
+        self.stop = context.Event()
+        self.ready: Any = context.Queue()
+        self.results: Any = context.Queue()
+        self.processes = [
+            context.Process(target=_lister_process, args=(lister, self.stop, self.ready, self.results), daemon=True)
+            for lister in listers
+        ]
+
+    def start(self, timeout: float = 120.0) -> None:
+        """Start every lister and wait until each runs (an interpreter takes a second or so to start)."""
+        for process in self.processes:
+            process.start()
+        for _ in self.processes:
+            self.ready.get(timeout=timeout)
+
+    def finish(self, timeout: float) -> None:
+        """Stop every lister and gather its timings into ``listers`` (an error for one that never answered)."""
+        self.stop.set()
+        for lister in self.listers:
+            try:
+                latencies, started, errors = self.results.get(timeout=timeout)
+            except queue.Empty:
+                lister.errors.append(f"a REST lister process sent no figures within {timeout:.0f} s")
+                continue
+            lister.latencies, lister.started, lister.errors = latencies, started, errors
+        for process in self.processes:
+            process.join(timeout)
 
 
 def nearest_rank(values: list[float], percentile: float) -> float:

@@ -23,6 +23,7 @@ if __package__ in (None, ""):  # run as a script: make the ``benchmarks`` packag
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.measure import CHUNK
+from reference_server import spool
 
 __all__ = ["RawBlobApp", "main", "waitress_settings"]
 
@@ -128,11 +129,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=16, help="waitress worker threads (reference-server's default)")
     parser.add_argument("--max-body", type=int, default=1 << 30, help="largest accepted PUT body in bytes")
     options = parser.parse_args(argv)
-    from waitress.server import create_server
-
     options.data_dir.mkdir(parents=True, exist_ok=True)
-    server = create_server(
+    server = spool.create_server(  # as reference-server: bodies spooled in the data directory (same disk)
         RawBlobApp(options.data_dir),
+        options.data_dir / ".spool",
         host=options.host,
         port=options.port,
         **waitress_settings(threads=options.threads, max_body=options.max_body),

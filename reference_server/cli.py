@@ -9,9 +9,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import waitress.server
-
 from . import app as app_module
+from . import spool
 from .badges.errors import BadgeFileError
 from .badges.models import load_badge_file
 from .config import Config, Limits, SystemClock
@@ -109,8 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"reference-server: {exc}", file=sys.stderr)
         return 2
-    server = waitress.server.create_server(
+    server = spool.create_server(
         app,
+        config.data_dir / "spool",  # beside the blobs (same disk), so a spooled body can be linked among them
         host=options.host,
         port=options.port,
         threads=options.threads,

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.load import LoadFigures, LoadSettings, _job_figures, workflow
-from benchmarks.load_parts import JobRecord, nearest_rank
+from benchmarks.load import LoadFigures, LoadSettings, _job_figures, _rest_figures, workflow
+from benchmarks.load_parts import JobRecord, Lister, nearest_rank
 from benchmarks.measure import MIB
 
 REPO = Path(__file__).resolve().parent.parent
@@ -64,6 +64,17 @@ def test_throughput_counts_only_verified_jobs_over_the_span_they_needed() -> Non
     assert len(figures.errors) == 1 and figures.errors[0].startswith("job of task 3:")
 
 
+def test_rest_latency_beside_the_transfers_counts_only_calls_started_in_that_window() -> None:
+    figures = LoadFigures(LoadSettings(jobs=1))
+    lister = Lister("http://forge.test/api/v1", "t", ["/runs"])
+    lister.latencies["/runs"] = [5.0, 0.1, 0.2, 0.3, 4.0]
+    lister.started["/runs"] = [1.0, 10.0, 11.0, 12.0, 20.0]  # the first and last lie outside 10 .. 15
+    _rest_figures(figures, [lister], (10.0, 15.0))
+    assert (figures.rest_calls, figures.rest_p99_ms) == (5, 5000.0)
+    during = (figures.rest_transfer_calls, figures.rest_transfer_p50_ms, figures.rest_transfer_p99_ms)
+    assert during == (3, 200.0, 300.0)
+
+
 @pytest.mark.slow
 def test_smoke_run_of_the_load_benchmark(tmp_path: Path) -> None:
     """Ten jobs at once with REST readers: no error, every byte verified, every figure present."""
@@ -86,6 +97,7 @@ def test_smoke_run_of_the_load_benchmark(tmp_path: Path) -> None:
     assert report["jobs_succeeded"] == 10 and report["bytes_verified"] == 10 * 256 * 1024
     assert report["upload_mib_s"] > 0 and report["download_mib_s"] > 0 and report["jobs_per_second"] > 0
     assert report["rest_calls"] > 0 and 0 < report["rest_p50_ms"] <= report["rest_p99_ms"]
+    assert 0 < report["rest_transfer_calls"] <= report["rest_calls"]
     assert len(report["rest_by_path"]) == 3
     assert report["server_peak_mib"] > 0 and report["client_peak_mib"] > 0
     assert "every byte verified" in completed.stdout

@@ -5,8 +5,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,36 +17,59 @@ from reference_server.artifacts import prehash
 ARTIFACT = 4242
 AHEAD = prehash.LOOKAHEAD
 COUNT = AHEAD + 6
-"""Blocks per upload: the first ``COUNT - AHEAD`` can be hashed ahead, the last ``AHEAD`` are left to finalize."""
+"""Blocks per upload: unnumbered, the first ``COUNT - AHEAD`` can be hashed ahead, the last ``AHEAD`` are left
+to finalize; numbered as the Azure SDK and the mock runner number them, all of them."""
 
 
-def block_id(index: int) -> str:
-    return base64.b64encode(f"upload-0123456789abcdef{index:016d}".encode()).decode()
+def numbered_id(index: int) -> str:
+    """A block id as the Azure SDK makes them: a fixed prefix (ending in a digit here), then the padded index."""
+    return base64.b64encode(f"upload-0123456789abcde7{index:016d}".encode()).decode()
+
+
+def unnumbered_id(index: int) -> str:
+    """An id that sorts by index but does not end with it: hashing ahead cannot know what comes next."""
+    return base64.b64encode(f"upload-{index:016d}-abcdef".encode()).decode()
+
+
+block_id = numbered_id
 
 
 class Staging:
     """A staging folder where blocks land as the upload handler stores them."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, make_id: Callable[[int], str] = numbered_id) -> None:
         self.folder = folder
+        self.make_id = make_id
         self.data: dict[str, bytes] = {}
 
-    def put(self, index: int, data: bytes) -> None:
-        ident = block_id(index)
+    def _land(self, index: int, data: bytes) -> Path:
         path = self.folder / f"block-{index}"
         tmp = self.folder / f".tmp-{index}-{os.urandom(4).hex()}"
         tmp.write_bytes(data)
         tmp.replace(path)
-        self.data[ident] = data
-        prehash.block_stored(self.folder, ARTIFACT, ident, path)
+        self.data[self.make_id(index)] = data
+        return path
+
+    def put(self, index: int, data: bytes) -> None:
+        """Store a block without hashing it on the way (the background thread may hash it)."""
+        prehash.block_stored(self.folder, ARTIFACT, self.make_id(index), self._land(index, data))
+
+    def claim(self, index: int) -> prehash.Claim | None:
+        return prehash.claim(self.folder, ARTIFACT, self.make_id(index))
+
+    def put_claimed(self, index: int, data: bytes, claim: prehash.Claim, hashed: bytes | None = None) -> None:
+        """Store a block hashed while written, as the upload handler does (``hashed``: what the hasher saw)."""
+        claim.state.update(data if hashed is None else hashed)
+        path = self._land(index, data)
+        prehash.block_stored(self.folder, ARTIFACT, self.make_id(index), path, claim=claim, size=len(data))
 
     def expected(self, order: list[int]) -> str:
-        return hashlib.sha256(b"".join(self.data[block_id(i)] for i in order)).hexdigest()
+        return hashlib.sha256(b"".join(self.data[self.make_id(i)] for i in order)).hexdigest()
 
-    def finish(self, order: list[int]) -> tuple[int, str]:
+    def finish(self, order: list[int], wait: float = 0.0) -> tuple[int, str]:
         """What finalize computes: the resumed prefix, then the remaining blocks hashed here."""
-        ids = [block_id(i) for i in order]
-        resume = prehash.resume_point(self.folder, ARTIFACT, ids)
+        ids = [self.make_id(i) for i in order]
+        resume = prehash.resume_point(self.folder, ARTIFACT, ids, wait=wait)
         state = resume.state
         for ident in ids[resume.count :]:
             state.update(self.data[ident])
@@ -54,7 +78,7 @@ class Staging:
 
 def settle(staging: Staging, order: list[int], wanted: int, timeout: float = 10.0) -> int:
     """Wait until the background hasher covers ``wanted`` blocks of ``order`` (or time runs out)."""
-    ids = [block_id(i) for i in order]
+    ids = [staging.make_id(i) for i in order]
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         count = prehash.resume_point(staging.folder, ARTIFACT, ids).count
@@ -71,35 +95,68 @@ def staging(tmp_path: Path) -> Iterator[Staging]:
     prehash.forget(ARTIFACT)
 
 
-def test_blocks_in_order_are_hashed_ahead_but_the_last_few(staging: Staging) -> None:
+@pytest.fixture
+def unnumbered(tmp_path: Path) -> Iterator[Staging]:
+    prehash.forget(ARTIFACT)
+    yield Staging(tmp_path, unnumbered_id)
+    prehash.forget(ARTIFACT)
+
+
+def test_numbered_blocks_in_order_are_all_hashed_ahead(staging: Staging) -> None:
     for index in range(COUNT):
         staging.put(index, os.urandom(100_000))
     order = list(range(COUNT))
-    assert settle(staging, order, COUNT - AHEAD) == COUNT - AHEAD
+    assert settle(staging, order, COUNT) == COUNT
+    assert staging.finish(order) == (COUNT, staging.expected(order))
+
+
+def test_unnumbered_blocks_in_order_are_hashed_ahead_but_the_last_few(unnumbered: Staging) -> None:
+    for index in range(COUNT):
+        unnumbered.put(index, os.urandom(100_000))
+    order = list(range(COUNT))
+    assert settle(unnumbered, order, COUNT - AHEAD) == COUNT - AHEAD
     time.sleep(0.05)
-    assert staging.finish(order) == (COUNT - AHEAD, staging.expected(order))
+    assert unnumbered.finish(order) == (COUNT - AHEAD, unnumbered.expected(order))
 
 
-def test_out_of_order_arrival_is_repaired(staging: Staging) -> None:
+def test_a_numbered_block_waits_for_its_predecessor(staging: Staging) -> None:
+    for index in (1, 2, 3):
+        staging.put(index, os.urandom(10_000))
+    time.sleep(0.1)
+    assert prehash.resume_point(staging.folder, ARTIFACT, [block_id(i) for i in (1, 2, 3)]).count == 0
+    staging.put(0, os.urandom(10_000))
+    assert settle(staging, [0, 1, 2, 3], 4) == 4
+    assert staging.finish([0, 1, 2, 3]) == (4, staging.expected([0, 1, 2, 3]))
+
+
+@pytest.mark.parametrize("fixture", ["staging", "unnumbered"])
+def test_out_of_order_arrival_is_repaired(fixture: str, request: pytest.FixtureRequest) -> None:
+    staging: Staging = request.getfixturevalue(fixture)
+    hashed = COUNT if fixture == "staging" else COUNT - AHEAD
     arrival = list(range(COUNT))
     arrival[1], arrival[4] = arrival[4], arrival[1]
     arrival[0], arrival[9] = arrival[9], arrival[0]
     for index in arrival:
         staging.put(index, os.urandom(50_000))
     order = list(range(COUNT))
-    assert settle(staging, order, COUNT - AHEAD) == COUNT - AHEAD
-    assert staging.finish(order) == (COUNT - AHEAD, staging.expected(order))
+    assert settle(staging, order, hashed) == hashed
+    assert staging.finish(order) == (hashed, staging.expected(order))
 
 
-def test_a_block_arriving_late_inside_the_hashed_range_is_repaired(staging: Staging) -> None:
+@pytest.mark.parametrize("fixture", ["staging", "unnumbered"])
+def test_a_block_arriving_late_inside_the_hashed_range_is_repaired(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    staging: Staging = request.getfixturevalue(fixture)
+    hashed = COUNT if fixture == "staging" else COUNT - AHEAD
     order = list(range(COUNT))
     for index in order:
         if index != 2:
             staging.put(index, os.urandom(50_000))
     settle(staging, order, 2)
     staging.put(2, os.urandom(50_000))
-    assert settle(staging, order, COUNT - AHEAD) == COUNT - AHEAD
-    assert staging.finish(order) == (COUNT - AHEAD, staging.expected(order))
+    assert settle(staging, order, hashed) == hashed
+    assert staging.finish(order) == (hashed, staging.expected(order))
 
 
 def test_a_reuploaded_block_is_hashed_again(staging: Staging) -> None:
@@ -149,3 +206,77 @@ def test_a_vanished_block_stops_hashing_without_harm(staging: Staging) -> None:
     resumed, digest = staging.finish(order)
     assert digest == staging.expected(order)
     assert resumed <= 5
+
+
+def test_a_block_claimed_in_order_is_hashed_from_what_was_written(staging: Staging) -> None:
+    first = staging.claim(0)
+    assert first is not None
+    staging.put_claimed(0, b"first block", first, hashed=b"what the handler hashed")
+    second = staging.claim(1)
+    assert second is not None
+    staging.put_claimed(1, b"second block", second)
+    want = hashlib.sha256(b"what the handler hashed" + b"second block").hexdigest()
+    assert staging.finish([0, 1]) == (2, want)  # the bytes on disk were not read again
+
+
+def test_only_the_certain_next_block_can_be_claimed(staging: Staging) -> None:
+    assert staging.claim(1) is None  # block 0 may still come
+    held = staging.claim(0)
+    assert held is not None
+    assert staging.claim(0) is None  # one hasher at a time
+    staging.put_claimed(0, b"zero", held)
+    assert staging.claim(2) is None
+    again = staging.claim(1)
+    assert again is not None
+    prehash.abandon(again)  # its body failed: it can be claimed again
+    assert staging.claim(1) is not None
+
+
+def test_unnumbered_blocks_are_never_claimed(unnumbered: Staging) -> None:
+    assert unnumbered.claim(0) is None
+
+
+def test_a_reuploaded_block_is_not_claimed(staging: Staging) -> None:
+    staging.put(0, b"zero")
+    assert settle(staging, [0], 1) == 1
+    assert staging.claim(0) is None
+    staging.put(0, b"replaced")
+    assert settle(staging, [0], 1) == 1
+    assert staging.finish([0]) == (1, staging.expected([0]))
+
+
+def test_a_claim_overtaken_by_an_earlier_block_is_dropped(staging: Staging) -> None:
+    staging.put(0, b"zero")
+    settle(staging, [0], 1)
+    held = staging.claim(1)
+    assert held is not None
+    staging.put(0, b"zero, uploaded again while block 1 was being written")
+    staging.put_claimed(1, b"one", held)
+    assert settle(staging, [0, 1], 2) == 2
+    assert staging.finish([0, 1]) == (2, staging.expected([0, 1]))
+
+
+def test_finalize_waits_for_the_block_being_hashed_instead_of_hashing_it_again(staging: Staging) -> None:
+    held = staging.claim(0)
+    assert held is not None
+    staging.data[block_id(0)] = b"zero"
+    staging.data[block_id(1)] = b"one"
+    assert staging.finish([0, 1], wait=0.0)[0] == 0  # no wait asked: nothing hashed yet
+    results: list[tuple[int, str]] = []
+    waiter = threading.Thread(target=lambda: results.append(staging.finish([0, 1], wait=10.0)))
+    waiter.start()
+    time.sleep(0.2)
+    assert not results
+    staging.put_claimed(0, b"zero", held)
+    waiter.join(10)
+    assert results == [(1, staging.expected([0, 1]))]
+
+
+def test_finalize_does_not_wait_for_a_block_outside_its_order(staging: Staging) -> None:
+    held = staging.claim(0)
+    assert held is not None
+    staging.data[block_id(5)] = b"five"
+    started = time.monotonic()
+    assert staging.finish([5], wait=5.0) == (0, staging.expected([5]))
+    assert time.monotonic() - started < 1
+    prehash.abandon(held)

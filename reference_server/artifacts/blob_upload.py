@@ -17,6 +17,7 @@ from typing import cast
 
 from flask import Response, request
 
+from .. import spool
 from ..context import forge
 from ..signing import UrlCheck, stray_parameter
 from . import models, staging
@@ -114,7 +115,11 @@ def handle_upload() -> Response:
     block_limit = forge().config.limits.max_block_bytes
     if comp == "block":
         block_id = validate_block_id(request.args.get("blockid", ""))
-        staging.store_block(blobs, row.id, block_id, _body(block_limit), block_limit)
+        environ = request.environ
+        stream = _body(block_limit)
+        staging.store_block(
+            blobs, row.id, block_id, stream, block_limit, link=lambda target: spool.link_body(environ, target)
+        )
         return _created()
     if comp == "appendblock":
         staging.append_data(blobs, row.id, _body(block_limit), block_limit)

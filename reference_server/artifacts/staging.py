@@ -16,10 +16,10 @@ import os
 import secrets
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..blobs import BlobStore
 from . import prehash
@@ -46,6 +46,8 @@ STAGING_ROOT = "artifacts/staging"
 FILES_ROOT = "artifacts/files"
 APPEND_PART = "append.bin"
 PIECE = 1024 * 1024
+HASH_WAIT_SECONDS = 60.0
+"""How long finalize waits for the block being hashed ahead in its order, rather than hashing it twice."""
 
 _buffers = threading.local()
 _LOCK_STRIPES = tuple(threading.Lock() for _ in range(64))
@@ -96,6 +98,10 @@ def _thread_buffer() -> bytearray:
     return buffer
 
 
+Linker = Callable[[Path], "int | None"]
+"""Names the whole request body at a new path; its size, or None when it cannot (see ``spool.link_body``)."""
+
+
 class ReadsInto(Protocol):
     """A body stream that can fill a caller's buffer (files, WSGI input, werkzeug's limited stream)."""
 
@@ -126,12 +132,13 @@ def read_at_most(stream: ReadsInto, count: int) -> bytes:
     return bytes(out)
 
 
-def _write_staged(target: Path, pieces: Iterator[memoryview]) -> int:
-    """Write a staged part through a temp file and a rename, neither hashed nor fsync'ed.
+def _write_staged(target: Path, pieces: Iterator[memoryview], hasher: Any = None) -> int:
+    """Write a staged part through a temp file and a rename, not fsync'ed; ``hasher`` sees every byte.
 
-    Unlike :meth:`BlobStore.write`, staged data needs no digest (finalize hashes the parts in order)
-    and is not fsync'ed: a killed server process loses nothing (the page cache survives it), and
-    waiting for the disk would halve upload speed. Only a power cut can lose recent artifact bytes.
+    Unlike :meth:`BlobStore.write`, staged data needs no digest of its own (finalize hashes the parts
+    in order, or :mod:`.prehash` does while they arrive, through ``hasher``) and is not fsync'ed: a
+    killed server process loses nothing (the page cache survives it), and waiting for the disk would
+    halve upload speed. Only a power cut can lose recent artifact bytes.
     """
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=".part-")
@@ -139,6 +146,8 @@ def _write_staged(target: Path, pieces: Iterator[memoryview]) -> int:
     try:
         with os.fdopen(fd, "wb") as out:
             for piece in pieces:
+                if hasher is not None:
+                    hasher.update(piece)
                 out.write(piece)
                 size += len(piece)
         Path(tmp_name).replace(target)
@@ -148,14 +157,56 @@ def _write_staged(target: Path, pieces: Iterator[memoryview]) -> int:
     return size
 
 
-def store_block(blobs: BlobStore, artifact_id: int, block_id: str, stream: ReadsInto, limit: int) -> int:
+def _link_staged(target: Path, link: Linker) -> int | None:
+    """Give the request body the name ``target`` (through a temporary name, replacing atomically); its
+    size, or None when the body cannot be linked (it is then read and written as usual)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.parent / f".part-{secrets.token_hex(8)}"
+    size = link(temporary)
+    if size is None:
+        return None
+    try:
+        temporary.replace(target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return size
+
+
+def _hash_into(path: Path, state: Any) -> None:
+    """Update ``state`` with a stored file's bytes (just written: read back from the page cache)."""
+    buffer = _thread_buffer()
+    view = memoryview(buffer)
+    with path.open("rb", buffering=0) as handle:
+        while count := handle.readinto(buffer):
+            state.update(view[:count])
+
+
+def store_block(
+    blobs: BlobStore, artifact_id: int, block_id: str, stream: ReadsInto, limit: int, *, link: Linker | None = None
+) -> int:
     """Stage one block (replacing an earlier block of the same id atomically); returns its size.
 
-    The block is then hashed ahead in the background (see :mod:`.prehash`).
+    ``link`` names the request body at a path when the server spooled it where the blobs live (see
+    :mod:`reference_server.spool`): the block is then stored without copying it.
+
+    The block is hashed while written when it is the next of the upload's guessed order, else ahead
+    in the background (see :mod:`.prehash`).
     """
-    path = blobs.path(_block_key(artifact_id, block_id))
-    size = _write_staged(path, _pieces(stream, limit))
-    prehash.block_stored(blobs.path(staging_prefix(artifact_id)), artifact_id, block_id, path)
+    folder = blobs.path(staging_prefix(artifact_id))
+    path = folder / _block_part(block_id)
+    claim = prehash.claim(folder, artifact_id, block_id)
+    try:
+        size = _link_staged(path, link) if link is not None else None
+        if size is None:
+            size = _write_staged(path, _pieces(stream, limit), claim.state if claim is not None else None)
+        elif claim is not None:
+            _hash_into(path, claim.state)
+    except BaseException:
+        if claim is not None:
+            prehash.abandon(claim)
+        raise
+    prehash.block_stored(folder, artifact_id, block_id, path, claim=claim, size=size)
     return size
 
 
@@ -228,7 +279,9 @@ def digest_parts(blobs: BlobStore, artifact_id: int, parts: Sequence[str], block
     """Size and SHA-256 of the staged parts in order, resuming from what :mod:`.prehash` hashed ahead."""
     folder = blobs.path(staging_prefix(artifact_id))
     resume = (
-        prehash.resume_point(folder, artifact_id, block_list) if block_list else prehash.Resume(0, 0, hashlib.sha256())
+        prehash.resume_point(folder, artifact_id, block_list, wait=HASH_WAIT_SECONDS)
+        if block_list
+        else prehash.Resume(0, 0, hashlib.sha256())
     )
     digest = resume.state
     size = resume.size
