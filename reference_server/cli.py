@@ -111,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     server = spool.create_server(
         app,
         config.data_dir / "spool",  # beside the blobs (same disk), so a spooled body can be linked among them
+        channel_class=KeepAliveChannel,
         host=options.host,
         port=options.port,
         threads=options.threads,
@@ -120,7 +121,6 @@ def main(argv: list[str] | None = None) -> int:
         connection_limit=512,
         clear_untrusted_proxy_headers=True,
     )
-    server.channel_class = KeepAliveChannel
     port = server.effective_port
     if options.base_url is None and options.port == 0:
         config.base_url = f"http://{options.host}:{port}/"

@@ -20,6 +20,7 @@ from typing import IO, Any
 
 import waitress.server
 from waitress.buffers import FileBasedBuffer, OverflowableBuffer
+from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.receiver import FixedStreamReceiver
 
@@ -84,8 +85,11 @@ class _SpoolingParser(HTTPRequestParser):  # type: ignore[misc]
             receiver.buf = _SpooledBody(self.adj.inbuf_overflow, self.spool_folder)
 
 
-def create_server(application: Any, spool_folder: Path, **settings: Any) -> Any:
-    """``waitress.server.create_server`` whose request bodies past ``inbuf_overflow`` go to ``spool_folder``."""
+def create_server(
+    application: Any, spool_folder: Path, *, channel_class: type[HTTPChannel] = HTTPChannel, **settings: Any
+) -> Any:
+    """``waitress.server.create_server`` whose request bodies past ``inbuf_overflow`` go to ``spool_folder``;
+    its channels are ``channel_class``'s (waitress' own by default) with the spooling parser."""
     spool_folder.mkdir(parents=True, exist_ok=True)
     socket_map: dict[int, Any] = {}
     server = waitress.server.create_server(application, map=socket_map, **settings)
@@ -93,7 +97,7 @@ def create_server(application: Any, spool_folder: Path, **settings: Any) -> Any:
     listeners = {id(item): item for item in [server, *socket_map.values()]}  # one, or one per address
     for listener in listeners.values():
         if isinstance(listener, waitress.server.BaseWSGIServer):
-            listener.channel_class = type("SpoolingChannel", (listener.channel_class,), {"parser_class": parser})
+            listener.channel_class = type("SpoolingChannel", (channel_class,), {"parser_class": parser})
     return server
 
 

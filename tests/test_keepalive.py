@@ -5,10 +5,12 @@ from __future__ import annotations
 import http.client
 import threading
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import pytest
 import waitress.server
 
+from reference_server import spool
 from reference_server.keepalive import KeepAliveChannel
 
 
@@ -53,3 +55,19 @@ def test_a_client_asking_to_close_still_gets_a_close(server: tuple[int, bool]) -
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
 
     assert exchange(connection, "DELETE", {"Connection": "close"}) == "close"
+
+
+def test_the_spooling_server_of_the_cli_keeps_alive_too(tmp_path: Path) -> None:
+    created = spool.create_server(app, tmp_path / "spool", channel_class=KeepAliveChannel, host="127.0.0.1", port=0)
+    threading.Thread(target=created.run, daemon=True).start()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", created.effective_port, timeout=10)
+        connection.connect()
+        first_socket = connection.sock
+        assert exchange(connection, "DELETE") == ""
+        assert exchange(connection, "GET") == ""
+        assert connection.sock is first_socket
+        assert issubclass(created.channel_class, KeepAliveChannel)
+        assert created.channel_class.parser_class.__name__ == "SpoolingParser"
+    finally:
+        created.close()
