@@ -24,6 +24,7 @@ if __package__ in (None, ""):  # run as a script: make the ``benchmarks`` packag
 
 from benchmarks.measure import CHUNK
 from reference_server import spool
+from reference_server.keepalive import KeepAliveChannel
 
 __all__ = ["RawBlobApp", "main", "waitress_settings"]
 
@@ -133,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     server = spool.create_server(  # as reference-server: bodies spooled in the data directory (same disk)
         RawBlobApp(options.data_dir),
         options.data_dir / ".spool",
+        channel_class=KeepAliveChannel,
         host=options.host,
         port=options.port,
         **waitress_settings(threads=options.threads, max_body=options.max_body),
