@@ -16,8 +16,9 @@ from test_server_actions_support import (
     world,
 )
 
-from reference_server.actions import runner_store
+from reference_server.actions import runner_store, runners
 from reference_server.actions.models import get_runner
+from reference_server.context import forge
 
 __all__ = ["world"]
 
@@ -251,3 +252,20 @@ def test_labels_timestamps_and_oversized_outputs(world: World) -> None:
     job_id = world.jobs("alice", "app", world.runs("alice", "app")[0]["id"])[0]["id"]
     text = world.api("GET", f"repos/alice/app/actions/jobs/{job_id}/logs", "alice").get_data(as_text=True)
     assert len(text.rstrip("\n").split(" ", 1)[1]) == 64 * 1024  # cut to the line limit
+
+
+def test_a_call_in_the_second_already_recorded_writes_nothing(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = _queued(world)
+    monkeypatch.setattr(runners, "now_seconds", lambda: 1_800_000_000)
+    with world.app.app_context():
+        runners.authenticate_runner(runner.uuid, runner.token, "UpdateLog")  # records the second
+        connection = forge().db.conn
+        before = connection.total_changes
+        runners.authenticate_runner(runner.uuid, runner.token, "FetchTask")
+        runners.authenticate_runner(runner.uuid, runner.token, "UpdateLog")
+        assert connection.total_changes == before, "the row already held this second"
+        monkeypatch.setattr(runners, "now_seconds", lambda: 1_800_000_001)
+        runners.authenticate_runner(runner.uuid, runner.token, "FetchTask")
+        assert connection.total_changes == before + 1, "a new second is written"
+        recorded = get_runner(runner.id)
+    assert recorded is not None and (recorded.last_online, recorded.last_active) == (1_800_000_001, 1_800_000_000)

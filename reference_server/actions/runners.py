@@ -165,8 +165,9 @@ def authenticate_runner(uuid: str, token: str, method: str) -> Runner:
     reporting = method in ("UpdateTask", "UpdateLog")
     if runner.deleted and not (reporting and now - runner.deleted <= DELETED_RUNNER_GRACE_SECONDS):
         raise ConnectError("unauthenticated", "runner is deleted")
-    with forge().db.transaction():
-        runner_store.touch_runner(runner.id, now, active=reporting)
+    if runner.last_online != now or (reporting and runner.last_active != now):  # else the row says so already
+        with forge().db.transaction():  # (a write waits for SQLite's one writer: many runners polling queue on it)
+            runner_store.touch_runner(runner.id, now, active=reporting)
     return runner
 
 
