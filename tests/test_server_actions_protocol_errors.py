@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gzip
+import sqlite3
+import threading
 
 import pytest
 from forge_proto import runner_pb2
@@ -16,7 +18,7 @@ from test_server_actions_support import (
     world,
 )
 
-from reference_server.actions import runner_store, runners
+from reference_server.actions import runner_store, runners, tasks
 from reference_server.actions.models import get_runner
 from reference_server.context import forge
 
@@ -269,3 +271,29 @@ def test_a_call_in_the_second_already_recorded_writes_nothing(world: World, monk
         assert connection.total_changes == before + 1, "a new second is written"
         recorded = get_runner(runner.id)
     assert recorded is not None and (recorded.last_online, recorded.last_active) == (1_800_000_001, 1_800_000_000)
+
+
+def test_a_poll_that_finds_no_job_waits_for_no_writer(world: World) -> None:
+    world.repo("alice", "app")
+    registered = world.register("alice", "app", ["ubuntu-latest"])  # no workflow: nothing to take
+    with world.app.app_context():
+        runner = get_runner(registered.id)
+        database = forge().db.path
+    assert runner is not None
+    writer = sqlite3.connect(database, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # another writer holds SQLite's one write lock
+    answers: list[object] = []
+
+    def poll() -> None:
+        with world.app.app_context():
+            answers.append(tasks.pick_task(runner))
+
+    polling = threading.Thread(target=poll)
+    polling.start()
+    polling.join(5)
+    waited = polling.is_alive()
+    writer.execute("ROLLBACK")
+    polling.join()
+    writer.close()
+    assert not waited, "the poll waited for the write lock although no job was waiting"
+    assert answers == [None]

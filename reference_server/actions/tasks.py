@@ -68,18 +68,29 @@ def _scope_filter(runner: Runner) -> tuple[str, list[object]]:
     return "", []
 
 
+def _next_job(runner: Runner) -> Job | None:
+    """The oldest waiting job of the runner's scope whose ``runs-on`` labels it all has, if it may take one."""
+    fresh = runner_store.runner_by_id(runner.id)
+    if fresh is None or fresh["disabled"] or fresh["deleted"]:
+        return None
+    if runner.ephemeral and runner_store.runner_has_task(runner.id) is not None:
+        return None  # an ephemeral runner runs exactly one task
+    labels = set(Runner.from_row(fresh).labels)
+    scope, params = _scope_filter(runner)
+    candidates = (Job.from_row(row) for row in store.waiting_job_rows(scope, params))
+    return next((candidate for candidate in candidates if set(candidate.labels) <= labels), None)
+
+
 def pick_task(runner: Runner) -> PickedTask | None:
-    """Give the runner the oldest waiting job of its scope whose ``runs-on`` labels it all has."""
+    """Give the runner the oldest waiting job of its scope whose ``runs-on`` labels it all has.
+
+    A poll that finds nothing answers from a read, without SQLite's write lock (one writer at a time: idle
+    runners polling would queue every other write behind them); the choice is made again under the lock.
+    """
+    if _next_job(runner) is None:
+        return None
     with forge().db.transaction():
-        fresh = runner_store.runner_by_id(runner.id)
-        if fresh is None or fresh["disabled"] or fresh["deleted"]:
-            return None
-        if runner.ephemeral and runner_store.runner_has_task(runner.id) is not None:
-            return None  # an ephemeral runner runs exactly one task
-        labels = set(Runner.from_row(fresh).labels)
-        scope, params = _scope_filter(runner)
-        candidates = (Job.from_row(row) for row in store.waiting_job_rows(scope, params))
-        job = next((candidate for candidate in candidates if set(candidate.labels) <= labels), None)
+        job = _next_job(runner)
         if job is None:
             return None
         now = now_seconds()
