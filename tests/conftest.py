@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from reference_server import Config, create_app
+from reference_server.passwords import FAST_COST
 
 ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567"
 ADMIN_PASSWORD = "admin-password-1"
@@ -19,7 +20,12 @@ LOCAL_TESTS_HOSTS = "external,loopback"
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    """A reference server over a temporary data directory, with a known admin token."""
+    """A reference server over a temporary data directory, with a known admin token.
+
+    Passwords are hashed at scrypt's test cost, as by the embedded server of the suite (``--password-cost
+    fast``): the standard cost spent ~50 ms of CPU per user made and per wrong password, in a thousand tests.
+    Verification reads the cost from the hash, so the paths are the same; ``test_server_passwords`` holds the
+    standard cost itself."""
     config = Config(
         data_dir=tmp_path / "data",
         base_url="http://forge.test/",
@@ -28,6 +34,7 @@ def app(tmp_path: Path) -> Iterator[Flask]:
         test_hooks=True,
         webhook_allowed_hosts=LOCAL_TESTS_HOSTS,
         migrations_allowed_hosts=LOCAL_TESTS_HOSTS,
+        password_cost=FAST_COST,
     )
     application = create_app(config)
     application.testing = True

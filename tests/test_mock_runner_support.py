@@ -22,6 +22,7 @@ from werkzeug.serving import make_server
 
 from mock_runner.cli import main as mock_runner_main
 from reference_server import Config, create_app
+from reference_server.passwords import FAST_COST
 
 ADMIN = "forge_admin"
 ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567"
@@ -87,7 +88,9 @@ class LiveForge:
 def serve_forge(data_dir: Path, sub_path: str = "") -> Iterator[LiveForge]:
     """A fresh reference server served by waitress on a free port, optionally under a sub-path."""
     prefix = f"{sub_path.strip('/')}/" if sub_path.strip("/") else ""
-    config = Config(data_dir=data_dir, base_url=f"http://127.0.0.1:1/{prefix}", admin_token=ADMIN_TOKEN)
+    config = Config(
+        data_dir=data_dir, base_url=f"http://127.0.0.1:1/{prefix}", admin_token=ADMIN_TOKEN, password_cost=FAST_COST
+    )
     app = create_app(config)
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     port = server.effective_port

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from git_history import DELTA_DEPTH, fast_import_script, write_linear_history
 from test_server_branches_support import API, basic, commit_file, head_of, make_repo, make_user
 from test_server_orgs_support import assert_error
 
@@ -149,20 +150,20 @@ def test_compare(client: FlaskClient, history: list[str]) -> None:
     assert_error(client.get(f"{base}/a...b...c", headers=basic("ann")), 400, "invalid compare router")
 
 
-def _fast_import(git_dir: Path, count: int) -> None:
-    """``count`` linear commits on main, each adding a file, written by ``git fast-import`` at once."""
-    lines = []
-    for number in range(1, count + 1):
-        lines += [
-            "commit refs/heads/main",
-            f"committer Ann <ann@example.test> {1_700_000_000 + number} +0000",
-            "data 7",
-            "commit\n" + f"M 644 inline f{number}.txt",
-            f"data {len(str(number))}",
-            str(number),
-        ]
-    script = "\n".join(lines) + "\n"
-    subprocess.run(["git", f"--git-dir={git_dir}", "fast-import", "--quiet"], input=script.encode(), check=True)
+def test_the_packed_history_is_the_one_git_fast_import_makes(tmp_path: Path) -> None:
+    """``write_linear_history`` stands for ``git fast-import`` below: same objects, more than two delta chains."""
+    count = 2 * DELTA_DEPTH + 7
+    packed, imported = tmp_path / "packed.git", tmp_path / "imported.git"
+    for git_dir in (packed, imported):
+        subprocess.run(["git", "init", "-q", "--bare", str(git_dir)], check=True)
+    head = write_linear_history(packed, count)
+    script = fast_import_script(count)
+    subprocess.run(["git", f"--git-dir={imported}", "fast-import", "--quiet"], input=script, check=True)
+    expected = subprocess.run(
+        ["git", f"--git-dir={imported}", "rev-parse", "main"], check=True, capture_output=True, text=True
+    )
+    assert head == expected.stdout.strip()
+    subprocess.run(["git", f"--git-dir={packed}", "fsck", "--strict", "--no-dangling"], check=True, capture_output=True)
 
 
 def test_counting_and_paging_stay_cheap_on_ten_thousand_commits(
@@ -170,7 +171,7 @@ def test_counting_and_paging_stay_cheap_on_ten_thousand_commits(
 ) -> None:
     make_user(client, admin_headers, "ann")
     client.post(f"{API}/user/repos", headers=basic("ann"), json={"name": "big"})
-    _fast_import(app.extensions["forge"].config.data_dir / "git" / "ann" / "big.git", 10_000)
+    write_linear_history(app.extensions["forge"].config.data_dir / "git" / "ann" / "big.git", 10_000)
     started = time.monotonic()
     first = client.get(f"{API}/repos/ann/big/commits?limit=50", headers=basic("ann"))
     last = client.get(f"{API}/repos/ann/big/commits?limit=50&page=200", headers=basic("ann"))

@@ -73,7 +73,14 @@ def _matches(step: Step, definitions: list[StepFunctionContext]) -> list[StepFun
 def matched() -> list[tuple[str, Step, list[StepFunctionContext]]]:
     """Each feature step with the definitions that match it."""
     definitions = _definitions()
-    return [(where, step, _matches(step, definitions)) for where, step in _feature_steps()]
+    found: dict[tuple[str, str], list[StepFunctionContext]] = {}  # a sentence recurs ~3 times: match it once
+    matched = []
+    for where, step in _feature_steps():
+        key = (step.type, step.name)
+        if key not in found:
+            found[key] = _matches(step, definitions)
+        matched.append((where, step, found[key]))
+    return matched
 
 
 def test_every_feature_step_has_a_definition(matched: list[tuple[str, Step, list[StepFunctionContext]]]) -> None:

@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from reference_server import Config, create_app
+from reference_server.passwords import FAST_COST
 
 __all__ = ["ADMIN", "ADMIN_TOKEN", "ORG", "REPO", "USER", "World", "known_values"]
 
@@ -61,6 +62,7 @@ class World:
             admin_username=ADMIN,
             admin_token=ADMIN_TOKEN,
             webhook_allowed_hosts="loopback",  # the seeded hook's 127.0.0.1:9, where nothing listens
+            password_cost=FAST_COST,  # as the suite's embedded server: fuzzed users cost no 50 ms scrypt each
         )
         app = create_app(config)
         world = cls(app=app, root=root)
