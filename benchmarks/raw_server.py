@@ -24,6 +24,7 @@ if __package__ in (None, ""):  # run as a script: make the ``benchmarks`` packag
 
 from benchmarks.measure import CHUNK
 from reference_server import spool
+from reference_server.cli import stop_on_sigint
 from reference_server.keepalive import KeepAliveChannel
 
 __all__ = ["RawBlobApp", "main", "waitress_settings"]
@@ -130,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=16, help="waitress worker threads (reference-server's default)")
     parser.add_argument("--max-body", type=int, default=1 << 30, help="largest accepted PUT body in bytes")
     options = parser.parse_args(argv)
+    stop_on_sigint()
     options.data_dir.mkdir(parents=True, exist_ok=True)
     server = spool.create_server(  # as reference-server: bodies spooled in the data directory (same disk)
         RawBlobApp(options.data_dir),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import signal
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +18,7 @@ from .config import Config, Limits, SystemClock
 from .keepalive import KeepAliveChannel
 from .passwords import PASSWORD_COSTS
 
-__all__ = ["RECV_BYTES", "main"]
+__all__ = ["RECV_BYTES", "main", "stop_on_sigint"]
 
 RECV_BYTES = 256 * 1024
 """waitress' ``recv_bytes``: the size of each socket read of a request (benchmarks/README.md, "Load")."""
@@ -76,8 +77,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def stop_on_sigint() -> None:
+    """Make SIGINT stop the server (``KeyboardInterrupt``) even when it was started with SIGINT ignored: a
+    shell's background job ignores it and its children inherit that, so a harness or benchmark started that
+    way could not stop its server but by killing it."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     options = build_parser().parse_args(argv)
+    stop_on_sigint()
     logging.basicConfig(level=options.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
     try:
         badges = load_badge_file(options.badges) if options.badges else ()
