@@ -12,6 +12,7 @@ caller reads the body as usual.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import tempfile
@@ -48,14 +49,49 @@ def open_spool(folder: Path) -> IO[bytes]:
 
 
 class _SpoolBuffer(FileBasedBuffer):  # type: ignore[misc]
-    """waitress' file buffer over a file of the spool folder."""
+    """waitress' file buffer over a file of the spool folder; when the spool's disk is full, over a file of the
+    system's temporary folder instead (where waitress keeps bodies), so the request still reaches the
+    application, whose own write then fails with a clear 507, instead of the connection being dropped."""
+
+    file: IO[bytes]
 
     def __init__(self, folder: Path, from_buffer: Any) -> None:
-        self.folder = folder
-        super().__init__(self.newfile(), from_buffer)
+        self.folder: Path | None = folder
+        self.received = 0
+        try:
+            super().__init__(self.newfile(), from_buffer)
+        except OSError:
+            self.folder = None
+            super().__init__(self.newfile(), from_buffer)
+        self.received = int(self.file.tell()) + self.remain
 
     def newfile(self) -> IO[bytes]:
-        return open_spool(self.folder)
+        return open_spool(self.folder) if self.folder is not None else tempfile.TemporaryFile("w+b")
+
+    def append(self, data: bytes) -> None:
+        try:
+            super().append(data)
+        except OSError:
+            if self.folder is None:
+                raise
+            self._leave_the_spool()
+            super().append(data)
+        self.received += len(data)
+
+    def _leave_the_spool(self) -> None:
+        """Copy what was received into a file of the system's temporary folder and go on there."""
+        spooled, read_position = self.file, self.received - self.remain
+        self.folder = None
+        moved = self.newfile()
+        spooled.seek(0)
+        left = self.received
+        while left > 0 and (chunk := spooled.read(min(left, 1 << 20))):
+            moved.write(chunk)
+            left -= len(chunk)
+        moved.seek(read_position)
+        self.file = moved
+        with contextlib.suppress(OSError):
+            spooled.close()
 
 
 class _SpooledBody(OverflowableBuffer):  # type: ignore[misc]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import errno
 import http.client
+import io
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -137,3 +139,29 @@ def test_an_artifact_block_spooled_by_the_server_is_stored_without_copying(
     data = b"".join(blocks)
     assert job.finalize("linked", len(data), sha(data)).status_code == 200
     assert job.client.get(path_of(job.signed_url("linked"))).get_data() == data
+
+
+class _FullDisk(io.BytesIO):
+    """A spool file on a disk that fills up after ``room`` bytes."""
+
+    def __init__(self, room: int) -> None:
+        super().__init__()
+        self.room = room
+
+    def write(self, data: Any) -> int:
+        if self.tell() + len(data) > self.room:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return super().write(data)
+
+
+def test_a_full_spool_disk_moves_the_body_to_the_system_temporary_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(spool, "open_spool", lambda folder: _FullDisk(room=10))
+    buffer = spool._SpoolBuffer(tmp_path, None)
+    for part in (b"first-", b"second-", b"third"):
+        buffer.append(part)
+
+    assert buffer.folder is None, "it left the full spool"
+    assert not isinstance(buffer.file, _FullDisk)
+    assert buffer.get(-1, skip=True) == b"first-second-third"
