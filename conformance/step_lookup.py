@@ -30,7 +30,7 @@ from weakref import WeakKeyDictionary
 from _pytest.fixtures import FixtureDef, FixtureManager
 from _pytest.nodes import Node
 
-__all__ = ["install", "literal_pieces", "literal_prefix", "memoized", "registry_size"]
+__all__ = ["install", "literal_pieces", "memoized", "registry_size"]
 
 Finder = Callable[..., Iterable[FixtureDef[Any]]]
 Definitions = Callable[..., Iterable[FixtureDef[Any]] | None]
@@ -51,11 +51,6 @@ def literal_pieces(parser: Any) -> tuple[str, tuple[str, ...]]:
         return "", ()
     first, *rest = _FIELD.split(text.lower())
     return first, tuple(sorted({piece for piece in rest if piece}, key=len, reverse=True))
-
-
-def literal_prefix(parser: Any) -> str:
-    """The text every step the parser matches starts with (see :func:`literal_pieces`)."""
-    return literal_pieces(parser)[0]
 
 
 def registry_size(fixturemanager: FixtureManager, fixture_names: Callable[..., list[str]]) -> tuple[int, ...]:

@@ -223,20 +223,10 @@ class Git:
         self, branch: str, files: Mapping[str, bytes], message: str, *, author: Identity, committer: Identity
     ) -> str:
         """The first commit of a repository just made by :meth:`init_bare` and not yet visible to anyone
-        (a creation's scratch directory): ``files`` (regular files) on ``branch``, written without git."""
+        (a creation's scratch directory, renamed afterwards, so nothing is remembered in :mod:`.gitcache`
+        under this path): ``files`` (regular files) on ``branch``, written without git."""
         header = _ident_line("author", author) + _ident_line("committer", committer)
         written = gitobjects.write_first_commit(self.path, branch, files, header, message.encode("utf-8"))
-        gitcache.remember(
-            self.path,
-            CommitInfo(
-                sha=written.commit,
-                tree=written.tree,
-                parents=(),
-                author=_sanitized(author),
-                committer=_sanitized(committer),
-                message=_message_of(message),
-            ),
-        )
         return written.commit
 
     def set_head(self, branch: str) -> None:

@@ -355,23 +355,30 @@ def test_what_cannot_run_exits_2_with_a_message(tmp_path: Path, arguments: list[
     assert list(tmp_path.iterdir()) == [], "nothing was generated"
 
 
-@pytest.mark.slow
-def test_smoke_run_of_the_whole_benchmark(tmp_path: Path) -> None:
-    """Two tiny sizes through both paths, for real: figures come out, bytes come back intact."""
+def run_roundtrip(tmp_path: Path, *options: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """``artifact_roundtrip.py`` with ``options`` for real; its exit (0, or 1 for a target missed at a toy size)
+    is checked, and its JSON report returned."""
     report_path = tmp_path / "bench.json"
     completed = subprocess.run(
         [
             sys.executable,
             str(REPO / "benchmarks" / "artifact_roundtrip.py"),
-            *("--sizes", "256K,1M", "--repeat", "2", "--json", str(report_path), "--work-dir", str(tmp_path / "work")),
+            *options,
+            *("--json", str(report_path), "--work-dir", str(tmp_path / "work")),
         ],
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
-    assert completed.returncode in (0, 1), completed.stdout + completed.stderr  # 1: a target missed at a toy size
-    report = json.loads(report_path.read_text())
+    assert completed.returncode in (0, 1), completed.stdout + completed.stderr
+    return completed, json.loads(report_path.read_text())
+
+
+@pytest.mark.slow
+def test_smoke_run_of_the_whole_benchmark(tmp_path: Path) -> None:
+    """Two tiny sizes through both paths, for real: figures come out, bytes come back intact."""
+    completed, report = run_roundtrip(tmp_path, "--sizes", "256K,1M", "--repeat", "2")
     assert [entry["size"] for entry in report["sizes"]] == [256 * 1024, MIB]
     for entry in report["sizes"]:
         for path in ("baseline", "artifact"):
@@ -395,22 +402,9 @@ def test_smoke_run_of_the_whole_benchmark(tmp_path: Path) -> None:
 @pytest.mark.parametrize("zip_level", [None, 1], ids=["raw", "zipped"])
 def test_smoke_run_beside_the_official_client(tmp_path: Path, zip_level: int | None) -> None:
     """The official client runs in the same job set-up, and both clients' bytes come back intact."""
-    report_path = tmp_path / "bench.json"
     zipping = ["--zip-level", str(zip_level)] if zip_level is not None else []
-    completed = subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "benchmarks" / "artifact_roundtrip.py"),
-            *("--sizes", "1M", "--repeat", "1", "--clients", "kit,official", *zipping),
-            *("--json", str(report_path), "--work-dir", str(tmp_path / "work")),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert completed.returncode in (0, 1), completed.stdout + completed.stderr  # 1: a target missed at a toy size
-    (entry,) = json.loads(report_path.read_text())["sizes"]
+    completed, report = run_roundtrip(tmp_path, "--sizes", "1M", "--repeat", "1", "--clients", "kit,official", *zipping)
+    (entry,) = report["sizes"]
     for path in ("artifact", "official"):
         for direction in ("upload", "download"):
             phase = entry[path][direction]
