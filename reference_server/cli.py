@@ -136,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     generated = app.config.get("GENERATED_ADMIN_TOKEN")
     if generated:
         print(f"admin user {config.admin_username}, token: {generated}", flush=True)
-    print(f"reference-server listening on http://{options.host}:{port}/ (base URL {config.base_url})", flush=True)
-    with contextlib.suppress(KeyboardInterrupt):
+    with contextlib.suppress(KeyboardInterrupt):  # from the announcement on: whoever read it may stop us at once
+        print(f"reference-server listening on http://{options.host}:{port}/ (base URL {config.base_url})", flush=True)
         server.run()
     return 0
 
