@@ -7,6 +7,9 @@ itself completely, so it remembers it at once. Entries are keyed by the reposito
 the full SHA, so a repository never answers for an object it does not hold; a repository that is
 deleted or moved (renamed, or its owner renamed) is forgotten, since another one may later take its
 place. The memory is bounded (least recently used entries go first).
+
+Beside the commits themselves it keeps what a family derives from a commit's tree alone (the workflows
+of a commit, under a ``kind`` the family names), under the same keys and the same forgetting.
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .gitcli import CommitInfo
 
-__all__ = ["CAPACITY", "forget", "recall", "remember"]
+__all__ = ["CAPACITY", "forget", "recall", "recall_derived", "remember", "remember_derived"]
 
 CAPACITY = 4096
 
 _entries: OrderedDict[tuple[str, str], CommitInfo] = OrderedDict()
+_derived: OrderedDict[tuple[str, str, str], object] = OrderedDict()
 _guard = threading.Lock()
 
 
@@ -46,6 +50,26 @@ def remember(repository: Path, info: CommitInfo) -> None:
             _entries.popitem(last=False)
 
 
+def recall_derived(repository: Path, kind: str, sha: str) -> object | None:
+    """What was remembered as ``kind`` of the commit ``sha`` (a full SHA) of ``repository``, or None."""
+    key = (str(repository), kind, sha)
+    with _guard:
+        found = _derived.get(key)
+        if found is not None:
+            _derived.move_to_end(key)
+        return found
+
+
+def remember_derived(repository: Path, kind: str, sha: str, value: object) -> None:
+    """Keep ``value`` as ``kind`` of the commit ``sha`` of ``repository``: it must follow from the commit alone."""
+    key = (str(repository), kind, sha)
+    with _guard:
+        _derived[key] = value
+        _derived.move_to_end(key)
+        while len(_derived) > CAPACITY:
+            _derived.popitem(last=False)
+
+
 def forget(location: Path) -> None:
     """Drop every entry of the repository at ``location`` and of any repository below it (an owner's folder)."""
     root = str(location)
@@ -53,3 +77,5 @@ def forget(location: Path) -> None:
     with _guard:
         for key in [key for key in _entries if key[0] == root or key[0].startswith(below)]:
             del _entries[key]
+        for derived in [key for key in _derived if key[0] == root or key[0].startswith(below)]:
+            del _derived[derived]

@@ -359,3 +359,39 @@ def test_running_task_job_token_reads_and_writes_its_own_repository_only(
     assert_error(client.delete("/api/v1/repos/ann/mine", headers=as_job), 403)
     status["value"] = int(Status.SUCCESS)  # a finished task's token no longer works
     assert_error(client.get("/api/v1/repos/ann/mine/contents/README.md", headers=as_job), 401)
+
+
+def _described_as_read(client: FlaskClient, path: str, commit: str) -> dict[str, Any]:
+    read = client.get(f"{API}/contents/{path}", query_string={"ref": commit})
+    assert read.status_code == 200 and isinstance(read.json, dict)
+    return read.json
+
+
+@pytest.mark.parametrize("content", [b"one", b"two"], ids=["the same content", "new content"])
+def test_a_write_describes_the_file_as_a_read_of_its_commit(
+    client: FlaskClient, ann: dict[str, str], content: bytes
+) -> None:
+    """The write's answer is built from what it stored (no git asked); a read at the new commit asks git.
+    A file written with the content it had keeps its older last commit, as ``git log -- path`` says."""
+    first = create(client, ann, "a.txt", b"one")
+    create(client, ann, "b.txt", b"other")
+    body = {"content": b64(content), "sha": first["content"]["sha"]}
+    written = client.put(f"{API}/contents/a.txt", headers=ann, json=body).json
+    assert written is not None
+    read = _described_as_read(client, "a.txt", written["commit"]["sha"])
+    compared = ("sha", "size", "type", "content", "encoding", "last_commit_sha", "last_committer_date")
+    assert {key: written["content"][key] for key in compared} == {key: read[key] for key in compared}
+    changed = content != b"one"
+    assert (written["content"]["last_commit_sha"] == written["commit"]["sha"]) is changed
+    assert base64.b64decode(written["content"]["content"]) == content
+
+
+def test_a_rename_that_keeps_the_blob_describes_it_from_git(client: FlaskClient, ann: dict[str, str]) -> None:
+    first = create(client, ann, "old.txt", b"kept bytes")
+    operation = {"operation": "rename", "path": "new.txt", "from_path": "old.txt", "sha": first["content"]["sha"]}
+    moved = client.post(f"{API}/contents", headers=ann, json={"files": [operation]})
+    assert moved.status_code == 201 and moved.json is not None
+    [described] = moved.json["files"]
+    read = _described_as_read(client, "new.txt", moved.json["commit"]["sha"])
+    assert described["sha"] == read["sha"] == first["content"]["sha"] and described["size"] == read["size"] == 10
+    assert described["last_commit_sha"] == read["last_commit_sha"] == moved.json["commit"]["sha"]

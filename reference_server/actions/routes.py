@@ -14,7 +14,7 @@ from ..auth import current_principal
 from ..context import forge
 from ..endpoints import ANY_METHOD, API, EMPTY, WIRE, Endpoint
 from ..errors import ApiError, Unprocessable
-from ..events import AccountDeletedEvent, PushEvent, RepoDeletedEvent, RunStatusEvent
+from ..events import AccountDeletedEvent, PushEvent, RepoCreatedEvent, RepoDeletedEvent, RunStatusEvent
 from ..permissions import current_repo
 from ..rest import empty, json_body, json_response, page_params, paged_response, query_bool
 from . import queries, runner_protocol
@@ -25,7 +25,7 @@ from .models import TaskQueueSignal
 from .reruns import RERUN_ENDPOINTS
 from .runners import on_account_deleted, seal_stored_registration_tokens
 from .scopes import SCOPED_ENDPOINTS
-from .triggers import dispatch_workflow, on_push, on_repo_deleted
+from .triggers import dispatch_workflow, on_push, on_repo_created, on_repo_deleted
 from .workflow_run import on_run_status
 
 if TYPE_CHECKING:
@@ -191,6 +191,7 @@ def register(app: Flask) -> None:
     events = forge().events
     events.subscribe(RepoDeletedEvent, config_repo_deleted)
     events.subscribe(PushEvent, _guarded(on_push))
+    events.subscribe(RepoCreatedEvent, _guarded(on_repo_created))
     events.subscribe(RepoDeletedEvent, _guarded(on_repo_deleted))
     events.subscribe(RunStatusEvent, _guarded(on_run_status))
     events.subscribe(AccountDeletedEvent, on_account_deleted)

@@ -6,12 +6,13 @@ import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from .. import gitcache
 from ..context import forge, now_seconds
 from ..errors import ApiError, Unprocessable
-from ..events import PushEvent, RepoDeletedEvent
-from ..gitcli import ZERO_SHA, Git, GitError
+from ..events import PushEvent, RepoCreatedEvent, RepoDeletedEvent
+from ..gitcli import SHA_PATTERN, ZERO_SHA, Git, GitError
 from ..repos.models import Repo, get_repo_by_id
 from ..repos.presenters import repo_to_api
 from ..users.models import get_user
@@ -35,12 +36,15 @@ __all__ = [
     "create_run",
     "dispatch_workflow",
     "on_push",
+    "on_repo_created",
     "on_repo_deleted",
     "workflow_files",
 ]
 
 log = logging.getLogger(__name__)
 WORKFLOW_SUFFIXES = (".yml", ".yaml")
+WORKFLOWS_OF_COMMIT = "workflows"
+"""The ``gitcache`` kind under which a commit's workflows are remembered (they follow from its tree alone)."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,14 @@ class WorkflowFile:
 
 
 def workflow_files(git: Git, rev: str) -> list[WorkflowFile]:
-    """The workflows of a commit; a ``.gitea/workflows`` file shadows a ``.github/workflows`` one of the same name."""
+    """The workflows of a commit; a ``.gitea/workflows`` file shadows a ``.github/workflows`` one of the same name.
+
+    Remembered per commit when ``rev`` is a full SHA: every write of a file would otherwise list the
+    workflow folders and read their files again (two ``git`` processes) for the same answer."""
+    sha = rev if SHA_PATTERN.match(rev) else None
+    known = gitcache.recall_derived(git.path, WORKFLOWS_OF_COMMIT, sha) if sha else None
+    if known is not None:
+        return list(cast("tuple[WorkflowFile, ...]", known))
     found: dict[str, WorkflowFile] = {}
     listed = git.list_folders(rev, WORKFLOW_DIRS)
     for folder in WORKFLOW_DIRS:
@@ -68,7 +79,43 @@ def workflow_files(git: Git, rev: str) -> list[WorkflowFile]:
             except WorkflowError as exc:
                 parsed, error = None, str(exc)
             found[entry.name] = WorkflowFile(entry.name, entry.path, parsed, error)
-    return sorted(found.values(), key=lambda item: item.file_name)
+    files = sorted(found.values(), key=lambda item: item.file_name)
+    if sha:
+        gitcache.remember_derived(git.path, WORKFLOWS_OF_COMMIT, sha, tuple(files))
+    return files
+
+
+def _touches_workflows(paths: tuple[str, ...]) -> bool:
+    """Whether a change of these paths may change a workflow folder (a path in it, or one of its parents)."""
+    return any(
+        path == folder or path.startswith(folder + "/") or folder.startswith(path + "/")
+        for path in paths
+        for folder in WORKFLOW_DIRS
+    )
+
+
+def _carry_workflows(git: Git, event: PushEvent) -> None:
+    """A commit made on top of the ref's old head that changes nothing in the workflow folders has that
+    head's workflows: remember them for the new commit without reading Git."""
+    if event.changed_paths is None or _touches_workflows(event.changed_paths):
+        return
+    commit = gitcache.recall(git.path, event.after)
+    if commit is None or commit.parents != (event.before,):
+        return
+    known = gitcache.recall_derived(git.path, WORKFLOWS_OF_COMMIT, event.before)
+    if known is not None:
+        gitcache.remember_derived(git.path, WORKFLOWS_OF_COMMIT, event.after, known)
+
+
+def on_repo_created(event: RepoCreatedEvent) -> None:
+    """A first commit the server wrote itself, with no path in a workflow folder, has no workflows."""
+    if not event.commit or event.paths is None or _touches_workflows(event.paths):
+        return
+    try:
+        repo = get_repo_by_id(event.repo_id)
+    except ApiError:
+        return
+    gitcache.remember_derived(repo.git_path, WORKFLOWS_OF_COMMIT, event.commit, ())
 
 
 def create_run(
@@ -167,6 +214,7 @@ def on_push(event: PushEvent) -> None:
     except ApiError:
         return
     git = Git(repo.git_path)
+    _carry_workflows(git, event)
     # An annotated tag names a tag object: runs record its commit. A branch always names a commit.
     sha = event.after if event.ref.startswith("refs/heads/") else git.rev_parse(event.after)
     if sha is None:

@@ -8,8 +8,8 @@ every blob, one walks history for the last commits, whatever the number of files
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -24,6 +24,7 @@ from .errors import ContentNotFound, InvalidPath
 __all__ = [
     "NOT_SIGNED",
     "Describe",
+    "Known",
     "ResolvedRef",
     "commit_to_api",
     "describe_entries",
@@ -93,24 +94,42 @@ class Describe:
     lfs_metadata: bool = True
 
 
+@dataclass(frozen=True)
+class Known:
+    """What the caller of :func:`describe_entries` already knows, so git is not asked: the content of
+    blobs by SHA, and the newest commit that changed a path (a write's own commit, for the paths it changed)."""
+
+    blobs: Mapping[str, bytes] = field(default_factory=dict)
+    last_commits: Mapping[str, str] = field(default_factory=dict)
+
+
 def describe_entries(
-    repo: models.Repo, ref: ResolvedRef, entries: Sequence[TreeEntry], describe: Describe = Describe()
+    repo: models.Repo,
+    ref: ResolvedRef,
+    entries: Sequence[TreeEntry],
+    describe: Describe = Describe(),
+    *,
+    known: Known | None = None,
 ) -> list[dict[str, Any]]:
-    """Gitea's ``ContentsResponse`` for each entry, with a fixed number of ``git`` processes for all."""
+    """Gitea's ``ContentsResponse`` for each entry, with a fixed number of ``git`` processes for all (none
+    for what ``known`` already says: a write knows the blobs it stored and the commit that changed them)."""
     git = repo.git
+    known = known or Known()
     wanted_blobs = [
         entry.sha
         for entry in entries
         if entry.type == "blob"
+        and entry.sha not in known.blobs
         and (entry.path in describe.content_paths or entry.mode == "120000" or describe.lfs_metadata)
         and (entry.size <= POINTER_MAX or entry.path in describe.content_paths)
     ]
-    blobs = treeops.read_objects(git, wanted_blobs)
+    blobs = {**known.blobs, **treeops.read_objects(git, wanted_blobs)}
     last_commits: dict[str, str] = {}
     infos: dict[str, CommitInfo] = {}
     if describe.commit_metadata or describe.commit_message:
-        last_commits = treeops.last_commits_for_paths(git, ref.commit, [entry.path for entry in entries])
-        infos = treeops.read_commits(git, list(last_commits.values()))
+        unknown = [entry.path for entry in entries if entry.path not in known.last_commits]
+        last_commits = {**known.last_commits, **treeops.last_commits_for_paths(git, ref.commit, unknown)}
+        infos = treeops.read_commits(git, list(dict.fromkeys(last_commits.values())))
     described = []
     for entry in entries:
         last_sha = last_commits.get(entry.path)

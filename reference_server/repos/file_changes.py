@@ -16,6 +16,7 @@ from typing import Any, Literal
 from ..auth import Principal
 from ..errors import Unprocessable
 from ..gitcli import PathConflictError, TreeEntry
+from ..gitobjects import object_sha
 from . import commit_gate, contents, models, treeops
 from .errors import (
     ContentNotFound,
@@ -128,8 +129,17 @@ def _check_source(operation: FileOperation, entries: Mapping[str, TreeEntry]) ->
     return source
 
 
-def _plan(repo: models.Repo, parent: str | None, operations: Sequence[FileOperation]) -> dict[str, FileEntry | None]:
-    """Check every operation against ``parent`` and return what each path becomes, deletions first."""
+@dataclass(frozen=True)
+class Plan:
+    """What each changed path becomes (None: deleted; deletions first), and the parent's entries that the
+    operations were checked against."""
+
+    changes: dict[str, FileEntry | None]
+    before: Mapping[str, TreeEntry]
+
+
+def _plan(repo: models.Repo, parent: str | None, operations: Sequence[FileOperation]) -> Plan:
+    """Check every operation against ``parent`` and say what each path becomes."""
     wanted = {path for op in operations for path in (op.path, op.from_path, *_prefixes(op.path))}
     entries = treeops.entries_at(repo.git, parent, sorted(wanted)) if parent else {}
     removals: dict[str, FileEntry | None] = {}
@@ -145,7 +155,34 @@ def _plan(repo: models.Repo, parent: str | None, operations: Sequence[FileOperat
         mode = treeops.EXECUTABLE if source is not None and source.mode == treeops.EXECUTABLE else treeops.REGULAR
         kept_blob = source.sha if source is not None else ""
         writes[operation.path] = (mode, operation.content if operation.content is not None else kept_blob)
-    return removals | writes
+    return Plan(removals | writes, entries)
+
+
+def _written_entries(plan: Plan, paths: Sequence[str]) -> dict[str, TreeEntry] | None:
+    """The entries a commit of ``plan`` has at ``paths``, from the plan alone; None when one keeps a blob
+    whose size the plan does not hold (a renamed file: then git is asked)."""
+    found: dict[str, TreeEntry] = {}
+    for path in paths:
+        change = plan.changes.get(path)
+        if change is None:
+            continue
+        mode, content = change
+        if not isinstance(content, bytes):
+            return None
+        sha = object_sha(b"blob", content)
+        found[path] = TreeEntry(path.rpartition("/")[2], path, "blob", mode, sha, len(content))
+    return found
+
+
+def _changed_by(new: str, plan: Plan, written: Mapping[str, TreeEntry]) -> dict[str, str]:
+    """The written paths whose mode or blob differ from the parent's: ``new`` is the newest commit that
+    changed them (a path written with what it held already keeps its older last commit)."""
+    changed: dict[str, str] = {}
+    for path, entry in written.items():
+        before = plan.before.get(path)
+        if before is None or (before.sha, before.mode) != (entry.sha, entry.mode):
+            changed[path] = new
+    return changed
 
 
 def _commit(
@@ -154,15 +191,15 @@ def _commit(
     options: CommitOptions,
     principal: Principal,
     default: str,
-) -> str:
-    """Check, build and land the commit under the repository's lock; the new commit's SHA."""
+) -> tuple[str, Plan]:
+    """Check, build and land the commit under the repository's lock; the new commit's SHA and its plan."""
     git = repo.git
     with models.repo_lock(repo):
         parent, old = options.base(git.branches())
-        changes = _plan(repo, parent, operations)
+        plan = _plan(repo, parent, operations)
         try:
             new = git.write_commit(
-                parent, changes, options.final_message(default), author=options.author, committer=options.committer
+                parent, plan.changes, options.final_message(default), author=options.author, committer=options.committer
             )
         except PathConflictError as exc:
             raise FilePathConflict(f"the changes put a file and a directory at the same path: {exc.stderr}") from exc
@@ -170,7 +207,7 @@ def _commit(
         commit_gate.land_commit(
             repo, principal, branch=options.target, old=old, new=new, changed_paths=changed, from_branch=options.branch
         )
-    return new
+    return new, plan
 
 
 def change_files(repo: models.Repo, body: Mapping[str, Any], principal: Principal) -> dict[str, Any]:
@@ -178,13 +215,19 @@ def change_files(repo: models.Repo, body: Mapping[str, Any], principal: Principa
     commit_gate.require_unarchived(repo)
     operations = parse_operations(body.get("files"))
     options = parse_commit_options(repo, body, principal)
-    new = _commit(repo, operations, options, principal, default_message(operations))
+    new, plan = _commit(repo, operations, options, principal, default_message(operations))
     ref = contents.ResolvedRef(options.target, "branch", new)
     paths = [operation.path for operation in operations]
-    found = treeops.entries_at(repo.git, new, paths)
+    written = _written_entries(plan, paths)
+    found = written if written is not None else treeops.entries_at(repo.git, new, paths)
     present = [found[path] for path in paths if path in found]
+    stored = [change[1] for change in plan.changes.values() if change is not None and isinstance(change[1], bytes)]
+    known = contents.Known(
+        blobs={object_sha(b"blob", content): content for content in stored},
+        last_commits=_changed_by(new, plan, written) if written is not None else {},
+    )
     described = contents.describe_entries(
-        repo, ref, present, contents.Describe(content_paths=frozenset(entry.path for entry in present))
+        repo, ref, present, contents.Describe(content_paths=frozenset(entry.path for entry in present)), known=known
     )
     by_path = {entry["path"]: entry for entry in described}
     return {
