@@ -67,6 +67,10 @@ class IdentityFactory:
         self.fake = fake if fake is not None else SeededData(0)
 
     def _client(self, auth: requests.auth.AuthBase | None) -> HttpClient:
+        """A client of one identity, over the admin's connections: a new pool per identity cost every user two
+        new TCP connections (its basic and its token client), and their closing when collected."""
+        if self.admin.http.base_url == self.api_url.rstrip("/") + "/":
+            return self.admin.http.with_auth(auth)
         return HttpClient(self.api_url, auth, recorder=self.recorder, timeout=self.admin.http.timeout)
 
     def user(self, short: str, scopes: Sequence[str] = DEFAULT_SCOPES) -> Identity:

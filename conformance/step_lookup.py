@@ -11,8 +11,9 @@ of registered fixtures and on where the node sits in the tree (visibility is dec
 parents; items are never fixture scopes themselves), so pytest's answer for each name is kept per
 scope and registry size, in pytest-bdd's order. The definitions matching a text are then found by
 the same test pytest-bdd makes (the step type, then the definition's parser, tried only when the text
-starts with the literal start of the definition's pattern and holds each of its other literal pieces),
-and kept per text. The registry's size is read from pytest's own tables, not by listing every fixture
+starts with the literal start of the definition's pattern and holds each of its other literal pieces;
+definitions are bucketed by the first characters of that start, so most are never looked at), and
+kept per text. The registry's size is read from pytest's own tables, not by listing every fixture
 name again for each step (a millisecond each time).
 Scoping and overriding stay pytest's and pytest-bdd's own (pytest-bdd still orders and injects the
 definitions returned). Nothing is replaced when pytest-bdd's internals are not the ones this was
@@ -30,7 +31,7 @@ from weakref import WeakKeyDictionary
 from _pytest.fixtures import FixtureDef, FixtureManager
 from _pytest.nodes import Node
 
-__all__ = ["install", "literal_pieces", "memoized", "registry_size"]
+__all__ = ["CandidateIndex", "install", "literal_pieces", "memoized", "registry_size"]
 
 Finder = Callable[..., Iterable[FixtureDef[Any]]]
 Definitions = Callable[..., Iterable[FixtureDef[Any]] | None]
@@ -62,11 +63,36 @@ def registry_size(fixturemanager: FixtureManager, fixture_names: Callable[..., l
     return (len(fixture_names(fixturemanager=fixturemanager)),)
 
 
+BUCKET = 5
+"""How many leading characters of a text pick the definitions whose literal start may fit it."""
+
+
+class CandidateIndex:
+    """The visible definitions of a scope, bucketed by the first characters of their literal start, so a
+    text is tried only against the definitions that may fit it (most of several hundred cannot)."""
+
+    def __init__(self, candidates: list[Candidate]) -> None:
+        self.buckets: dict[str, list[tuple[int, Candidate]]] = {}
+        self.short: list[tuple[int, Candidate]] = []  # literal starts shorter than a bucket's key: always tried
+        for position, candidate in enumerate(candidates):
+            prefix = candidate[2]
+            if len(prefix) < BUCKET:
+                self.short.append((position, candidate))
+            else:
+                self.buckets.setdefault(prefix[:BUCKET], []).append((position, candidate))
+
+    def fitting(self, text: str) -> list[Candidate]:
+        """The definitions whose literal start may begin ``text`` (lower-cased), in pytest-bdd's order."""
+        found = self.buckets.get(text[:BUCKET], [])
+        merged = sorted(found + self.short, key=lambda item: item[0]) if found else self.short
+        return [candidate for _, candidate in merged]
+
+
 class _Memo:
     """What one fixture manager's session has already asked."""
 
     def __init__(self) -> None:
-        self.candidates: dict[tuple[str, tuple[int, ...]], list[Candidate]] = {}
+        self.candidates: dict[tuple[str, tuple[int, ...]], CandidateIndex] = {}
         self.matches: dict[tuple[str, str, str, tuple[int, ...]], list[FixtureDef[Any]]] = {}
 
 
@@ -103,13 +129,13 @@ def memoized(
         key = (step.type, step.name, scope, size)
         found = memo.matches.get(key)
         if found is None:
-            candidates = memo.candidates.get((scope, size))
-            if candidates is None:
-                candidates = memo.candidates[scope, size] = visible_definitions(fixturemanager, node)
+            index = memo.candidates.get((scope, size))
+            if index is None:
+                index = memo.candidates[scope, size] = CandidateIndex(visible_definitions(fixturemanager, node))
             text = step.name.lower()
             found = memo.matches[key] = [
                 fixturedef
-                for fixturedef, context, prefix, pieces in candidates
+                for fixturedef, context, prefix, pieces in index.fitting(text)
                 if (context.type is None or context.type == step.type)
                 and text.startswith(prefix)  # cheap refusals before the parser's regular expression
                 and all(piece in text for piece in pieces)

@@ -7,7 +7,7 @@ from typing import Any
 
 from pytest_bdd import parsers
 
-from conformance.step_lookup import install, literal_pieces, memoized, registry_size
+from conformance.step_lookup import CandidateIndex, install, literal_pieces, memoized, registry_size
 
 
 class Manager:
@@ -145,3 +145,12 @@ def test_the_registry_size_comes_from_pytests_tables_when_they_are_there() -> No
     assert registry_size(manager, names) == (3, 1)  # type: ignore[arg-type]
     assert listed == [], "no listing of every name"
     assert registry_size(Manager(), names) == (3,)  # type: ignore[arg-type]
+
+
+def test_the_index_offers_a_text_only_the_definitions_that_may_start_it_in_their_order() -> None:
+    starts = ["a user ", '"', "a repository ", "the ", "a user with ", ""]
+    candidates: list[Any] = [(f"def{number}", None, start, ()) for number, start in enumerate(starts)]
+    index = CandidateIndex(candidates)
+    offered = [str(candidate[0]) for candidate in index.fitting('a user "alice" exists')]
+    assert offered == ["def0", "def1", "def3", "def4", "def5"]  # the short starts are always offered
+    assert [str(candidate[0]) for candidate in index.fitting("nothing known")] == ["def1", "def3", "def5"]
