@@ -20,10 +20,13 @@ from pathlib import Path
 from typing import IO, Any
 
 import waitress.server
+from waitress.adjustments import Adjustments
 from waitress.buffers import FileBasedBuffer, OverflowableBuffer
 from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
 from waitress.receiver import FixedStreamReceiver
+
+from .dispatch import PriorityDispatcher
 
 __all__ = ["SpoolFile", "create_server", "link_body", "open_spool"]
 
@@ -125,10 +128,17 @@ def create_server(
     application: Any, spool_folder: Path, *, channel_class: type[HTTPChannel] = HTTPChannel, **settings: Any
 ) -> Any:
     """``waitress.server.create_server`` whose request bodies past ``inbuf_overflow`` go to ``spool_folder``;
-    its channels are ``channel_class``'s (waitress' own by default) with the spooling parser."""
+    its channels are ``channel_class``'s (waitress' own by default) with the spooling parser, and its
+    thread pool serves REST API requests first (:mod:`reference_server.dispatch`)."""
     spool_folder.mkdir(parents=True, exist_ok=True)
     socket_map: dict[int, Any] = {}
-    server = waitress.server.create_server(application, map=socket_map, **settings)
+    dispatcher = PriorityDispatcher()
+    dispatcher.set_thread_count(int(settings.get("threads", Adjustments.threads)))
+    try:
+        server = waitress.server.create_server(application, map=socket_map, _dispatcher=dispatcher, **settings)
+    except BaseException:
+        dispatcher.shutdown()
+        raise
     parser = type("SpoolingParser", (_SpoolingParser,), {"spool_folder": spool_folder})
     listeners = {id(item): item for item in [server, *socket_map.values()]}  # one, or one per address
     for listener in listeners.values():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import mmap
 import os
 import threading
 import time
@@ -280,3 +281,26 @@ def test_finalize_does_not_wait_for_a_block_outside_its_order(staging: Staging) 
     assert staging.finish([5], wait=5.0) == (0, staging.expected([5]))
     assert time.monotonic() - started < 1
     prehash.abandon(held)
+
+
+@pytest.mark.parametrize("size", [0, 1, 4096, prehash.MAPPED_WINDOW + 12345])
+def test_a_stored_file_hashes_mapped_to_its_bytes(tmp_path: Path, size: int) -> None:
+    """Mapped hashing crosses window boundaries and handles an empty file: the digest is the file's."""
+    data = os.urandom(min(size, 1 << 16)) * (size // (1 << 16) + 1)
+    path = tmp_path / "part"
+    path.write_bytes(data[:size])
+    state = hashlib.sha256(b"prefix")
+    assert prehash.hash_file(path, state) == size
+    assert state.hexdigest() == hashlib.sha256(b"prefix" + data[:size]).hexdigest()
+
+
+def test_a_file_that_cannot_be_mapped_is_read_instead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("no mmap here")
+
+    monkeypatch.setattr(mmap, "mmap", refuse)
+    path = tmp_path / "part"
+    path.write_bytes(b"x" * 3_000_000)
+    state = hashlib.sha256()
+    assert prehash.hash_file(path, state, bytearray(1 << 20)) == 3_000_000
+    assert state.hexdigest() == hashlib.sha256(b"x" * 3_000_000).hexdigest()

@@ -388,7 +388,7 @@ def refresh_run(run_id: int, now: int) -> Status:
     run = get_run(run_id)
     if run is None:
         return Status.UNKNOWN
-    status = aggregate(job.status for job in jobs_of_run(run_id))
+    status = aggregate(Status(value) for value in store.job_statuses_of_run(run_id))
     started = run.started or (now if status == Status.RUNNING else 0)
     stopped = (run.stopped or now) if status.is_done else 0
     if status.is_done and not started:

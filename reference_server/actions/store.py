@@ -306,6 +306,13 @@ def job_rows_of_run(run_id: int) -> list[Row]:
     return forge().db.all("SELECT * FROM action_run_job WHERE run_id = ? ORDER BY id", (run_id,))
 
 
+def job_statuses_of_run(run_id: int) -> list[int]:
+    """Only the statuses of a run's jobs: what its aggregate status needs, without parsing whole jobs."""
+    return [
+        int(row["status"]) for row in forge().db.all("SELECT status FROM action_run_job WHERE run_id = ?", (run_id,))
+    ]
+
+
 def update_job_state(job_id: int, status: int, started: int, stopped: int, now: int) -> None:
     forge().db.execute(
         "UPDATE action_run_job SET status = ?, started = ?, stopped = ?, updated = ? WHERE id = ?",

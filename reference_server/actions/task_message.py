@@ -92,6 +92,8 @@ def _needs(picked: PickedTask) -> dict[str, runner_pb2.TaskNeed]:
     """The result and outputs of each job this job needs; matrix siblings (same key) are merged, their
     result aggregated as a run's would be and their outputs combined (first value of a key wins)."""
     wanted = set(picked.job.needs)
+    if not wanted:  # most jobs: no need to read every job of the run (a hundred FetchTasks read it a hundred times)
+        return {}
     statuses: dict[str, list[Status]] = {}
     outputs: dict[str, dict[str, str]] = {}
     for job in jobs_of_run(picked.job.run_id):

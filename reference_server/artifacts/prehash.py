@@ -23,6 +23,8 @@ import base64
 import bisect
 import hashlib
 import logging
+import mmap
+import os
 import queue
 import re
 import threading
@@ -33,9 +35,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Claim", "Resume", "abandon", "block_stored", "claim", "forget", "resume_point"]
+__all__ = ["Claim", "Resume", "abandon", "block_stored", "claim", "forget", "hash_file", "resume_point"]
 
 PIECE = 1024 * 1024
+MAPPED_WINDOW = 64 * 1024 * 1024
+"""Bytes of a stored file mapped at once for hashing (blocks are 8 MiB; append files may be far larger)."""
 MAX_TRACKED_UPLOADS = 256
 LOOKAHEAD = 8
 """Unnumbered blocks sorting last are not hashed ahead: with concurrent uploads an earlier one may
@@ -194,7 +198,7 @@ class _Upload:
             while job is not None:
                 block, version, path, tail = job
                 state = tail.state.copy() if tail is not None else hashlib.sha256()
-                size = (tail.size if tail is not None else 0) + _hash_file(path, state, buffer)
+                size = (tail.size if tail is not None else 0) + hash_file(path, state, buffer)
                 with self.changed:
                     still_next = len(self.order) > len(self.chain) and self.order[len(self.chain)][1] == block
                     if self._tail() is tail and still_next and self.versions.get(block) == version:
@@ -244,13 +248,35 @@ class Claim:
     size: int  # bytes of the chain before this block
 
 
-def _hash_file(path: Path, state: Any, buffer: bytearray) -> int:
+def hash_file(path: Path, state: Any, buffer: bytearray | None = None) -> int:
+    """Update ``state`` with a stored file's bytes; its size.
+
+    The file is mapped, so SHA-256 reads the page cache where the bytes already are: reading it into a
+    buffer instead cost about 0.6 s of CPU per GiB in copies on the development machine (as much as the
+    hash itself). Mapping is safe here because nothing truncates a stored file while it is hashed (staged
+    blocks are replaced by rename, the append file only under the upload's lock that finalize holds).
+    Where a file cannot be mapped, ``buffer`` (or a new 1 MiB one) is read into as before.
+    """
+    with path.open("rb", buffering=0) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        try:
+            mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else None
+        except (OSError, ValueError):
+            return _read_into(handle, state, buffer or bytearray(PIECE))
+        if mapped is None:
+            return 0
+        with mapped, memoryview(mapped) as view:
+            for start in range(0, len(view), MAPPED_WINDOW):
+                state.update(view[start : start + MAPPED_WINDOW])
+            return len(view)
+
+
+def _read_into(handle: Any, state: Any, buffer: bytearray) -> int:
     size = 0
     view = memoryview(buffer)
-    with path.open("rb", buffering=0) as handle:
-        while count := handle.readinto(buffer):
-            state.update(view[:count])
-            size += count
+    while count := handle.readinto(buffer):
+        state.update(view[:count])
+        size += count
     return size
 
 

@@ -173,15 +173,6 @@ def _link_staged(target: Path, link: Linker) -> int | None:
     return size
 
 
-def _hash_into(path: Path, state: Any) -> None:
-    """Update ``state`` with a stored file's bytes (just written: read back from the page cache)."""
-    buffer = _thread_buffer()
-    view = memoryview(buffer)
-    with path.open("rb", buffering=0) as handle:
-        while count := handle.readinto(buffer):
-            state.update(view[:count])
-
-
 def store_block(
     blobs: BlobStore, artifact_id: int, block_id: str, stream: ReadsInto, limit: int, *, link: Linker | None = None
 ) -> int:
@@ -201,7 +192,7 @@ def store_block(
         if size is None:
             size = _write_staged(path, _pieces(stream, limit), claim.state if claim is not None else None)
         elif claim is not None:
-            _hash_into(path, claim.state)
+            prehash.hash_file(path, claim.state, _thread_buffer())
     except BaseException:
         if claim is not None:
             prehash.abandon(claim)
@@ -285,14 +276,9 @@ def digest_parts(blobs: BlobStore, artifact_id: int, parts: Sequence[str], block
     )
     digest = resume.state
     size = resume.size
-    buffer = _thread_buffer()
-    view = memoryview(buffer)
     try:
         for part in parts[resume.count :]:
-            with (folder / part).open("rb", buffering=0) as handle:
-                while count := handle.readinto(buffer):
-                    digest.update(view[:count])
-                    size += count
+            size += prehash.hash_file(folder / part, digest, _thread_buffer())
     except FileNotFoundError as exc:
         raise PreconditionError("staged data vanished during finalize (upload restarted or deleted)") from exc
     return Digest(size=size, sha256=digest.hexdigest())

@@ -14,7 +14,7 @@ from ..context import forge
 from ..events import JobStatusEvent
 from ..repos import models as repos
 from ..users.tokens import ACTIONS_USER_ID
-from .models import latest_statuses, record_status
+from .models import latest_status_of_context, record_status
 
 __all__ = ["commit_of_run", "go_duration", "on_job_status", "status_state"]
 
@@ -86,11 +86,13 @@ def on_job_status(event: JobStatusEvent) -> None:
     state, description = status_state(job.status), _description(job)
     run_url = forge().url(f"{quote(repo.owner_name)}/{quote(repo.name)}/actions/runs/{run.id}")
     target_url = f"{run_url}/jobs/{job.id}"
-    for latest in latest_statuses(repo.id, sha):
-        if latest.context == context:
-            if (latest.state, latest.target_url, latest.description) == (state, target_url, description):
-                return
-            break
+    latest = latest_status_of_context(repo.id, sha, context)  # one indexed row, not every context of the commit
+    if (
+        latest is not None
+        and latest.context == context
+        and (latest.state, latest.target_url, latest.description) == (state, target_url, description)
+    ):
+        return
     record_status(
         repo.id,
         sha,

@@ -28,6 +28,7 @@ __all__ = [
     "CommitStatus",
     "combine",
     "create_status",
+    "latest_status_of_context",
     "latest_statuses",
     "list_statuses",
     "required_contexts_state",
@@ -177,6 +178,12 @@ def list_statuses(
 def latest_statuses(repo_id: int, sha: str) -> list[CommitStatus]:
     """The newest status of every context of a commit."""
     return [CommitStatus.from_row(row) for row in store.latest_rows(repo_id, sha)]
+
+
+def latest_status_of_context(repo_id: int, sha: str, context: str) -> CommitStatus | None:
+    """The newest status of a commit in one context (as :func:`latest_statuses` would list it), or None."""
+    row = store.latest_row_of_context(repo_id, sha, context_hash(context.strip()))
+    return CommitStatus.from_row(row) if row is not None else None
 
 
 def required_contexts_state(statuses: Sequence[CommitStatus], required: Sequence[str]) -> str:

@@ -62,6 +62,14 @@ def insert_status(
     return int(cursor.lastrowid or 0)
 
 
+def latest_row_of_context(repo_id: int, sha: str, context_hash: str) -> Row | None:
+    """The newest status of one context of a commit (the index covers this lookup)."""
+    return forge().db.one(
+        "SELECT * FROM commit_status WHERE repo_id = ? AND sha = ? AND context_hash = ? ORDER BY id DESC LIMIT 1",
+        (repo_id, sha, context_hash),
+    )
+
+
 def status_by_id(status_id: int) -> Row | None:
     return forge().db.one("SELECT * FROM commit_status WHERE id = ?", (status_id,))
 
