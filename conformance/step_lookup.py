@@ -12,9 +12,9 @@ parents; items are never fixture scopes themselves), so pytest's answer for each
 scope and registry size, in pytest-bdd's order. The definitions matching a text are then found by
 the same test pytest-bdd makes (the step type, then the definition's parser, tried only when the text
 starts with the literal start of the definition's pattern and holds each of its other literal pieces;
-definitions are bucketed by the first characters of that start, so most are never looked at), and
-kept per text. The registry's size is read from pytest's own tables, not by listing every fixture
-name again for each step (a millisecond each time).
+definitions are grouped by that start, so most are never looked at), and kept per text. The
+registry's size is read from pytest's own tables, not by listing every fixture name again for each
+step (a millisecond each time).
 Scoping and overriding stay pytest's and pytest-bdd's own (pytest-bdd still orders and injects the
 definitions returned). Nothing is replaced when pytest-bdd's internals are not the ones this was
 written for (the original function is then left in place).
@@ -63,29 +63,25 @@ def registry_size(fixturemanager: FixtureManager, fixture_names: Callable[..., l
     return (len(fixture_names(fixturemanager=fixturemanager)),)
 
 
-BUCKET = 5
-"""How many leading characters of a text pick the definitions whose literal start may fit it."""
-
-
 class CandidateIndex:
-    """The visible definitions of a scope, bucketed by the first characters of their literal start, so a
-    text is tried only against the definitions that may fit it (most of several hundred cannot)."""
+    """The visible definitions of a scope, grouped by their literal start, so a text is tried only against
+    the definitions whose start it begins with (one look-up per distinct length of start), not against all."""
 
     def __init__(self, candidates: list[Candidate]) -> None:
-        self.buckets: dict[str, list[tuple[int, Candidate]]] = {}
-        self.short: list[tuple[int, Candidate]] = []  # literal starts shorter than a bucket's key: always tried
+        self.by_start: dict[str, list[tuple[int, Candidate]]] = {}
         for position, candidate in enumerate(candidates):
-            prefix = candidate[2]
-            if len(prefix) < BUCKET:
-                self.short.append((position, candidate))
-            else:
-                self.buckets.setdefault(prefix[:BUCKET], []).append((position, candidate))
+            self.by_start.setdefault(candidate[2], []).append((position, candidate))
+        self.lengths = sorted({len(start) for start in self.by_start})
 
     def fitting(self, text: str) -> list[Candidate]:
-        """The definitions whose literal start may begin ``text`` (lower-cased), in pytest-bdd's order."""
-        found = self.buckets.get(text[:BUCKET], [])
-        merged = sorted(found + self.short, key=lambda item: item[0]) if found else self.short
-        return [candidate for _, candidate in merged]
+        """The definitions whose literal start begins ``text`` (lower-cased), in pytest-bdd's order."""
+        found: list[tuple[int, Candidate]] = []
+        for length in self.lengths:
+            if length > len(text):
+                break
+            found += self.by_start.get(text[:length], ())
+        found.sort(key=lambda item: item[0])
+        return [candidate for _, candidate in found]
 
 
 class _Memo:
@@ -135,10 +131,9 @@ def memoized(
             text = step.name.lower()
             found = memo.matches[key] = [
                 fixturedef
-                for fixturedef, context, prefix, pieces in index.fitting(text)
+                for fixturedef, context, _start, pieces in index.fitting(text)
                 if (context.type is None or context.type == step.type)
-                and text.startswith(prefix)  # cheap refusals before the parser's regular expression
-                and all(piece in text for piece in pieces)
+                and all(piece in text for piece in pieces)  # cheap refusals before the parser's regular expression
                 and context.parser.is_matching(step.name)
             ]
         return list(found)

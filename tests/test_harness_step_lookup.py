@@ -147,10 +147,11 @@ def test_the_registry_size_comes_from_pytests_tables_when_they_are_there() -> No
     assert registry_size(Manager(), names) == (3,)  # type: ignore[arg-type]
 
 
-def test_the_index_offers_a_text_only_the_definitions_that_may_start_it_in_their_order() -> None:
-    starts = ["a user ", '"', "a repository ", "the ", "a user with ", ""]
+def test_the_index_offers_a_text_only_the_definitions_it_starts_with_in_their_order() -> None:
+    starts = ["a user ", '"', "a repository ", "the ", "a user with ", "", "a user "]
     candidates: list[Any] = [(f"def{number}", None, start, ()) for number, start in enumerate(starts)]
     index = CandidateIndex(candidates)
-    offered = [str(candidate[0]) for candidate in index.fitting('a user "alice" exists')]
-    assert offered == ["def0", "def1", "def3", "def4", "def5"]  # the short starts are always offered
-    assert [str(candidate[0]) for candidate in index.fitting("nothing known")] == ["def1", "def3", "def5"]
+    assert [str(candidate[0]) for candidate in index.fitting('a user "alice" exists')] == ["def0", "def5", "def6"]
+    assert [str(candidate[0]) for candidate in index.fitting("a user with a key")] == ["def0", "def4", "def5", "def6"]
+    assert [str(candidate[0]) for candidate in index.fitting('"alice" opens')] == ["def1", "def5"]
+    assert [str(candidate[0]) for candidate in index.fitting("")] == ["def5"]
