@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from .gitcli import CommitInfo
@@ -26,14 +26,26 @@ __all__ = ["CAPACITY", "forget", "recall", "recall_derived", "remember", "rememb
 
 CAPACITY = 4096
 
-_entries: OrderedDict[tuple[str, str], CommitInfo] = OrderedDict()
-_derived: OrderedDict[tuple[str, str, str], object] = OrderedDict()
+_COMMIT = "commit"
+"""The kind under which a commit itself is kept; families name their own kinds for what they derive."""
+_entries: OrderedDict[tuple[str, str, str], object] = OrderedDict()
+"""(repository, kind, sha) -> value: one table, one bound, one forgetting for commits and derived values."""
 _guard = threading.Lock()
 
 
 def recall(repository: Path, sha: str) -> CommitInfo | None:
     """The remembered commit ``sha`` (a full SHA) of ``repository``, or None."""
-    key = (str(repository), sha)
+    return cast("CommitInfo | None", recall_derived(repository, _COMMIT, sha))
+
+
+def remember(repository: Path, info: CommitInfo) -> None:
+    """Keep ``info`` for ``repository``; the least recently used entry goes when full."""
+    remember_derived(repository, _COMMIT, info.sha, info)
+
+
+def recall_derived(repository: Path, kind: str, sha: str) -> object | None:
+    """What was remembered as ``kind`` of the commit ``sha`` (a full SHA) of ``repository``, or None."""
+    key = (str(repository), kind, sha)
     with _guard:
         found = _entries.get(key)
         if found is not None:
@@ -41,33 +53,14 @@ def recall(repository: Path, sha: str) -> CommitInfo | None:
         return found
 
 
-def remember(repository: Path, info: CommitInfo) -> None:
-    """Keep ``info`` for ``repository``; the least recently used entry goes when full."""
-    with _guard:
-        _entries[str(repository), info.sha] = info
-        _entries.move_to_end((str(repository), info.sha))
-        while len(_entries) > CAPACITY:
-            _entries.popitem(last=False)
-
-
-def recall_derived(repository: Path, kind: str, sha: str) -> object | None:
-    """What was remembered as ``kind`` of the commit ``sha`` (a full SHA) of ``repository``, or None."""
-    key = (str(repository), kind, sha)
-    with _guard:
-        found = _derived.get(key)
-        if found is not None:
-            _derived.move_to_end(key)
-        return found
-
-
 def remember_derived(repository: Path, kind: str, sha: str, value: object) -> None:
     """Keep ``value`` as ``kind`` of the commit ``sha`` of ``repository``: it must follow from the commit alone."""
     key = (str(repository), kind, sha)
     with _guard:
-        _derived[key] = value
-        _derived.move_to_end(key)
-        while len(_derived) > CAPACITY:
-            _derived.popitem(last=False)
+        _entries[key] = value
+        _entries.move_to_end(key)
+        while len(_entries) > CAPACITY:
+            _entries.popitem(last=False)
 
 
 def forget(location: Path) -> None:
@@ -77,5 +70,3 @@ def forget(location: Path) -> None:
     with _guard:
         for key in [key for key in _entries if key[0] == root or key[0].startswith(below)]:
             del _entries[key]
-        for derived in [key for key in _derived if key[0] == root or key[0].startswith(below)]:
-            del _derived[derived]

@@ -158,10 +158,14 @@ def _plan(repo: models.Repo, parent: str | None, operations: Sequence[FileOperat
     return Plan(removals | writes, entries)
 
 
-def _written_entries(plan: Plan, paths: Sequence[str]) -> dict[str, TreeEntry] | None:
-    """The entries a commit of ``plan`` has at ``paths``, from the plan alone; None when one keeps a blob
-    whose size the plan does not hold (a renamed file: then git is asked)."""
-    found: dict[str, TreeEntry] = {}
+def _written(plan: Plan, paths: Sequence[str], new: str) -> tuple[dict[str, TreeEntry], contents.Known] | None:
+    """The entries the commit ``new`` of ``plan`` has at ``paths`` and what describing them needs, from the
+    plan alone: the blobs it stored, and ``new`` as the last commit of each path whose mode or blob differ
+    from the parent's (a path written with what it held keeps its older last commit, as ``git log -- path``
+    says). None when a path keeps a blob whose size the plan does not hold (a renamed file: git is asked)."""
+    entries: dict[str, TreeEntry] = {}
+    blobs: dict[str, bytes] = {}
+    last_commits: dict[str, str] = {}
     for path in paths:
         change = plan.changes.get(path)
         if change is None:
@@ -170,19 +174,12 @@ def _written_entries(plan: Plan, paths: Sequence[str]) -> dict[str, TreeEntry] |
         if not isinstance(content, bytes):
             return None
         sha = object_sha(b"blob", content)
-        found[path] = TreeEntry(path.rpartition("/")[2], path, "blob", mode, sha, len(content))
-    return found
-
-
-def _changed_by(new: str, plan: Plan, written: Mapping[str, TreeEntry]) -> dict[str, str]:
-    """The written paths whose mode or blob differ from the parent's: ``new`` is the newest commit that
-    changed them (a path written with what it held already keeps its older last commit)."""
-    changed: dict[str, str] = {}
-    for path, entry in written.items():
+        entries[path] = TreeEntry(path.rpartition("/")[2], path, "blob", mode, sha, len(content))
+        blobs[sha] = content
         before = plan.before.get(path)
-        if before is None or (before.sha, before.mode) != (entry.sha, entry.mode):
-            changed[path] = new
-    return changed
+        if before is None or (before.sha, before.mode) != (sha, mode):
+            last_commits[path] = new
+    return entries, contents.Known(blobs=blobs, last_commits=last_commits)
 
 
 def _commit(
@@ -218,14 +215,9 @@ def change_files(repo: models.Repo, body: Mapping[str, Any], principal: Principa
     new, plan = _commit(repo, operations, options, principal, default_message(operations))
     ref = contents.ResolvedRef(options.target, "branch", new)
     paths = [operation.path for operation in operations]
-    written = _written_entries(plan, paths)
-    found = written if written is not None else treeops.entries_at(repo.git, new, paths)
+    written = _written(plan, paths, new)
+    found, known = written if written is not None else (treeops.entries_at(repo.git, new, paths), contents.Known())
     present = [found[path] for path in paths if path in found]
-    stored = [change[1] for change in plan.changes.values() if change is not None and isinstance(change[1], bytes)]
-    known = contents.Known(
-        blobs={object_sha(b"blob", content): content for content in stored},
-        last_commits=_changed_by(new, plan, written) if written is not None else {},
-    )
     described = contents.describe_entries(
         repo, ref, present, contents.Describe(content_paths=frozenset(entry.path for entry in present)), known=known
     )
