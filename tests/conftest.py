@@ -9,7 +9,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from reference_server import Config, create_app
+from reference_server.app import create_app
+from reference_server.config import Config
 from reference_server.passwords import FAST_COST
 
 ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567"

@@ -29,7 +29,8 @@ from waitress.server import create_server
 
 from conformance.expectations import load_expectations
 from conformance.profiles import EXPECTATIONS_DIR
-from reference_server import Config, create_app
+from reference_server.app import create_app
+from reference_server.config import Config
 from reference_server.passwords import FAST_COST
 
 GITEA_VERSION = "1.27.3"

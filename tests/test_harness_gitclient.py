@@ -17,7 +17,8 @@ from werkzeug.serving import make_server
 
 from conformance.client import Recorder
 from conformance.gitclient import GitClient, GitCredentials, git_lfs_available
-from reference_server import Config, create_app
+from reference_server.app import create_app
+from reference_server.config import Config
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment

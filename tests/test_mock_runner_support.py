@@ -21,7 +21,8 @@ from waitress.server import create_server
 from werkzeug.serving import make_server
 
 from mock_runner.cli import main as mock_runner_main
-from reference_server import Config, create_app
+from reference_server.app import create_app
+from reference_server.config import Config
 from reference_server.passwords import FAST_COST
 
 ADMIN = "forge_admin"

@@ -23,10 +23,10 @@ from test_security_routes import fill, methods_of
 from test_server_artifacts_support import block_id, install_fake_actions
 from werkzeug.test import TestResponse
 
-from reference_server import Config, create_app
+from reference_server.app import create_app
 from reference_server.artifacts.blob_upload import MAX_BLOCK_LIST_BYTES
 from reference_server.artifacts.twirp import MAX_RPC_BODY
-from reference_server.config import Limits
+from reference_server.config import Config, Limits
 
 BODY_LIMIT = 4096
 BLOCK_LIMIT = 1024

@@ -17,9 +17,9 @@ from flask.testing import FlaskClient
 from test_security_routes import _basic, fill, methods_of
 from werkzeug.routing import Rule as UrlRule
 
-from reference_server import Config, create_app
 from reference_server.access import Need, OrgNeed, Rule, UserNeed
-from reference_server.app import declared_endpoints
+from reference_server.app import create_app, declared_endpoints
+from reference_server.config import Config
 
 ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567"
 VIEW_RAN = 299

@@ -21,10 +21,10 @@ from flask.testing import FlaskClient
 from werkzeug.routing import Rule as UrlRule
 from werkzeug.test import TestResponse
 
-from reference_server import Config, create_app
 from reference_server.access import Rule
-from reference_server.app import declared_rules
+from reference_server.app import create_app, declared_rules
 from reference_server.auth import CATEGORIES, READ_METHODS
+from reference_server.config import Config
 
 RULES = declared_rules()
 ADMIN_TOKEN = "fedcba9876543210fedcba9876543210fedcba98"

@@ -21,10 +21,10 @@ from test_security_routes import fill, methods_of
 from test_server_actions_support import RunnerIdentity, World
 from werkzeug.routing import Rule as UrlRule
 
-from reference_server import Config, create_app
 from reference_server.access import JOB_TOKEN_REFUSAL, job_token_may
 from reference_server.actions import runner_store
-from reference_server.app import declared_rules
+from reference_server.app import create_app, declared_rules
+from reference_server.config import Config
 from reference_server.context import forge
 from reference_server.passwords import FAST_COST
 

@@ -13,7 +13,8 @@ from flask.testing import FlaskClient
 from forge_proto import runner_pb2
 from test_server_actions_support import SIMPLE_WORKFLOW, World
 
-from reference_server import Config, Limits, create_app
+from reference_server.app import create_app
+from reference_server.config import Config, Limits
 
 ADMIN_TOKEN = "fedcba9876543210fedcba9876543210fedcba98"
 

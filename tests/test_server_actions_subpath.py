@@ -14,7 +14,8 @@ from google.protobuf import json_format
 from test_server_actions_support import SIMPLE_WORKFLOW, World
 from werkzeug.test import TestResponse
 
-from reference_server import Config, create_app
+from reference_server.app import create_app
+from reference_server.config import Config
 
 ADMIN_TOKEN = "a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from reference_server import Config, create_app
+from reference_server.app import create_app
+from reference_server.config import Config
 
 
 @pytest.mark.parametrize("method", ["GET", "POST", "PUT", "PATCH", "DELETE"])

@@ -36,7 +36,8 @@ from pathlib import Path
 import waitress
 
 import reference_server.actions.models as actions_models
-from reference_server import Config, create_app
+from reference_server.app import create_app
+from reference_server.config import Config
 
 
 @dataclass

@@ -12,8 +12,9 @@ import pytest
 from flask import Flask
 from test_server_artifacts_support import Job, block_id, block_list_xml, install_fake_actions, path_of, sha
 
-from reference_server import Config, create_app
+from reference_server.app import create_app
 from reference_server.artifacts import staging, store
+from reference_server.config import Config
 
 
 class Crash(BaseException):

@@ -45,7 +45,8 @@ def test_create_answers_an_absolute_signed_upload_url(job: Job) -> None:
 def test_create_url_stays_at_origin_root_under_a_sub_path(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
 
-    from reference_server import Config, create_app
+    from reference_server.app import create_app
+    from reference_server.config import Config
 
     app = create_app(Config(data_dir=Path(str(tmp_path)) / "sub", base_url="https://forge.test:8443/git/"))
     try:

@@ -10,10 +10,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from reference_server import Config, create_app
+from reference_server.app import create_app
 from reference_server.badges.errors import BadgeFileError
 from reference_server.badges.models import BadgeDefinition, load_badge_file
 from reference_server.cli import main as cli_main
+from reference_server.config import Config
 
 ADMIN = {"Authorization": "token " + "b" * 40}
 DEFINED = (

@@ -10,8 +10,8 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-from reference_server import Config, Limits, create_app
-from reference_server.config import SystemClock
+from reference_server.app import create_app
+from reference_server.config import Config, Limits, SystemClock
 
 ADMIN_TOKEN = "0123456789abcdef0123456789abcdef01234567"  # the token tests/conftest.py configures
 

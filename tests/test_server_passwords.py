@@ -10,7 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from reference_server import Config, create_app
+from reference_server.app import create_app
+from reference_server.config import Config
 from reference_server.passwords import (
     FAST_COST,
     STANDARD_COST,

@@ -9,9 +9,9 @@ import pytest
 from flask import Flask
 from test_server_issues_support import Forge, assert_error, forge_env
 
-from reference_server import Config, create_app
+from reference_server.app import create_app
 from reference_server.cli import build_parser
-from reference_server.config import Limits
+from reference_server.config import Config, Limits
 
 __all__ = ["forge_env"]
 

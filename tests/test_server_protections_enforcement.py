@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -135,6 +136,15 @@ def test_hook_program_refuses_from_the_database(app: Flask, protected: repos.Rep
     status = prereceive.main(environ, io.StringIO(f"{head} {ZERO_SHA} refs/heads/main\n"), errors)
     assert status == 1 and "Gitea: branch main is protected from deletion" in errors.getvalue()
     assert prereceive.main(environ, io.StringIO(f"{ZERO_SHA} {head} refs/tags/v9\n"), io.StringIO()) == 0
+
+
+def test_hook_program_starts_without_the_app() -> None:
+    """Git starts the hook for every push: importing the whole app made each push cost over a second."""
+    probe = (
+        "import sys, reference_server.protections.prereceive; print(sorted({'flask', 'werkzeug'} & set(sys.modules)))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
+    assert loaded.stdout.strip() == "[]", loaded.stdout
 
 
 def _git_in(work: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from reference_server import Config, create_app
+from reference_server.app import create_app
+from reference_server.config import Config
 from reference_server.permissions import is_org_member, is_org_owner
 from reference_server.users import models as users
 

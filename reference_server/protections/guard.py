@@ -19,35 +19,25 @@ from typing import TYPE_CHECKING
 
 from ..auth import Principal
 from ..context import forge
-from ..gitcli import ZERO_SHA, Git
+from ..gitcli import ZERO_SHA
 from ..orgs.teams import list_teams_of_user
 from ..permissions import current_deploy_token
 from . import models, tags
 from .errors import ProtectedRefRefused
+from .refupdates import HOOK_ENV, is_fast_forward, paths_changed
 from .rules import Pusher, branch_refusal, commit_refusal, first_matching_rule, tag_refusal
 
 if TYPE_CHECKING:
     from ..repos.models import Repo
 
 __all__ = [
-    "HOOK_ENV",
     "ReceivePackSettings",
     "check_commit",
     "check_ref_update",
-    "is_fast_forward",
-    "paths_changed",
     "pusher_for",
     "receive_pack_settings",
 ]
 
-HOOK_ENV = {
-    "database": "FORGE_PROTECTIONS_DB",
-    "repo": "FORGE_PROTECTIONS_REPO_ID",
-    "user": "FORGE_PROTECTIONS_USER_ID",
-    "deploy_token": "FORGE_PROTECTIONS_DEPLOY_TOKEN_ID",
-    "teams": "FORGE_PROTECTIONS_TEAM_IDS",
-}
-"""The environment variables through which the server tells the pre-receive hook whom to judge."""
 HOOK_SCRIPT = """#!/bin/sh
 # Written by the reference server: Git runs it before any ref of a push moves.
 exec {python} -m reference_server.protections.prereceive
@@ -86,23 +76,6 @@ def pusher_for(principal: Principal, repo: Repo) -> Pusher:
         deploy_token_id=token.id if token is not None else None,
         team_ids=teams,
     )
-
-
-def is_fast_forward(git: Git, old: str, new: str) -> bool:
-    """Whether ``new`` contains ``old`` (a new ref, or a deleted one, is never a force push)."""
-    if ZERO_SHA in (old, new):
-        return True
-    return git.is_ancestor(old, new)
-
-
-def paths_changed(git: Git, old: str, new: str) -> list[str]:
-    """Files an update changes, both sides of a rename (none for a new branch: Gitea skips that check)."""
-    if ZERO_SHA in (old, new):
-        return []
-    paths: list[str] = []
-    for change in git.changed_paths(old, new):
-        paths.extend(dict.fromkeys((change.old_path, change.path)))
-    return list(dict.fromkeys(paths))
 
 
 def _check_branch(

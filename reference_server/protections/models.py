@@ -9,19 +9,16 @@ and bypass settings are stored and returned faithfully but not enforced.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..auth import Principal
 from ..context import forge, now_seconds
-from ..db import Row
 from ..orgs.models import find_team
 from ..permissions import permission
 from ..users.errors import UserNotFound
 from ..users.models import find_account, get_user
-from . import store
+from . import store, stored
 from .errors import (
     BranchProtectionExists,
     BranchProtectionNotFound,
@@ -31,6 +28,7 @@ from .errors import (
     UnknownUser,
 )
 from .rules import BranchRule, order_key
+from .stored import COLUMN_SETTINGS, BranchProtection
 
 if TYPE_CHECKING:
     from ..repos.models import Repo
@@ -77,63 +75,6 @@ STORED_FLAGS = (
     "enable_bypass_allowlist",
 )
 """Settings kept in ``stored_options`` (the merge-related ones are read by :mod:`.merging`)."""
-COLUMN_SETTINGS = frozenset(store.BRANCH_COLUMNS) - {"rule_name", "priority", "stored_options"}
-
-
-@dataclass(frozen=True)
-class BranchProtection:
-    """One stored branch protection rule; ``settings`` holds every setting by its storage name."""
-
-    id: int
-    repo_id: int
-    rule_name: str
-    priority: int
-    created: int
-    updated: int
-    settings: Mapping[str, Any]
-
-    @classmethod
-    def from_row(cls, row: Row) -> BranchProtection:
-        settings: dict[str, Any] = {name: row[name] for name in COLUMN_SETTINGS}
-        for name in ("push_user_ids", "force_push_user_ids", "push_teams", "force_push_teams"):
-            settings[name] = json.loads(row[name])
-        settings.update(json.loads(row["stored_options"]))
-        return cls(
-            id=int(row["id"]),
-            repo_id=int(row["repo_id"]),
-            rule_name=str(row["rule_name"]),
-            priority=int(row["priority"]),
-            created=int(row["created"]),
-            updated=int(row["updated"]),
-            settings=settings,
-        )
-
-    def flag(self, name: str) -> bool:
-        return bool(self.settings.get(name, False))
-
-    def team_ids(self, name: str) -> frozenset[int]:
-        return frozenset(int(team["id"]) for team in self.settings.get(name, []))
-
-    def to_rule(self) -> BranchRule:
-        """What enforcement needs of this rule."""
-        return BranchRule(
-            id=self.id,
-            rule_name=self.rule_name,
-            priority=self.priority,
-            created=self.created,
-            enable_push=self.flag("enable_push"),
-            enable_push_whitelist=self.flag("enable_push_whitelist"),
-            push_user_ids=frozenset(self.settings["push_user_ids"]),
-            push_team_ids=self.team_ids("push_teams"),
-            push_deploy_keys=self.flag("push_deploy_keys"),
-            enable_force_push=self.flag("enable_force_push"),
-            enable_force_push_allowlist=self.flag("enable_force_push_allowlist"),
-            force_push_user_ids=frozenset(self.settings["force_push_user_ids"]),
-            force_push_team_ids=self.team_ids("force_push_teams"),
-            force_push_deploy_keys=self.flag("force_push_deploy_keys"),
-            protected_file_patterns=str(self.settings["protected_file_patterns"]),
-            unprotected_file_patterns=str(self.settings["unprotected_file_patterns"]),
-        )
 
 
 # -- option checking ------------------------------------------------------------------------------
@@ -316,9 +257,9 @@ def list_branch_protections(repo: Repo) -> list[BranchProtection]:
     return sorted(found, key=lambda rule: order_key(rule.priority, rule.rule_name, rule.created, rule.id))
 
 
-def branch_rules(repo_id: int, reader: store.Reader | None = None) -> list[BranchRule]:
-    """The enforcement view of a repository's rules (``reader``: the hook program's own connection)."""
-    return [BranchProtection.from_row(row).to_rule() for row in store.branch_rule_rows(repo_id, reader)]
+def branch_rules(repo_id: int) -> list[BranchRule]:
+    """The enforcement view of a repository's rules."""
+    return stored.branch_rules(forge().db, repo_id)
 
 
 def get_branch_protection(repo: Repo, name: str) -> BranchProtection:

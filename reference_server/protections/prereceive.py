@@ -4,7 +4,7 @@
 as ``core.hooksPath`` by ``githttp.py``) after the pushed objects arrived in quarantine and before any
 ref moves, with one ``<old> <new> <ref>`` line per ref on stdin. It reads the rules from the SQLite
 database read-only (no Flask app), judges the pusher named by the environment variables of
-``guard.HOOK_ENV``, prints every reason (Git shows them as ``remote:`` lines) and exits 1 on any
+``refupdates.HOOK_ENV``, prints every reason (Git shows them as ``remote:`` lines) and exits 1 on any
 refusal, so Git answers ``[remote rejected] ... (pre-receive hook declined)`` and writes nothing.
 """
 
@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ..gitcli import ZERO_SHA, Git
-from .guard import HOOK_ENV, is_fast_forward, paths_changed
-from .models import branch_rules
+from .refupdates import HOOK_ENV, is_fast_forward, paths_changed
 from .rules import BranchRule, Pusher, TagRule, branch_refusal, first_matching_rule, tag_refusal
-from .tags import tag_rules
+from .stored import branch_rules, tag_rules
 
 __all__ = ["ReadOnlyDatabase", "judge", "main"]
 
@@ -126,7 +125,7 @@ def main(environ: Mapping[str, str] | None = None, stdin: TextIO | None = None, 
         database = ReadOnlyDatabase(environ[HOOK_ENV["database"]])
         try:
             repo_id = int(environ[HOOK_ENV["repo"]])
-            branches, tags = branch_rules(repo_id, database), tag_rules(repo_id, database)
+            branches, tags = branch_rules(database, repo_id), tag_rules(database, repo_id)
         finally:
             database.close()
         git = QuarantinedGit(

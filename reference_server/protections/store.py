@@ -10,13 +10,15 @@ connection, without a Flask app.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Any
 
 from ..context import forge
 from ..db import Row
+from . import stored
+from .stored import BRANCH_COLUMNS, TAG_COLUMNS
 
-__all__ = ["BRANCH_COLUMNS", "SCHEMA", "Reader"]
+__all__ = ["SCHEMA"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS protected_branch (
@@ -54,36 +56,6 @@ CREATE TABLE IF NOT EXISTS protected_tag (
 CREATE INDEX IF NOT EXISTS protected_tag_repo ON protected_tag (repo_id, id);
 """
 
-BRANCH_COLUMNS = (
-    "rule_name",
-    "priority",
-    "enable_push",
-    "enable_push_whitelist",
-    "push_user_ids",
-    "push_teams",
-    "push_deploy_keys",
-    "enable_force_push",
-    "enable_force_push_allowlist",
-    "force_push_user_ids",
-    "force_push_teams",
-    "force_push_deploy_keys",
-    "protected_file_patterns",
-    "unprotected_file_patterns",
-    "stored_options",
-)
-"""The writable columns of ``protected_branch``; values are encoded by :func:`_encode`."""
-TAG_COLUMNS = ("name_pattern", "user_ids", "teams")
-
-
-class Reader(Protocol):
-    """Anything that runs a SELECT and returns rows (the app's ``Database`` or the hook's connection)."""
-
-    def all(self, sql: str, params: Sequence[object] = ()) -> list[Row]: ...
-
-
-def _reader(reader: Reader | None) -> Reader:
-    return reader if reader is not None else forge().db
-
 
 def _encode(fields: Mapping[str, Any]) -> dict[str, Any]:
     encoded: dict[str, Any] = {}
@@ -100,8 +72,8 @@ def _encode(fields: Mapping[str, Any]) -> dict[str, Any]:
 # -- branch rules ---------------------------------------------------------------------------------
 
 
-def branch_rule_rows(repo_id: int, reader: Reader | None = None) -> list[Row]:
-    return _reader(reader).all("SELECT * FROM protected_branch WHERE repo_id = ? ORDER BY id", (repo_id,))
+def branch_rule_rows(repo_id: int) -> list[Row]:
+    return stored.branch_rule_rows(forge().db, repo_id)
 
 
 def branch_rule_by_name(repo_id: int, rule_name: str) -> Row | None:
@@ -154,8 +126,8 @@ def delete_branch_rule(rule_id: int) -> None:
 # -- tag rules ------------------------------------------------------------------------------------
 
 
-def tag_rule_rows(repo_id: int, reader: Reader | None = None) -> list[Row]:
-    return _reader(reader).all("SELECT * FROM protected_tag WHERE repo_id = ? ORDER BY id", (repo_id,))
+def tag_rule_rows(repo_id: int) -> list[Row]:
+    return stored.tag_rule_rows(forge().db, repo_id)
 
 
 def tag_rule_row(repo_id: int, rule_id: int) -> Row | None:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..context import forge, now_seconds
-from ..db import Row
 from ..timefmt import iso
-from . import store
+from . import store, stored
 from .errors import InvalidProtectionOption, TagProtectionExists, TagProtectionNotFound
 from .models import names_of, resolve_teams, resolve_users, user_names
 from .rules import TagRule, tag_pattern_error
+from .stored import TagProtection
 
 if TYPE_CHECKING:
     from ..repos.models import Repo
@@ -32,42 +30,9 @@ __all__ = [
 MAX_ID = 2**63 - 1
 
 
-@dataclass(frozen=True)
-class TagProtection:
-    """One stored tag protection rule."""
-
-    id: int
-    repo_id: int
-    name_pattern: str
-    user_ids: tuple[int, ...]
-    teams: tuple[Mapping[str, Any], ...]
-    created: int
-    updated: int
-
-    @classmethod
-    def from_row(cls, row: Row) -> TagProtection:
-        return cls(
-            id=int(row["id"]),
-            repo_id=int(row["repo_id"]),
-            name_pattern=str(row["name_pattern"]),
-            user_ids=tuple(int(user_id) for user_id in json.loads(row["user_ids"])),
-            teams=tuple(json.loads(row["teams"])),
-            created=int(row["created"]),
-            updated=int(row["updated"]),
-        )
-
-    def to_rule(self) -> TagRule:
-        return TagRule(
-            id=self.id,
-            name_pattern=self.name_pattern,
-            user_ids=frozenset(self.user_ids),
-            team_ids=frozenset(int(team["id"]) for team in self.teams),
-        )
-
-
-def tag_rules(repo_id: int, reader: store.Reader | None = None) -> list[TagRule]:
-    """The enforcement view of a repository's tag rules (``reader``: the hook program's connection)."""
-    return [TagProtection.from_row(row).to_rule() for row in store.tag_rule_rows(repo_id, reader)]
+def tag_rules(repo_id: int) -> list[TagRule]:
+    """The enforcement view of a repository's tag rules."""
+    return stored.tag_rules(forge().db, repo_id)
 
 
 def list_tag_protections(repo: Repo) -> list[TagProtection]:

@@ -18,7 +18,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from reference_server import Config, create_app
+from reference_server.app import create_app
+from reference_server.config import Config
 from reference_server.passwords import FAST_COST
 
 __all__ = ["ADMIN", "ADMIN_TOKEN", "ORG", "REPO", "USER", "World", "known_values"]
