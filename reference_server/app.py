@@ -192,7 +192,8 @@ def _install_request_hooks(app: Flask) -> None:
 
     @app.after_request
     def common_headers(response: Response) -> Response:
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        if "X-Content-Type-Options" not in response.headers:  # werkzeug's setdefault raises and catches a KeyError
+            response.headers["X-Content-Type-Options"] = "nosniff"
         warning = g.get("auth_warning")
         if warning:
             response.headers["X-Gitea-Warning"] = warning

@@ -16,6 +16,9 @@ from pathlib import Path
 __all__ = ["Database", "Row"]
 
 Row = sqlite3.Row
+STATEMENT_CACHE = 2048
+"""Prepared statements kept per connection: the families run several hundred distinct statements, and
+SQLite's default of 128 made most of them prepared again on each use (about 70 µs each against 8)."""
 
 
 class Database:
@@ -28,7 +31,13 @@ class Database:
         self._lock = threading.Lock()
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(
+            self.path,
+            timeout=30,
+            isolation_level=None,
+            check_same_thread=False,
+            cached_statements=STATEMENT_CACHE,
+        )
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
