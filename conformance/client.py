@@ -36,6 +36,7 @@ __all__ = [
     "BODY_LIMIT",
     "MASK",
     "BasicAuth",
+    "Capture",
     "Exchange",
     "HttpClient",
     "QueryTokenAuth",
@@ -231,12 +232,24 @@ def _headers(headers: Mapping[str, str], secrets: Iterable[str]) -> dict[str, st
     return shown
 
 
+@dataclass(frozen=True)
+class Capture:
+    """One HTTP exchange as sent and received, before masking (only a report's :meth:`Recorder.page` masks it)."""
+
+    request: requests.PreparedRequest
+    response: requests.Response | None
+    elapsed_ms: float
+    error: str = ""
+    streamed: bool = False
+
+
 @dataclass
 class Recorder:
     """Collects the masked exchanges of the current scenario; shared by every client of a run."""
 
     body_limit: int = BODY_LIMIT
-    exchanges: list[Exchange] = field(default_factory=list)
+    exchanges: list[Exchange | Capture] = field(default_factory=list)
+    """This page's traffic: HTTP exchanges as captured, and exchanges other clients (git) show themselves."""
     secrets: set[str] = field(default_factory=set)
     """Masked for the whole run (the admin's token)."""
     page_secrets: set[str] = field(default_factory=set)
@@ -275,9 +288,24 @@ class Recorder:
             self._ordered = None
 
     def page(self) -> list[Exchange]:
-        """The exchanges recorded since the last :meth:`start_page`."""
+        """The exchanges recorded since the last :meth:`start_page`, masked with every secret known now."""
         with self._lock:
-            return list(self.exchanges)
+            entries = list(self.exchanges)
+        return [entry if isinstance(entry, Exchange) else self._shown(entry) for entry in entries]
+
+    def capture(
+        self,
+        request: requests.PreparedRequest,
+        response: requests.Response | None,
+        elapsed_ms: float,
+        error: str = "",
+        *,
+        streamed: bool = False,
+    ) -> None:
+        """Keep one exchange as it was sent and received; it is masked and cut only when a report asks for the
+        page. Most scenarios pass, and masking every body as it came cost a tenth of the harness's time."""
+        with self._lock:
+            self.exchanges.append(Capture(request, response, elapsed_ms, error, streamed))
 
     def record(
         self,
@@ -288,11 +316,17 @@ class Recorder:
         *,
         streamed: bool = False,
     ) -> Exchange:
-        """Mask and keep one exchange; a streamed response's body is left unread for its reader."""
+        """Keep one exchange (as :meth:`capture`) and return it as a report would show it now."""
+        self.capture(request, response, elapsed_ms, error, streamed=streamed)
+        return self._shown(Capture(request, response, elapsed_ms, error, streamed))
+
+    def _shown(self, capture: Capture) -> Exchange:
+        """A captured exchange masked and cut; a streamed response's body is left unread for its reader."""
         secrets = self.masked_values()
+        request, response = capture.request, capture.response
         request_type = request.headers.get("Content-Type", "")
         body = request.body if isinstance(request.body, bytes | str) else None
-        exchange = Exchange(
+        return Exchange(
             method=request.method or "",
             url=mask_text(mask_url(request.url or ""), secrets),
             status=response.status_code if response is not None else None,
@@ -301,17 +335,14 @@ class Recorder:
             response_headers=_headers(response.headers, secrets) if response is not None else {},
             response_body=(
                 "<streamed body, not recorded>"
-                if streamed
+                if capture.streamed
                 else _body_text(response.content, response.headers.get("Content-Type", ""), secrets, self.body_limit)
                 if response is not None
                 else ""
             ),
-            elapsed_ms=elapsed_ms,
-            error=error,
+            elapsed_ms=capture.elapsed_ms,
+            error=capture.error,
         )
-        with self._lock:
-            self.exchanges.append(exchange)
-        return exchange
 
     def check(self, request: requests.PreparedRequest, response: requests.Response) -> None:
         """Check one answer against the contract; a breach (its found values masked) waits for the plugin."""
@@ -429,9 +460,9 @@ class HttpClient:
         try:
             response = self.session.send(prepared, timeout=self.timeout, allow_redirects=allow_redirects, stream=stream)
         except requests.RequestException as error:
-            self.recorder.record(prepared, None, (time.perf_counter() - started) * 1000, error=str(error))
+            self.recorder.capture(prepared, None, (time.perf_counter() - started) * 1000, error=str(error))
             raise
-        self.recorder.record(prepared, response, (time.perf_counter() - started) * 1000, streamed=stream)
+        self.recorder.capture(prepared, response, (time.perf_counter() - started) * 1000, streamed=stream)
         if not stream:
             self.recorder.check(prepared, response)
         return response

@@ -16,7 +16,7 @@ from pytest_bdd import given, then, when
 
 from conformance.api.deploy_tokens import DeployTokensApi, LfsApi
 from conformance.capabilities import register_probe
-from conformance.client import HttpClient, Recorder, json_of, mask_text
+from conformance.client import Exchange, HttpClient, Recorder, json_of, mask_text
 from conformance.context import RepoRef, ScenarioContext
 from steps.actors import acting, repo_owner
 from steps.common import expect_status
@@ -67,9 +67,12 @@ def deploy_tokens() -> DeployTokens:
 
 
 def _mask_secret(recorder: Recorder, secret: str) -> None:
-    """Mask a secret from now on, and in the exchanges already recorded (the answer that revealed it)."""
+    """Mask a secret from now on, and in the exchanges already recorded (the answer that revealed it): the
+    HTTP ones are masked when shown, the ones other clients showed themselves are masked again here."""
     recorder.add_secret(secret)
     for index, exchange in enumerate(recorder.exchanges):
+        if not isinstance(exchange, Exchange):
+            continue
         if secret in exchange.response_body or secret in exchange.request_body:
             recorder.exchanges[index] = replace(
                 exchange,

@@ -79,6 +79,16 @@ def test_long_bodies_are_cut_and_binary_bodies_summarised() -> None:
     assert exchange.response_body.startswith("x" * 100) and exchange.response_body.endswith("(900 more characters)")
 
 
+def test_a_captured_exchange_is_masked_with_the_secrets_known_when_it_is_shown() -> None:
+    """The answer that reveals a secret is captured before the secret is registered; the page still hides it."""
+    recorder = Recorder()
+    prepared = requests.Request("GET", "http://forge.test/api/v1/repos/a/b/contents/notes.txt").prepare()
+    recorder.capture(prepared, _response(200, f"the value is {SECRET}".encode(), "text/plain"), 1.0)
+    recorder.add_secret(SECRET)
+    [shown] = recorder.page()
+    assert SECRET not in json.dumps(shown.as_dict()) and shown.response_body == f"the value is {MASK}"
+
+
 def test_a_new_page_forgets_the_previous_scenario() -> None:
     recorder = Recorder()
     prepared = requests.Request("GET", "http://forge.test/a").prepare()

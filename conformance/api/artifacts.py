@@ -90,10 +90,10 @@ class RecordingSession(requests.Session):
         try:
             response = super().send(request, **kwargs)
         except requests.RequestException as error:
-            self.recorder.record(request, None, (time.perf_counter() - started) * 1000, error=str(error))
+            self.recorder.capture(request, None, (time.perf_counter() - started) * 1000, error=str(error))
             raise
         if not kwargs.get("stream"):
-            self.recorder.record(request, response, (time.perf_counter() - started) * 1000)
+            self.recorder.capture(request, response, (time.perf_counter() - started) * 1000)
         return response
 
 
