@@ -125,5 +125,6 @@ def test_a_revealed_deploy_token_is_masked_in_the_exchange_that_showed_it() -> N
     shown = Exchange("POST", "http://forge/api/v1/repos/o/r/keys/tokens", 201, {}, "", {}, f'{{"key":"{secret}"}}', 1.0)
     recorder.exchanges.append(shown)
     _mask_secret(recorder, secret)
-    assert secret not in recorder.exchanges[0].response_body and "***" in recorder.exchanges[0].response_body
+    [masked] = recorder.page()
+    assert secret not in masked.response_body and "***" in masked.response_body
     assert secret in recorder.masked_values()
