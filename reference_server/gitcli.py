@@ -626,7 +626,15 @@ class Git:
         return self._text("rev-parse", "--verify", "--end-of-options", f"{commit}^{{tree}}")
 
     def update_ref(self, ref: str, new: str, old: str) -> None:
-        """Move ``ref`` from ``old`` to ``new`` atomically; :class:`RefUpdateRejectedError` when it moved meanwhile."""
+        """Move ``ref`` from ``old`` to ``new`` atomically; :class:`RefUpdateRejectedError` when it moved meanwhile.
+
+        Git's ref files are written in process when nothing more is asked of them (no reflog, no lock held):
+        a contents-API commit then starts one git process less."""
+        moved = gitrefs.swap_ref(self.path, ref, new, old)
+        if moved is not None:
+            if not moved:
+                raise RefUpdateRejectedError(["update-ref"], 1, f"cannot lock ref '{ref}': it is not at {old}")
+            return
         try:
             self.run("update-ref", "-m", "reference-server", ref, new, old)
         except GitError as exc:

@@ -8,6 +8,11 @@ rest, one ``<sha> <name>`` line each, with ``^<sha>`` lines for peeled tags. Loo
 first, then ``packed-refs``, so a concurrent ``git pack-refs`` (which writes the packed file before
 pruning the loose ones) never hides a ref. Whenever the store is not that plain shape (a reftable
 repository, a symbolic or unreadable ref), the functions answer None and the caller asks git.
+
+Moving one ref follows git's own protocol: the ``<ref>.lock`` file is created exclusively, the ref is
+compared with the value expected while the lock is held, and the lock is renamed over the ref. Whatever
+git would do more (a reflog to append, a lock held by someone else, a file where a folder must be) is
+left to git.
 """
 
 from __future__ import annotations
@@ -16,9 +21,10 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["read_ref", "read_refs"]
+__all__ = ["read_ref", "read_refs", "swap_ref"]
 
 _SHA = re.compile(rb"^[0-9a-f]{40}$")
+ZERO = "0" * 40
 # Characters a ref name cannot hold (git check-ref-format) but a revision can (``main~1``, ``main@{1}``).
 _REVISION_SYNTAX = re.compile(r"[~^:?*\[\\\s\x00-\x1f\x7f]|@\{|\.\.|//|/\.")
 
@@ -95,3 +101,48 @@ def _packed(repository: Path) -> dict[str, str] | None:
             return None
         refs[name.decode("utf-8", "surrogateescape")] = sha.decode()
     return refs
+
+
+def swap_ref(repository: Path, name: str, new: str, old: str) -> bool | None:
+    """Move the branch or other ref ``name`` to ``new`` if it is at ``old`` (40 zeros: if it does not exist).
+
+    True when moved, False when the ref is somewhere else (nothing written), None when git must do it.
+    """
+    if not _SHA.match(new.encode()) or not _SHA.match(old.encode()) or new == ZERO:
+        return None
+    if _keeps_reflog(repository, name):
+        return None
+    known, current = read_ref(repository, name)
+    if not known:
+        return None
+    target = repository / name
+    lock = target.with_name(target.name + ".lock")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError:
+        return None  # a file where a folder of refs must be, or a lock someone else holds: git reports it
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            known, current = read_ref(repository, name)  # again, now that nobody else can move it
+            if not known:
+                return None
+            if (current or ZERO) != old:
+                return False
+            handle.write(new.encode() + b"\n")
+        lock.replace(target)
+        return True
+    finally:
+        if lock.exists():
+            lock.unlink(missing_ok=True)
+
+
+def _keeps_reflog(repository: Path, name: str) -> bool:
+    """Whether git would log this update: its log exists, or the repository asks for logs."""
+    if (repository / "logs" / name).exists():
+        return True
+    try:
+        config = (repository / "config").read_text(encoding="utf-8", errors="replace").lower()
+    except OSError:
+        return True
+    return "logallrefupdates" in config

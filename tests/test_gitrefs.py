@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from reference_server import gitrefs
-from reference_server.gitcli import ZERO_SHA, Git, Identity
+from reference_server.gitcli import ZERO_SHA, Git, Identity, RefUpdateRejectedError
 
 WHO = Identity("Ada", "ada@example.com", 1_700_000_000)
 
@@ -94,3 +94,43 @@ def test_lock_files_of_an_update_in_progress_are_not_refs(git: Git) -> None:
 
 def test_a_missing_repository_is_left_to_git(tmp_path: Path) -> None:
     assert gitrefs.read_refs(tmp_path / "gone.git", "refs/heads/") is None
+
+
+def test_a_ref_moves_in_process_only_from_the_value_expected(git: Git) -> None:
+    first = _commit(git, "main", None, b"1")
+    second = _commit(git, "side", first, b"2")
+    assert gitrefs.swap_ref(git.path, "refs/heads/main", second, ZERO_SHA) is False, "main exists"
+    assert gitrefs.swap_ref(git.path, "refs/heads/main", second, second) is False, "main is not at side"
+    assert git.rev_parse("refs/heads/main") == first, "a refused move writes nothing"
+    assert gitrefs.swap_ref(git.path, "refs/heads/main", second, first) is True
+    assert gitrefs.swap_ref(git.path, "refs/pull/1/head", first, ZERO_SHA) is True, "a new ref and its folders"
+    git.run("pack-refs", "--all")
+    assert gitrefs.swap_ref(git.path, "refs/heads/side", first, second) is True, "a packed ref is overridden"
+    _agree(git)
+    assert git.rev_parse("refs/heads/main") == second and git.rev_parse("refs/pull/1/head") == first
+    assert git.run("fsck", "--no-progress").returncode == 0
+    assert not list(git.path.rglob("*.lock"))
+
+
+def test_what_git_does_more_is_left_to_git(git: Git) -> None:
+    first = _commit(git, "main", None, b"1")
+    second = _commit(git, "side", first, b"2")
+    held = git.path / "refs/heads/main.lock"
+    held.write_text("someone else's\n")
+    assert gitrefs.swap_ref(git.path, "refs/heads/main", second, first) is None, "a lock someone else holds"
+    held.unlink()
+    assert gitrefs.swap_ref(git.path, "refs/heads/main/deeper", second, ZERO_SHA) is None, (
+        "a file where a folder must be"
+    )
+    assert gitrefs.swap_ref(git.path, "refs/heads", second, ZERO_SHA) is None, "a folder of refs"
+    (git.path / "logs/refs/heads").mkdir(parents=True)
+    (git.path / "logs/refs/heads/main").write_text("")
+    assert gitrefs.swap_ref(git.path, "refs/heads/main", second, first) is None, "a reflog to append"
+    assert git.rev_parse("refs/heads/main") == first
+    with pytest.raises(RefUpdateRejectedError):
+        git.update_ref("refs/heads/main", second, second)
+    git.update_ref("refs/heads/main", second, first)
+    assert (
+        git.rev_parse("refs/heads/main") == second
+        and "reference-server" in (git.path / "logs/refs/heads/main").read_text()
+    )
