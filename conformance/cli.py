@@ -28,7 +28,7 @@ examples:
   conformance -m artifacts                      one area
   conformance -m "spec and not slow"            the specification's clauses, quick ones only
   conformance --target https://forge.example/ --token $ADMIN_TOKEN
-  conformance -n auto                           in parallel, one worker (and embedded server) per CPU
+  conformance -n auto                           in parallel, 1.5 workers (each with its server) per core
   conformance --seed 1234 -k "A user"           replay the data a run with seed 1234 drew (see its summary)
   conformance -- -vv --lf                       anything after -- goes to pytest
   conformance --shard 2/4 --durations-from last/results.json --report-dir reports/shard-2
@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--numprocesses",
         dest="workers",
         metavar="N",
-        help="pytest-xdist workers: a number, or auto (one per CPU); 0 runs serially (the default)",
+        help="pytest-xdist workers: a number, or auto (one and a half per core); 0 runs serially (the default)",
     )
     selection.add_argument(
         "--seed",

@@ -130,6 +130,12 @@ def _add_reporting_options(group: pytest.OptionGroup) -> None:
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` for the suite: :func:`conformance.parallel.auto_workers`."""
+    return parallel.auto_workers(config)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     """Register every marker a feature can carry, and point the report options at the report dir."""
     for area in AREAS:

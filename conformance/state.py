@@ -30,7 +30,7 @@ class RunState:
         self.config = config
         option = config.option
         self.report_dir = Path(config.invocation_params.dir, option.conformance_report_dir)
-        self.writes_reports = _is_conformance_run(config)
+        self.writes_reports = is_conformance_run(config)
         self.keep_data: bool = option.conformance_keep_data
         self.recorder = Recorder()
         self.run_prefix = make_run_prefix()
@@ -63,9 +63,11 @@ class RunState:
         return target.capabilities[capability]
 
 
-def _is_conformance_run(config: pytest.Config) -> bool:
-    """The suite is being run (its directory or a feature named), or reports were asked for."""
-    if config.option.conformance_report_dir_given:
+def is_conformance_run(config: pytest.Config) -> bool:
+    """The suite is being run (its directory or a feature named), or reports were asked for (also before the
+    plugin's ``pytest_configure`` has set the report options)."""
+    option = config.option
+    if getattr(option, "conformance_report_dir_given", option.conformance_report_dir is not None):
         return True
     base = Path(config.invocation_params.dir)
     for argument in config.args:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import requests
 
+from conformance import parallel
 from conformance.parallel import BDD_PROPERTY, SERVER_LOG, ControllerPlugin, scenario_numbers, server_log_path
 from conformance.paths import KIT_ROOT
 from conformance.schemas import validate
@@ -260,3 +261,27 @@ def test_a_destructive_scenario_runs_against_the_embedded_server(tmp_path: Path,
     assert completed.returncode == 0, completed.stdout + completed.stderr
     [record] = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))["scenarios"]
     assert record["outcome"] == "passed"
+
+
+def _run_config(*args: str, report_dir: str | None = None) -> Any:
+    option = SimpleNamespace(conformance_report_dir=report_dir, numprocesses="auto")
+    return SimpleNamespace(option=option, args=list(args), invocation_params=SimpleNamespace(dir=KIT_ROOT))
+
+
+@pytest.mark.parametrize(("cores", "workers"), [(1, 1), (2, 3), (4, 6), (8, 12)])
+def test_auto_means_one_and_a_half_workers_per_core_for_the_suite(
+    monkeypatch: pytest.MonkeyPatch, cores: int, workers: int
+) -> None:
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    monkeypatch.setattr("xdist.plugin.pytest_xdist_auto_num_workers", lambda config: cores)
+    assert parallel.auto_workers(_run_config("suite")) == workers
+    assert parallel.auto_workers(_run_config("features/users/users.feature")) == workers
+    assert parallel.auto_workers(_run_config("tests", report_dir="out")) == workers, "reports asked for"
+
+
+def test_auto_is_left_to_xdist_outside_the_suite_or_when_the_environment_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("xdist.plugin.pytest_xdist_auto_num_workers", lambda config: 2)
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    assert parallel.auto_workers(_run_config("tests")) is None, "the kit's own tests: one worker per core"
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "5")
+    assert parallel.auto_workers(_run_config("suite")) is None
