@@ -112,8 +112,7 @@ def swap_ref(repository: Path, name: str, new: str, old: str) -> bool | None:
         return None
     if _keeps_reflog(repository, name):
         return None
-    known, current = read_ref(repository, name)
-    if not known:
+    if not read_ref(repository, name)[0]:
         return None
     target = repository / name
     lock = target.with_name(target.name + ".lock")
@@ -122,18 +121,20 @@ def swap_ref(repository: Path, name: str, new: str, old: str) -> bool | None:
         descriptor = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except OSError:
         return None  # a file where a folder of refs must be, or a lock someone else holds: git reports it
+    renamed = False
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            known, current = read_ref(repository, name)  # again, now that nobody else can move it
+            known, current = read_ref(repository, name)  # read under the lock: nobody else can move it now
             if not known:
                 return None
             if (current or ZERO) != old:
                 return False
             handle.write(new.encode() + b"\n")
         lock.replace(target)
+        renamed = True
         return True
     finally:
-        if lock.exists():
+        if not renamed:  # once renamed, a lock at that path is another writer's
             lock.unlink(missing_ok=True)
 
 

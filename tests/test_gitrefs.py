@@ -134,3 +134,19 @@ def test_what_git_does_more_is_left_to_git(git: Git) -> None:
         git.rev_parse("refs/heads/main") == second
         and "reference-server" in (git.path / "logs/refs/heads/main").read_text()
     )
+
+
+def test_a_lock_taken_by_another_writer_after_the_move_is_left_alone(git: Git, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _commit(git, "main", None, b"1")
+    second = _commit(git, "side", first, b"2")
+    lock = git.path / "refs/heads/main.lock"
+    rename = Path.replace
+
+    def rename_then_another_writer_locks(self: Path, target: Path) -> Path:
+        moved = rename(self, target)
+        lock.write_text("another writer's\n")
+        return moved
+
+    monkeypatch.setattr(Path, "replace", rename_then_another_writer_locks)
+    assert gitrefs.swap_ref(git.path, "refs/heads/main", second, first) is True
+    assert lock.read_text() == "another writer's\n"

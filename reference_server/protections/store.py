@@ -2,9 +2,8 @@
 
 Lists of users are JSON arrays of account ids; lists of teams are JSON arrays of ``{"id", "name"}``
 (the name as resolved when the rule was written). The settings the reference stores without
-enforcing (merge, approvals, status checks...) are one JSON object, ``stored_options``. The read
-functions take an optional reader so the pre-receive hook program can run them on its own read-only
-connection, without a Flask app.
+enforcing (merge, approvals, status checks...) are one JSON object, ``stored_options``. The columns and
+the reading of rules live in :mod:`.stored`, which the pre-receive hook program imports without the app.
 """
 
 from __future__ import annotations
