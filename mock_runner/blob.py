@@ -13,7 +13,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import mmap
+import os
 import queue
+import stat
 import threading
 import unicodedata
 import uuid
@@ -22,7 +25,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from email.message import Message
 from pathlib import PurePosixPath
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO, Protocol, cast
 from urllib.parse import quote
 
 import requests
@@ -173,43 +176,109 @@ class BlockUploader:
         self._put(with_params(self.url, comp="blocklist"), body.encode("utf-8"), headers, "PUT block list")
 
     def upload(self, stream: BinaryIO) -> tuple[int, str]:
-        """Send every block of ``stream`` and commit; returns the byte total and the sha256 hex digest."""
+        """Send every block of ``stream`` and commit; returns the byte total and the sha256 hex digest.
+
+        A regular file read from its start is mapped, and its blocks are hashed and sent from the file's own
+        pages: reading it into new buffers first cost the client more CPU than sending (pages the process has
+        not touched before cost about 1.8 s of CPU per GiB on a virtual machine).
+        """
+        mapped = _mapped(stream) if self.block_size % mmap.PAGESIZE == 0 else None  # pages are given back whole
+        source: _Blocks = (
+            _MappedBlocks(mapped, self.block_size) if mapped is not None else _ReadBlocks(stream, self.block_size)
+        )
+        try:
+            return self._send_blocks(source)
+        finally:
+            if mapped is not None:
+                stream.seek(0, io.SEEK_END)  # as if read to the end; the mapping goes when its last view does
+
+    def _send_blocks(self, source: _Blocks) -> tuple[int, str]:
         digest = hashlib.sha256()
         total = 0
         blocks: list[str] = []
         slots = threading.BoundedSemaphore(self.concurrency + 1)
-        free: list[bytearray] = []  # buffers whose PUT is over; one is made only when none is free
         failures: list[BaseException] = []
-        filler = _Filler(stream)
 
-        def finished(buffer: bytearray, future: Future[None]) -> None:
+        def finished(release: Callable[[], None], future: Future[None]) -> None:
             error = future.exception()
             if error is not None:
                 failures.append(error)
-            free.append(buffer)
+            release()
             slots.release()
 
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="block-put") as pool:
             while True:
                 slots.acquire()
-                buffer = free.pop() if free else bytearray(self.block_size)
-                count = 0 if failures else filler.fill(buffer)
-                if not count:
-                    free.append(buffer)
+                data, release = source.next_block() if not failures else (None, _nothing)
+                if data is None:
+                    release()
                     slots.release()
                     break
-                data = memoryview(buffer)[:count]
                 digest.update(data)
-                total += count
+                total += len(data)
                 block = block_id(self._prefix, len(blocks))
                 blocks.append(block)
                 future = pool.submit(self._put_block, block, data)
-                future.add_done_callback(lambda done, buffer=buffer: finished(buffer, done))  # type: ignore[misc]
-                del data, buffer
+                future.add_done_callback(lambda done, release=release: finished(release, done))  # type: ignore[misc]
+                del data
         if failures:
             raise failures[0]
         self.commit(blocks)
         return total, digest.hexdigest()
+
+
+def _nothing() -> None:
+    """Nothing to give back."""
+
+
+class _Blocks(Protocol):
+    def next_block(self) -> tuple[memoryview | None, Callable[[], None]]:
+        """The next block (None at the end) and what gives its memory back once its PUT is over."""
+        ...
+
+
+class _ReadBlocks:
+    """Blocks read into buffers that are reused once their PUT is over (one is made only when none is free)."""
+
+    def __init__(self, stream: BinaryIO, block_size: int) -> None:
+        self.filler = _Filler(stream)
+        self.block_size = block_size
+        self.free: list[bytearray] = []
+
+    def next_block(self) -> tuple[memoryview | None, Callable[[], None]]:
+        buffer = self.free.pop() if self.free else bytearray(self.block_size)
+        count = self.filler.fill(buffer)
+        return (memoryview(buffer)[:count] if count else None), lambda: self.free.append(buffer)
+
+
+class _MappedBlocks:
+    """Blocks as views of a mapped file: nothing is copied, and a block's pages leave the process once its PUT is
+    over (they stay in the page cache), so the client's memory stays flat whatever the file's size."""
+
+    def __init__(self, mapped: mmap.mmap, block_size: int) -> None:
+        self.mapped = mapped
+        self.view = memoryview(mapped)
+        self.block_size = block_size
+        self.offset = 0
+
+    def next_block(self) -> tuple[memoryview | None, Callable[[], None]]:
+        start, self.offset = self.offset, min(self.offset + self.block_size, len(self.view))
+        if self.offset == start:
+            return None, _nothing
+        length = self.offset - start
+        return self.view[start : self.offset], lambda: self.mapped.madvise(mmap.MADV_DONTNEED, start, length)
+
+
+def _mapped(stream: BinaryIO) -> mmap.mmap | None:
+    """The regular, non-empty file behind ``stream`` mapped read-only, when it is read from its start."""
+    if not hasattr(mmap.mmap, "madvise"):
+        return None
+    try:
+        if stream.tell() != 0 or not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            return None
+        return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None  # a pipe, an in-memory stream, an empty file
 
 
 @dataclass(frozen=True)

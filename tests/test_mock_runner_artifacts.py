@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import mmap
 import os
 import re
 import subprocess
@@ -21,6 +22,7 @@ import requests
 from flask import Response, request
 from test_mock_runner_support import FakeServer, LiveForge, fake_server, live_forge, take_task
 
+from mock_runner import blob
 from mock_runner.artifacts import ArtifactClient, ArtifactTokenError, TwirpCallError, backend_ids
 from mock_runner.blob import BlockUploader, block_id, download_blob, filename_from_disposition
 from mock_runner.transport import BlobTransferError, RetryPolicy
@@ -420,3 +422,43 @@ def test_progress_bar_is_optional_and_harmless(live_forge: LiveForge, capsys: py
     sink = io.BytesIO()
     assert client.download("p", sink).sha256 == result.sha256
     assert "upload p" in capsys.readouterr().err
+
+
+def test_a_regular_file_is_sent_from_its_mapping_and_anything_else_is_read(
+    fake_server: FakeServer, tmp_path: Path
+) -> None:
+    store = BlobStore(fake_server)
+    data = os.urandom(10 * mmap.PAGESIZE + 17)
+    path = tmp_path / "artifact.zip"
+    path.write_bytes(data)
+    with path.open("rb") as stream:
+        assert blob._mapped(stream) is not None
+        url = fake_server.url + "/upload/blob?sig=s"
+        uploader = BlockUploader(requests.Session(), url, block_size=2 * mmap.PAGESIZE, retry=FAST)
+        assert uploader.upload(stream) == (len(data), hashlib.sha256(data).hexdigest())
+    assert store.blob() == data and len(store.committed) == 6
+    (tmp_path / "empty").write_bytes(b"")
+    with (tmp_path / "empty").open("rb") as empty, path.open("rb") as moved:
+        moved.seek(1)
+        assert blob._mapped(empty) is None and blob._mapped(moved) is None
+        assert blob._mapped(io.BytesIO(data)) is None
+
+
+def _resident_mib(field: str) -> float:
+    line = next(line for line in Path("/proc/self/status").read_text().splitlines() if line.startswith(field + ":"))
+    return int(line.split()[1]) / 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's peak-RSS reset")
+def test_a_mapped_upload_gives_each_block_back_once_sent(blob_sink: str, tmp_path: Path) -> None:
+    path = tmp_path / "big.bin"
+    with path.open("wb") as out:
+        for _ in range(64):
+            out.write(os.urandom(1024 * 1024))
+    uploader = BlockUploader(requests.Session(), blob_sink, block_size=1024 * 1024, concurrency=3, retry=FAST)
+    Path("/proc/self/clear_refs").write_text("5")  # the peak resident size starts again from now
+    before = _resident_mib("VmRSS")
+    with path.open("rb") as stream:
+        size, _digest = uploader.upload(stream)
+    assert size == 64 * 1024 * 1024
+    assert _resident_mib("VmHWM") - before < 24, "the file's pages stayed in the process"
