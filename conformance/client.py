@@ -22,7 +22,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -31,6 +31,7 @@ import requests
 from requests.auth import AuthBase
 
 from .contract import Contract, Violation
+from .loopback import LoopbackTransport
 
 __all__ = [
     "BODY_LIMIT",
@@ -293,6 +294,20 @@ class Recorder:
             entries = list(self.exchanges)
         return [entry if isinstance(entry, Exchange) else self._shown(entry) for entry in entries]
 
+    def requests_made(self) -> list[tuple[str, str]]:
+        """The method and masked URL of each exchange of this page: what coverage needs, without the cost of
+        masking every body (:meth:`page`)."""
+        secrets = self.masked_values()
+        with self._lock:
+            entries = list(self.exchanges)
+        made: list[tuple[str, str]] = []
+        for entry in entries:
+            if isinstance(entry, Exchange):
+                made.append((entry.method, entry.url))
+            else:
+                made.append((entry.request.method or "", mask_text(mask_url(entry.request.url or ""), secrets)))
+        return made
+
     def capture(
         self,
         request: requests.PreparedRequest,
@@ -415,15 +430,20 @@ class HttpClient:
         self.timeout = timeout
         self.session = requests.Session()
         self.session.headers["User-Agent"] = "forge-conformance-kit"
+        self.transport: LoopbackTransport | None = None
+        """Plain HTTP to this machine skips requests' machinery (:mod:`conformance.loopback`)."""
         if is_loopback(self.base_url):
             self.session.trust_env = False
             self.session.verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
+            if self.base_url.startswith("http://"):
+                self.transport = LoopbackTransport(self.base_url)
 
     def with_auth(self, auth: AuthBase | None) -> HttpClient:
         """A client to the same base URL with other credentials, recording into the same transcript and
         sending over the same connections."""
         client = HttpClient(self.base_url, auth, recorder=self.recorder, timeout=self.timeout)
         client.session.adapters = self.session.adapters
+        client.transport = self.transport
         return client
 
     def url(self, path: str) -> str:
@@ -446,19 +466,46 @@ class HttpClient:
         stream: bool = False,
     ) -> requests.Response:
         """Send one request and record it; redirects are not followed unless asked."""
+        url = self.url(path)
+        chosen = auth if auth is not None else self.auth
+        transport = self.transport
+        if transport is not None and transport.serves(url, data=data, stream=stream, allow_redirects=allow_redirects):
+            prepared = transport.prepare(
+                method.upper(),
+                url,
+                params=params or {},
+                json_body=json,
+                data=data,
+                headers=headers or {},
+                auth=chosen,
+                session=self.session,
+            )
+            return self._sent(
+                prepared, lambda: transport.send(prepared, timeout=self.timeout, cookies=self.session.cookies)
+            )
         request = requests.Request(
             method.upper(),
-            self.url(path),
+            url,
             params=dict(params or {}),
             json=json,
             data=data,
             headers=dict(headers or {}),
-            auth=auth if auth is not None else self.auth,
+            auth=chosen,
         )
         prepared = self.session.prepare_request(request)
+        return self._sent(
+            prepared,
+            lambda: self.session.send(prepared, timeout=self.timeout, allow_redirects=allow_redirects, stream=stream),
+            stream=stream,
+        )
+
+    def _sent(
+        self, prepared: requests.PreparedRequest, send: Callable[[], requests.Response], *, stream: bool = False
+    ) -> requests.Response:
+        """Send, record the exchange (a failure too) and check a read answer against the contract."""
         started = time.perf_counter()
         try:
-            response = self.session.send(prepared, timeout=self.timeout, allow_redirects=allow_redirects, stream=stream)
+            response = send()
         except requests.RequestException as error:
             self.recorder.capture(prepared, None, (time.perf_counter() - started) * 1000, error=str(error))
             raise
@@ -494,3 +541,5 @@ class HttpClient:
     def close(self) -> None:
         """Release the session's connections."""
         self.session.close()
+        if self.transport is not None:
+            self.transport.close()

@@ -276,10 +276,10 @@ class ReportingPlugin:
         self._fetch_description(target.base_url, target.is_embedded or target.version.endswith("+reference"))
         prefix = urlsplit(target.api_url).path
         seen: dict[tuple[str, str], None] = {}
-        for exchange in self.state.recorder.page():
-            path = urlsplit(exchange.url).path
+        for method, url in self.state.recorder.requests_made():
+            path = urlsplit(url).path
             if path.startswith(prefix):
-                seen[(exchange.method, "/" + path[len(prefix) :])] = None
+                seen[(method, "/" + path[len(prefix) :])] = None
         return [[method, path] for method, path in seen]
 
     def _fetch_description(self, base_url: str, is_reference: bool) -> None:

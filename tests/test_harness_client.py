@@ -216,3 +216,14 @@ def test_clients_of_one_target_share_connections_but_not_cookies(local_server: s
     assert json_of(alice.get("cookie", params={"set": "alice"}))["seen"] is None
     assert json_of(bob.get("cookie", params={"set": "bob"}))["seen"] is None, "bob never got alice's cookie"
     assert json_of(alice.get("cookie"))["seen"] == "alice"
+
+
+def test_the_requests_made_on_a_page_are_listed_masked_without_showing_the_page() -> None:
+    recorder = Recorder()
+    recorder.add_secret(SECRET)
+    prepared = requests.Request("GET", f"http://forge.test/api/v1/hooks/{SECRET}?sig=abc&page=2").prepare()
+    recorder.capture(prepared, _response(200, b"{}"), 1.0)
+    [(method, url)] = recorder.requests_made()
+    assert method == "GET" and SECRET not in url and "abc" not in url and "page=2" in url
+    recorder.start_page()
+    assert recorder.requests_made() == []
