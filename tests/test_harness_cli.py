@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from conformance.cli import build_parser, pytest_arguments
+from conformance import cli
+from conformance.cli import build_parser, pytest_arguments, scratch_folder
 from conformance.paths import KIT_ROOT, SUITE_DIR
 
 
@@ -142,3 +145,30 @@ def test_a_bad_worker_count_is_refused() -> None:
 def test_allow_destructive_passes_through() -> None:
     assert "--allow-destructive" in pytest_arguments(["--allow-destructive"])
     assert "--allow-destructive" not in pytest_arguments([])
+
+
+def test_a_run_keeps_its_scratch_files_in_memory_unless_the_caller_chose_a_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert scratch_folder({}, tmp_path) == str(tmp_path)
+    assert scratch_folder({"TMPDIR": "/elsewhere"}, tmp_path) is None, "the caller's choice stands"
+    assert scratch_folder({"TMP": "/elsewhere"}, tmp_path) is None
+    assert scratch_folder({}, tmp_path / "missing") is None
+    monkeypatch.setattr(cli, "MEMORY_SCRATCH_MIN_FREE", 1 << 62)
+    assert scratch_folder({}, tmp_path) is None, "a nearly full memory folder is not used"
+
+
+def test_the_chosen_scratch_folder_is_what_the_run_and_its_children_get(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[str | None, str]] = []
+    monkeypatch.setattr(cli, "MEMORY_SCRATCH", tmp_path)
+    monkeypatch.delenv("TMPDIR", raising=False)
+    monkeypatch.delenv("TEMP", raising=False)
+    monkeypatch.delenv("TMP", raising=False)
+    monkeypatch.setattr(cli.tempfile, "tempdir", str(tmp_path / "cached-before"))  # as if asked before the run
+    monkeypatch.setattr(
+        cli.pytest, "main", lambda arguments: seen.append((os.environ.get("TMPDIR"), tempfile.gettempdir())) or 0
+    )
+    assert cli.main(["--collect-only"]) == 0
+    assert seen == [(str(tmp_path), str(tmp_path))]
