@@ -162,13 +162,16 @@ def test_the_chosen_scratch_folder_is_what_the_run_and_its_children_get(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[tuple[str | None, str]] = []
+
+    def run_pytest(arguments: list[str]) -> int:
+        seen.append((os.environ.get("TMPDIR"), tempfile.gettempdir()))
+        return 0
+
     monkeypatch.setattr(cli, "MEMORY_SCRATCH", tmp_path)
     monkeypatch.delenv("TMPDIR", raising=False)
     monkeypatch.delenv("TEMP", raising=False)
     monkeypatch.delenv("TMP", raising=False)
-    monkeypatch.setattr(cli.tempfile, "tempdir", str(tmp_path / "cached-before"))  # as if asked before the run
-    monkeypatch.setattr(
-        cli.pytest, "main", lambda arguments: seen.append((os.environ.get("TMPDIR"), tempfile.gettempdir())) or 0
-    )
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "cached-before"))  # as if asked before the run
+    monkeypatch.setattr(pytest, "main", run_pytest)
     assert cli.main(["--collect-only"]) == 0
     assert seen == [(str(tmp_path), str(tmp_path))]
