@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from .clauses import load_catalogue
@@ -44,8 +45,10 @@ class Operation:
         return f"{self.method} {self.path}"
 
 
+@cache
 def _pattern(template: str, *, greedy: bool) -> re.Pattern[str]:
-    """A regex for a path template; ``greedy`` lets a parameter span slashes (``{filepath}``)."""
+    """A regex for a path template; ``greedy`` lets a parameter span slashes (``{filepath}``). Compiled when a
+    request is first matched against it: a map holds a thousand templates and a run meets a fraction of them."""
     pieces = _PARAM.split(template)
     value = "(?:.+)" if greedy else "(?:[^/]+)"
     return re.compile("^" + value.join(re.escape(piece) for piece in pieces) + "/?$")
@@ -65,16 +68,14 @@ class OperationMap:
 
     def __init__(self, operations: Iterable[Operation]) -> None:
         self.operations = sorted(operations, key=lambda op: (op.path, op.method))
-        self._exact: dict[tuple[str, int], list[tuple[Operation, re.Pattern[str]]]] = {}
+        self._exact: dict[tuple[str, int], list[Operation]] = {}
         """Per method and number of path segments: where a parameter is one segment, the counts are equal."""
-        self._spanning: dict[str, list[tuple[Operation, re.Pattern[str]]]] = {}
+        self._spanning: dict[str, list[Operation]] = {}
         """Per method, the templates with a parameter, which may also span slashes (``{filepath}``)."""
         for operation in self.operations:
-            key = (operation.method, _segments(operation.path))
-            self._exact.setdefault(key, []).append((operation, _pattern(operation.path, greedy=False)))
+            self._exact.setdefault((operation.method, _segments(operation.path)), []).append(operation)
             if _PARAM.search(operation.path):
-                spanning = _pattern(operation.path, greedy=True)
-                self._spanning.setdefault(operation.method, []).append((operation, spanning))
+                self._spanning.setdefault(operation.method, []).append(operation)
 
     @classmethod
     def from_swagger(cls, document: Mapping[str, Any]) -> OperationMap:
@@ -96,8 +97,12 @@ class OperationMap:
         """The operation ``method path`` (relative to the API root, query removed) belongs to."""
         method = method.upper()
         path = "/" + path.lstrip("/")
-        for candidates in (self._exact.get((method, _segments(path)), ()), self._spanning.get(method, ())):
-            found = [operation for operation, pattern in candidates if pattern.match(path)]
+        candidates_of = (
+            (self._exact.get((method, _segments(path)), ()), False),
+            (self._spanning.get(method, ()), True),
+        )
+        for candidates, greedy in candidates_of:
+            found = [operation for operation in candidates if _pattern(operation.path, greedy=greedy).match(path)]
             if found:
                 return max(found, key=lambda operation: (_literal_length(operation.path), -len(operation.path)))
         return None

@@ -4,6 +4,7 @@ and reports use, from a collected scenario or by parsing feature files (the xdis
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 
 from pytest_bdd.parser import FeatureParser
@@ -19,15 +20,19 @@ def scenario_id(feature_filename: str, root: Path, name: str, row: str | None) -
     The path is relative to the kit's ``features/`` (so ``<area>/<stem>``), or for a feature file
     elsewhere (a project's own suite) to the pytest root directory.
     """
+    base = f"{_feature_part(feature_filename, root)}::{name}"
+    return base if row is None else f"{base}[{row}]"
+
+
+@cache
+def _feature_part(feature_filename: str, root: Path) -> str:
+    """``<area>/<feature stem>`` of a feature file, worked out once per file (resolving paths for each of a
+    run's two thousand scenarios cost a second in every process)."""
     path = Path(feature_filename).resolve()
     for base_dir in (FEATURES_DIR, root.resolve()):
         if path.is_relative_to(base_dir):
-            relative = path.relative_to(base_dir).as_posix()
-            break
-    else:
-        relative = path.name
-    base = f"{relative.removesuffix('.feature')}::{name}"
-    return base if row is None else f"{base}[{row}]"
+            return path.relative_to(base_dir).as_posix().removesuffix(".feature")
+    return path.name.removesuffix(".feature")
 
 
 def feature_scenario_ids(feature_files: Iterable[Path], root: Path) -> set[str]:

@@ -168,9 +168,8 @@ def test_the_chosen_scratch_folder_is_what_the_run_and_its_children_get(
         return 0
 
     monkeypatch.setattr(cli, "MEMORY_SCRATCH", tmp_path)
-    monkeypatch.delenv("TMPDIR", raising=False)
-    monkeypatch.delenv("TEMP", raising=False)
-    monkeypatch.delenv("TMP", raising=False)
+    for name in ("TMPDIR", "TEMP", "TMP"):  # unset as far as the run can tell, and restored afterwards
+        monkeypatch.setenv(name, "")
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "cached-before"))  # as if asked before the run
     monkeypatch.setattr(pytest, "main", run_pytest)
     assert cli.main(["--collect-only"]) == 0

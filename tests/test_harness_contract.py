@@ -18,12 +18,14 @@ from typing import Any
 import pytest
 import requests
 from flask import Flask, Response, jsonify
+from jsonschema import Draft202012Validator
 from requests.structures import CaseInsensitiveDict
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from conformance.client import MASK, Recorder
 from conformance.contract import Contract, ContractViolation, Difference, Violation
 from conformance.operations import REFERENCE_FILE, Answer, OperationList, load_operations
+from conformance.paths import SCHEMAS_DIR
 from conformance.schemas import body_validator, validate
 
 API = "http://forge.test/sub/api/v1/"
@@ -54,6 +56,13 @@ def test_the_shipped_list_declares_answers_that_compile() -> None:
     assert listed.answers["repoDelete"] == Answer(204, "")
     for spec in {answer.spec for answer in listed.answers.values() if answer.spec}:
         body_validator(spec)
+
+
+def test_every_shipped_schema_keeps_the_2020_12_meta_schema() -> None:
+    files = sorted(SCHEMAS_DIR.glob("*.json"))
+    assert len(files) > 100
+    for path in files:
+        Draft202012Validator.check_schema(json.loads(path.read_text(encoding="utf-8")))
 
 
 def test_a_date_where_a_number_belongs_is_a_violation_with_operation_pointer_and_difference(contract: Contract) -> None:
