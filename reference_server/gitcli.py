@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from . import gitcache, gitobjects, gitrefs
+from . import gitcache, gitloose, gitobjects, gitrefs
 
 __all__ = [
     "ZERO_SHA",
@@ -344,6 +344,13 @@ class Git:
         clean = path.strip("/")
         if not rev or rev.startswith("-") or "\x00" in rev or ":" in rev:
             return []
+        loose = gitloose.folder_entries(self.path, rev, clean)
+        if loose is not None:  # no git process when the objects are loose (gitloose.py)
+            prefix = f"{clean}/" if clean else ""
+            return [
+                TreeEntry(entry.name, prefix + entry.name, entry.type, entry.mode, entry.sha, entry.size or 0)
+                for entry in loose
+            ]
         # ``^{commit}`` keeps rev_parse's rule (a commit, tags peeled) inside the one ls-tree call.
         spec = f"{rev}^{{commit}}:{clean}" if clean else f"{rev}^{{commit}}^{{tree}}"
         completed = self.run("ls-tree", "-l", "-z", "--end-of-options", spec, check=False)

@@ -11,7 +11,7 @@ import os
 import subprocess
 from collections.abc import Sequence
 
-from .. import gitcache
+from .. import gitcache, gitloose
 from ..gitcli import SHA_PATTERN, CommitInfo, Git, GitError, Identity, TreeEntry, _environment, tree_entries
 
 __all__ = [
@@ -35,10 +35,14 @@ def apply_patch_tree(git: Git, parent: str | None, patch: bytes) -> str:
 
 
 def entries_at(git: Git, rev: str, paths: Sequence[str]) -> dict[str, TreeEntry]:
-    """The entry at each path in ``rev`` with ONE ``ls-tree``; paths that name nothing are left out."""
+    """The entry at each path in ``rev`` with ONE ``ls-tree`` (none when the objects are loose); paths that name
+    nothing are left out."""
     wanted = [path for path in dict.fromkeys(paths) if path]
     if not wanted:
         return {}
+    loose = _loose_entries_at(git, rev, wanted)
+    if loose is not None:
+        return loose
     completed = git.run(
         "--literal-pathspecs", "ls-tree", "-t", "-l", "-z", "--full-tree", rev, "--", *wanted, check=False
     )
@@ -46,6 +50,26 @@ def entries_at(git: Git, rev: str, paths: Sequence[str]) -> dict[str, TreeEntry]
         return {}
     found = {entry.path: entry for entry in tree_entries(completed.stdout)}
     return {path: found[path] for path in wanted if path in found}
+
+
+def _loose_entries_at(git: Git, rev: str, wanted: Sequence[str]) -> dict[str, TreeEntry] | None:
+    """:func:`entries_at` from loose objects (:mod:`reference_server.gitloose`), each folder listed once; None
+    when git must answer (an object not loose, a path that is not plain ``a/b/c``)."""
+    listings: dict[str, list[gitloose.LooseEntry] | None] = {}
+    found: dict[str, TreeEntry] = {}
+    for path in wanted:
+        if any(part in ("", ".", "..") for part in path.split("/")):
+            return None
+        folder, _, name = path.rpartition("/")
+        if folder not in listings:
+            listings[folder] = gitloose.folder_entries(git.path, rev, folder)
+        listed = listings[folder]
+        if listed is None:
+            return None
+        entry = next((entry for entry in listed if entry.name == name), None)
+        if entry is not None:
+            found[path] = TreeEntry(name, path, entry.type, entry.mode, entry.sha, entry.size or 0)
+    return found
 
 
 def read_objects(git: Git, shas: Sequence[str]) -> dict[str, bytes]:
