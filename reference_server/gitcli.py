@@ -461,7 +461,8 @@ class Git:
         author: Identity,
         committer: Identity,
     ) -> str:
-        """Write blobs, trees and a commit of ``parent``'s tree with ``entries`` applied, in ONE ``git fast-import``.
+        """Write blobs, trees and a commit of ``parent``'s tree with ``entries`` applied: as loose objects without
+        git when the objects read are loose (:func:`gitloose.write_commit`), else in ONE ``git fast-import``.
 
         ``entries`` maps a path to None (deleted) or ``(mode, content)``, the content as bytes or as the
         SHA of a blob already stored. No ref moves: the caller lands the commit. A file and a directory
@@ -472,8 +473,26 @@ class Git:
         for path in written:
             if any(other.startswith(path + "/") for other in written):
                 raise PathConflictError(["fast-import"], 1, f"a file and a directory at the same path: {path}")
-        stream = [b"feature done\ncommit refs/reference-server/fast-import\nmark :1\n"]
-        stream.append(_ident_line("author", author) + _ident_line("committer", committer))
+        header = _ident_line("author", author) + _ident_line("committer", committer)
+        loose = gitloose.write_commit(self.path, parent, entries, header, message.encode("utf-8"))
+        new_sha, tree = loose if loose is not None else self._fast_import_commit(parent, entries, header, message)
+        if SHA_PATTERN.match(tree):
+            known = CommitInfo(
+                sha=new_sha,
+                tree=tree,
+                parents=(parent,) if parent else (),
+                author=_sanitized(author),
+                committer=_sanitized(committer),
+                message=_message_of(message),
+            )
+            gitcache.remember(self.path, known)
+        return new_sha
+
+    def _fast_import_commit(
+        self, parent: str | None, entries: Mapping[str, tuple[str, bytes | str] | None], header: bytes, message: str
+    ) -> tuple[str, str]:
+        """:meth:`write_commit` through ``git fast-import``: the commit and its root tree ("" when not printed)."""
+        stream = [b"feature done\ncommit refs/reference-server/fast-import\nmark :1\n", header]
         stream.append(_data(message.encode("utf-8")))
         if parent:
             stream.append(f"from {parent}\n".encode())
@@ -492,18 +511,7 @@ class Git:
         if not SHA_PATTERN.match(new_sha):
             raise GitError(["fast-import"], 0, f"fast-import printed no commit: {new_sha[:200]!r}")
         ls_fields = printed[1].split() if len(printed) > 1 else []  # "040000 tree <sha>" and a tab
-        tree = ls_fields[2] if len(ls_fields) >= 3 else ""
-        if SHA_PATTERN.match(tree):
-            known = CommitInfo(
-                sha=new_sha,
-                tree=tree,
-                parents=(parent,) if parent else (),
-                author=_sanitized(author),
-                committer=_sanitized(committer),
-                message=_message_of(message),
-            )
-            gitcache.remember(self.path, known)
-        return new_sha
+        return new_sha, ls_fields[2] if len(ls_fields) >= 3 else ""
 
     @contextmanager
     def temporary_index(self, parent: str | None) -> Iterator[dict[str, str]]:

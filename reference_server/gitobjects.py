@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["FirstCommit", "init_bare", "object_sha", "write_first_commit"]
+__all__ = ["FirstCommit", "init_bare", "object_sha", "raw_object", "write_first_commit"]
 
 _CONFIG = b"[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"
 _FILE_MODE = b"100644"
@@ -111,18 +111,19 @@ def _write_tree(path: Path, tree: _Tree) -> str:
     return _write_object(path, b"tree", b"".join(records))
 
 
-def _raw_object(kind: bytes, content: bytes) -> bytes:
+def raw_object(kind: bytes, content: bytes) -> bytes:
+    """An object as git names and stores it: ``<type> <size>\\0<content>`` (deflated on disk)."""
     return kind + b" " + str(len(content)).encode() + b"\x00" + content
 
 
 def object_sha(kind: bytes, content: bytes) -> str:
     """The SHA-1 git names an object of ``kind`` (``blob``, ``tree``, ``commit``) and ``content`` by."""
-    return hashlib.sha1(_raw_object(kind, content), usedforsecurity=False).hexdigest()
+    return hashlib.sha1(raw_object(kind, content), usedforsecurity=False).hexdigest()
 
 
 def _write_object(path: Path, kind: bytes, content: bytes) -> str:
     """Store one loose object (read-only, as git leaves it) and return its SHA-1."""
-    raw = _raw_object(kind, content)
+    raw = raw_object(kind, content)
     sha = hashlib.sha1(raw, usedforsecurity=False).hexdigest()
     folder = path / "objects" / sha[:2]
     folder.mkdir(exist_ok=True)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from reference_server import gitloose
-from reference_server.gitcli import Git, TreeEntry
+from reference_server import gitcache, gitloose
+from reference_server.gitcli import Git, Identity, TreeEntry
 from reference_server.repos import treeops
 
 FOLDERS = ["", "docs", "docs/a", "bin", "ünï"]
@@ -138,3 +139,71 @@ def test_entries_at_paths_from_loose_objects_are_what_git_finds(
     assert treeops.entries_at(git, commit, ["docs/", "README.md"]) == {"README.md": expected["README.md"]}, (
         "a path that is not plain is left to git"
     )
+
+
+WHO = Identity("Ada Lovelace", "ada@example.invalid", 1_700_000_000)
+CHANGES: list[dict[str, tuple[str, bytes | str] | None]] = [
+    {"new.txt": ("100644", b"new\n")},
+    {"README.md": ("100644", b"changed\n")},
+    {"README.md": None},
+    {"docs": None},
+    {"docs/a/b.txt": None},
+    {"docs/guide.md": None, "docs/a/b.txt": None},
+    {"deep/er/path/file.txt": ("100644", b"x")},
+    {"README.md/inner.txt": ("100644", b"a file becomes a folder")},
+    {"docs": ("100644", b"a folder becomes a file")},
+    {"bin/run": ("100644", b"#!/bin/sh\necho hi\n")},
+    {"tool": ("100755", b"#!/bin/sh\n"), "alias": ("120000", b"README.md")},
+    {"copy.md": ("100644", "README")},
+    {"missing/file": None, "README.md/x": None},
+    {"docs": None, "docs/new.txt": ("100644", b"n")},
+    {"README.md": None, "docs": None, "docs-extra.txt": None, "bin": None, "sub": None, "ünï": None},
+]
+
+
+def _write(git: Git, parent: str | None, changes: Mapping[str, tuple[str, bytes | str] | None]) -> str:
+    return git.write_commit(parent, changes, "a change\n\nwith a body", author=WHO, committer=WHO)
+
+
+@pytest.mark.parametrize("changes", CHANGES, ids=[", ".join(change) for change in CHANGES])
+def test_a_commit_written_loose_is_the_one_fast_import_writes(
+    repo: tuple[Path, str], monkeypatch: pytest.MonkeyPatch, changes: dict[str, tuple[str, bytes | str] | None]
+) -> None:
+    path, commit = repo
+    git = Git(path)
+    readme = next(entry.sha for entry in git.list_tree(commit) if entry.name == "README.md")
+    changes = {name: (entry[0], readme) if entry and entry[1] == "README" else entry for name, entry in changes.items()}
+    with monkeypatch.context() as patch:
+        patch.setattr(gitloose, "write_commit", lambda *_: None)
+        expected = _write(git, commit, changes)
+    gitcache.forget(path)
+    with monkeypatch.context() as patch:
+        patch.setattr(Git, "run", _no_git)
+        assert _write(git, commit, changes) == expected
+    assert _git(path, "fsck", "--strict", "--no-dangling") == ""
+
+
+def test_a_first_commit_and_an_empty_tree_are_written_as_git_writes_them(
+    repo: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, _ = repo
+    git = Git(path)
+    first: list[Mapping[str, tuple[str, bytes | str] | None]] = [{"a/b.txt": ("100644", b"b")}, {}]
+    for changes in first:
+        parent = None
+        with monkeypatch.context() as patch:
+            patch.setattr(gitloose, "write_commit", lambda *_: None)
+            expected = _write(git, parent, changes)
+        assert gitloose.write_commit(path, parent, changes, b"", b"") is not None
+        assert _write(git, parent, changes) == expected
+
+
+def test_a_commit_over_packed_objects_is_left_to_fast_import(repo: tuple[Path, str]) -> None:
+    path, commit = repo
+    _git(path, "update-ref", "refs/heads/main", commit)
+    _git(path, "gc", "--quiet", "--prune=now")
+    changes: dict[str, tuple[str, bytes | str] | None] = {"docs/new.txt": ("100644", b"n")}
+    assert gitloose.write_commit(path, commit, changes, b"", b"") is None
+    written = _write(Git(path), commit, changes)
+    assert "new.txt" in _git(path, "ls-tree", "-r", "--name-only", written)
+    assert gitloose.write_commit(path, commit, {"x": ("100644", "f" * 40)}, b"", b"") is None, "an unknown blob"
