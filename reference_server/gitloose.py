@@ -163,7 +163,8 @@ def write_commit(
 ) -> tuple[str, str] | None:
     """``(commit, tree)`` written for ``parent``'s tree with ``changes`` (a path to None, deleted, or to
     ``(mode, content)``, the content as bytes or the SHA of a stored blob), as ``fast-import`` would write them;
-    ``header`` is the ``author`` and ``committer`` lines. None, with nothing written, when git must do it."""
+    ``header`` is the ``author`` and ``committer`` lines. None when git must do it (a blob stored before that
+    was found stays unreferenced, as after an import that failed, until git's garbage collection)."""
     if not _plain(repository) or not all(_writable(path, entry) for path, entry in changes.items()):
         return None
     root = _Folder()
