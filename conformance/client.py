@@ -216,6 +216,11 @@ def _body_text(body: bytes | str | None, content_type: str, secrets: Iterable[st
     return _cut(mask_text(decoded, secrets), limit)
 
 
+def _shown_url(url: str, secrets: Iterable[str]) -> str:
+    """A URL as a report shows it: credential query values and registered secrets masked."""
+    return mask_text(mask_url(url), secrets)
+
+
 def _cut(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
@@ -305,7 +310,7 @@ class Recorder:
             if isinstance(entry, Exchange):
                 made.append((entry.method, entry.url))
             else:
-                made.append((entry.request.method or "", mask_text(mask_url(entry.request.url or ""), secrets)))
+                made.append((entry.request.method or "", _shown_url(entry.request.url or "", secrets)))
         return made
 
     def capture(
@@ -343,7 +348,7 @@ class Recorder:
         body = request.body if isinstance(request.body, bytes | str) else None
         return Exchange(
             method=request.method or "",
-            url=mask_text(mask_url(request.url or ""), secrets),
+            url=_shown_url(request.url or "", secrets),
             status=response.status_code if response is not None else None,
             request_headers=_headers(request.headers, secrets),
             request_body=_body_text(body, request_type, secrets, self.body_limit),

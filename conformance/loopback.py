@@ -23,11 +23,12 @@ import weakref
 import zlib
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import requests
 from requests.auth import AuthBase
 from requests.cookies import MockRequest, MockResponse, RequestsCookieJar, get_cookie_header
+from requests.models import RequestEncodingMixin
 from requests.structures import CaseInsensitiveDict
 from requests.utils import get_encoding_from_headers, requote_uri
 
@@ -78,7 +79,7 @@ class LoopbackTransport:
         caller's, the parameters encoded after the URL's own query, the JSON or raw body with its length."""
         prepared = requests.PreparedRequest()
         prepared.method = method
-        query = _query(params)
+        query = RequestEncodingMixin._encode_params(params) if params else ""  # type: ignore[attr-defined]
         if query:
             url = f"{url}&{query}" if "?" in url else f"{url}?{query}"
         prepared.url = requote_uri(url)
@@ -171,16 +172,6 @@ class LoopbackTransport:
 def _close_all(connections: list[http.client.HTTPConnection]) -> None:
     while connections:
         connections.pop().close()
-
-
-def _query(params: Mapping[str, Any]) -> str:
-    """Parameters encoded as requests encodes them: a list gives one pair per item, None drops the key."""
-    pairs: list[tuple[str, str]] = []
-    for key, values in params.items():
-        for value in values if isinstance(values, list | tuple) else [values]:
-            if value is not None:
-                pairs.append((key, value.decode() if isinstance(value, bytes) else str(value)))
-    return urlencode(pairs)
 
 
 def _dropped(sock: socket.socket) -> bool:

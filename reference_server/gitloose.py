@@ -11,8 +11,8 @@ deflated ``<type> <size>\\0<content>``; a tree's content is ``<mode> <name>\\0<2
 A commit of the contents API (a parent's tree with some paths set or deleted) is written the way
 ``git fast-import`` writes it (:func:`write_commit`; the tests compare the names of both): deletions first,
 a folder emptied by a deletion removed with it, a file set below a file replacing that file with a folder.
-Each object is written to a temporary file beside its final name and linked there, so a reader never sees
-part of one, and one that exists already is kept.
+Objects are stored by :func:`gitobjects.write_object` (a temporary file linked into place, so a reader never
+sees part of one).
 
 Whenever the answer could differ from git's, the functions answer None and the caller asks git: an object
 that is not loose (packed, or in an alternate), a tag where a commit is named, a repository with
@@ -21,11 +21,7 @@ replacement refs (which git honours when reading) or another object format.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
 import re
-import tempfile
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -99,14 +95,10 @@ def _plain(repository: Path) -> bool:
     return "objectformat" not in config and gitrefs.read_refs(repository, "refs/replace/") == {}
 
 
-def _path(repository: Path, sha: str) -> Path:
-    return repository / "objects" / sha[:2] / sha[2:]
-
-
 def _read(repository: Path, sha: str) -> tuple[bytes, bytes] | None:
     """``(type, content)`` of a loose object, or None when it is not loose or not whole."""
     try:
-        raw = zlib.decompress(_path(repository, sha).read_bytes())
+        raw = zlib.decompress(gitobjects.object_path(repository, sha).read_bytes())
     except (OSError, zlib.error):
         return None
     header, sep, content = raw.partition(b"\x00")
@@ -119,7 +111,7 @@ def _read(repository: Path, sha: str) -> tuple[bytes, bytes] | None:
 def _header(repository: Path, sha: str) -> tuple[bytes, int] | None:
     """``(type, size)`` of a loose object, reading and inflating only its first bytes."""
     try:
-        with _path(repository, sha).open("rb") as stream:
+        with gitobjects.object_path(repository, sha).open("rb") as stream:
             start = zlib.decompressobj().decompress(stream.read(_HEADER_READ), _HEADER_BYTES)
     except (OSError, zlib.error):
         return None
@@ -184,13 +176,15 @@ def write_commit(
             mode, content = entry
             if isinstance(content, str) and (_header(repository, content) or (b"",))[0] != b"blob":
                 return None  # fast-import refuses a blob it cannot find: git says so
-            sha = _store(repository, b"blob", content) if isinstance(content, bytes) else content
+            sha = gitobjects.write_object(repository, b"blob", content) if isinstance(content, bytes) else content
             applied = _set(repository, root, parts, (mode.encode(), sha))
         if not applied:
             return None
     tree = _store_folder(repository, root)
     parents = f"parent {parent}\n".encode() if parent else b""
-    commit = _store(repository, b"commit", f"tree {tree}\n".encode() + parents + header + b"\n" + message)
+    commit = gitobjects.write_object(
+        repository, b"commit", f"tree {tree}\n".encode() + parents + header + b"\n" + message
+    )
     return commit, tree
 
 
@@ -261,34 +255,11 @@ def _set(repository: Path, folder: _Folder, parts: list[bytes], entry: tuple[byt
 
 
 def _store_folder(repository: Path, folder: _Folder) -> str:
-    """Write the changed folders, deepest first, in git's order (a folder's name sorts as if it ended in /)."""
+    """Write the changed folders, deepest first."""
     records: list[tuple[bytes, bytes, str]] = []
     for name, entry in folder.entries.items():
         if isinstance(entry, _Folder):
             records.append((_TREE, name, _store_folder(repository, entry)))
         else:
             records.append((entry[0], name, entry[1]))
-    records.sort(key=lambda record: record[1] + b"/" if record[0] == _TREE else record[1])
-    content = b"".join(mode + b" " + name + b"\x00" + bytes.fromhex(sha) for mode, name, sha in records)
-    return _store(repository, b"tree", content)
-
-
-def _store(repository: Path, kind: bytes, content: bytes) -> str:
-    """Write one loose object (an existing one is kept) through a temporary file linked into place."""
-    raw = gitobjects.raw_object(kind, content)
-    sha = hashlib.sha1(raw, usedforsecurity=False).hexdigest()
-    target = _path(repository, sha)
-    if target.exists():
-        return sha
-    target.parent.mkdir(exist_ok=True)
-    descriptor, name = tempfile.mkstemp(prefix="tmp_obj_", dir=target.parent)
-    temporary = Path(name)
-    try:
-        with os.fdopen(descriptor, "wb") as stream:
-            stream.write(zlib.compress(raw))
-        temporary.chmod(0o444)
-        with contextlib.suppress(FileExistsError):  # the same object, written by another writer meanwhile
-            os.link(temporary, target)
-    finally:
-        temporary.unlink()
-    return sha
+    return gitobjects.write_object(repository, b"tree", gitobjects.tree_content(records))
